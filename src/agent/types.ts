@@ -1,0 +1,125 @@
+/**
+ * The contract of the fix loop (`patchsmith fix`, and the GitHub App's worker). The loop's implementation may add
+ * optional fields; it must not remove or rename these.
+ */
+
+export type FixStatus = "success" | "exhausted" | "failed";
+
+/** Where the job is, for the progress comment and the CLI's stderr. */
+export type FixStage = "queued" | "cloning" | "testing-before" | "asking-model" | "applying" | "testing" | "committing" | "pushing" | "done";
+
+export interface Identity {
+  readonly name: string;
+  readonly email: string;
+}
+
+export interface FixRequest {
+  /** A local path or a clone URL. */
+  readonly repo: string;
+  /** Branch to start from; default: the remote's default branch. */
+  readonly branch?: string;
+  /** Branch the commits go on; default `patchsmith/<slug of the instruction>`. Equal to `branch` to continue it. */
+  readonly into?: string;
+  readonly instruction: string;
+  /** Untrusted extra text (issue body, PR thread): wrapped as data in the prompt. */
+  readonly context?: string;
+  /** A review comment's lines: the focus of the change. 1-based, inclusive. */
+  readonly focus?: { readonly path: string; readonly startLine: number; readonly endLine: number };
+  readonly testCommand?: string;
+  readonly model?: string;
+  readonly maxAttempts?: number;
+  readonly tokenBudget?: number;
+  readonly wallTimeMs?: number;
+  /** "Name <email>" of the person who asked. */
+  readonly coAuthor?: string;
+  /** Extra commit trailers, e.g. { "Patchsmith-Request": "https://…/issues/1#issuecomment-2" }. */
+  readonly trailers?: Readonly<Record<string, string>>;
+  readonly botIdentity?: Identity;
+  /**
+   * Push the branch to the origin. `lease` is the SHA the remote branch must still have (never forced);
+   * `null` means the branch must not exist yet.
+   */
+  readonly push?: false | { readonly lease: string | null };
+  /** Do not commit at all: apply and test only, and report the diff (suggestions, patches for forks). */
+  readonly noCommit?: boolean;
+  /** Leave the clone on disk and report its path. */
+  readonly keep?: boolean;
+  /** Globs the model may not touch (default `.github/workflows/**`). */
+  readonly forbiddenPaths?: readonly string[];
+  /** Token for HTTP clone and push, passed per command, never written into `.git/config`. */
+  readonly token?: string;
+  readonly onProgress?: (stage: FixStage, detail?: string) => void;
+}
+
+export interface TestSummary {
+  readonly command: string;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  /** Names of failing tests when the runner's output could be read; else empty. */
+  readonly failing: readonly string[];
+  /** The last part of the output (capped). */
+  readonly tail: string;
+  readonly durationMs: number;
+}
+
+export interface EditOutcome {
+  readonly path: string;
+  readonly ok: boolean;
+  readonly strategy?: string;
+  readonly reason?: string;
+  readonly message?: string;
+}
+
+export interface AttemptReport {
+  readonly number: number;
+  readonly edits: readonly EditOutcome[];
+  /** True when a retry with the model-readable failures was needed in this attempt. */
+  readonly retried: boolean;
+  readonly tests: TestSummary | null;
+  /** True when the attempt's edits applied and left the tests no worse, i.e. it became a commit. */
+  readonly accepted: boolean;
+  readonly commit?: string;
+}
+
+export interface CommitInfo {
+  readonly sha: string;
+  readonly subject: string;
+  readonly message: string;
+}
+
+export interface Usage {
+  readonly calls: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+}
+
+export interface ChangedFile {
+  readonly path: string;
+  /** null when the file was created / deleted. */
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+export interface FixReport {
+  readonly status: FixStatus;
+  readonly branch: string;
+  readonly baseSha: string;
+  readonly headSha: string;
+  readonly commits: readonly CommitInfo[];
+  readonly attempts: readonly AttemptReport[];
+  readonly tests: { readonly before: TestSummary | null; readonly after: TestSummary | null };
+  readonly usage: Usage;
+  /** `git diff --stat` of base..head (or of the working tree with noCommit). */
+  readonly diffStat: string;
+  /** The full diff, for a collapsed block or a patch. */
+  readonly diff: string;
+  readonly changedFiles: readonly ChangedFile[];
+  readonly pushed: boolean;
+  /** Red then green for a bug with a reproducing test, when one was asked for. */
+  readonly reproduction?: { readonly testPath: string; readonly failedBefore: boolean; readonly passesAfter: boolean };
+  /** The model-readable failure (status failed / exhausted). Redacted. */
+  readonly failure?: { readonly reason: string; readonly message: string };
+  readonly clonePath?: string;
+}

@@ -1,0 +1,103 @@
+/**
+ * The edit IR: every dialect parser emits these, the matcher and planner consume them.
+ * Pure data, serialisable, no behaviour.
+ */
+
+/** Which dialect a block was written in. */
+export type FormatName = "editblock" | "udiff" | "patch" | "whole";
+
+/** Where in the model's reply an edit came from (1-based line), for messages. */
+export interface EditOrigin {
+  readonly format: FormatName;
+  readonly line: number;
+}
+
+/**
+ * One line of a change, in order. `context` lines must be present and are kept with the file's own bytes,
+ * `remove` lines must be present and are dropped, `add` lines are inserted. `elision` stands for "any run of
+ * existing lines, kept as they are" (`...` or `// ... existing code ...` at the same place in SEARCH and REPLACE).
+ */
+export type LineOp =
+  | { readonly op: "context"; readonly text: string }
+  | { readonly op: "remove"; readonly text: string }
+  | { readonly op: "add"; readonly text: string }
+  | { readonly op: "elision"; readonly text: string };
+
+/** Position hints: they rank or disambiguate candidates, never justify text that does not match. */
+export interface EditHint {
+  /** 1-based line where the old text is claimed to start (udiff `-a,b`, `:start_line:`), in the ORIGINAL file. */
+  readonly line?: number;
+  /** apply_patch `@@ anchor` lines, outermost first: the change sits after these lines, in this order. */
+  readonly anchors?: readonly string[];
+  /** apply_patch `*** End of File`: the old lines end the file. */
+  readonly atEndOfFile?: boolean;
+}
+
+/** Change some lines of an existing file. */
+export interface ReplaceEdit {
+  readonly kind: "replace";
+  readonly path: string;
+  readonly ops: readonly LineOp[];
+  readonly hint: EditHint;
+  /** True for diff dialects, where each op was marked by the model; false when ops were derived from SEARCH/REPLACE. */
+  readonly explicitOps: boolean;
+  /**
+   * udiff `\ No newline at end of file` after the old / new side, when stated. Undefined means "keep the file's state".
+   */
+  readonly oldEndsWithoutNewline?: boolean;
+  readonly newEndsWithoutNewline?: boolean;
+  readonly origin: EditOrigin;
+}
+
+/** Create a file that must not exist. `content` uses `\n` line ends; the planner picks the project's style. */
+export interface CreateEdit {
+  readonly kind: "create";
+  readonly path: string;
+  readonly content: string;
+  readonly origin: EditOrigin;
+}
+
+/** Delete a file that must exist. */
+export interface DeleteEdit {
+  readonly kind: "delete";
+  readonly path: string;
+  readonly origin: EditOrigin;
+}
+
+/** Move a file; the destination must not exist. */
+export interface RenameEdit {
+  readonly kind: "rename";
+  readonly path: string;
+  readonly to: string;
+  readonly origin: EditOrigin;
+}
+
+/** Replace a file's whole content (or create it when missing). */
+export interface RewriteEdit {
+  readonly kind: "rewrite";
+  readonly path: string;
+  readonly content: string;
+  readonly origin: EditOrigin;
+}
+
+export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | RewriteEdit;
+
+/** A block that could not be parsed into an edit. Becomes an `invalid-format` result. */
+export interface ParseProblem {
+  readonly path: string | undefined;
+  readonly format: FormatName;
+  /** 1-based line in the reply. */
+  readonly line: number;
+  readonly message: string;
+}
+
+/** Parser output: edits and problems in reply order (`index` orders them against each other). */
+export type ParsedItem =
+  | { readonly type: "edit"; readonly edit: Edit }
+  | { readonly type: "problem"; readonly problem: ParseProblem };
+
+/** Old side (context + remove) and new side (context + add) of a replace edit; elisions are kept on both sides. */
+export const oldLines = (ops: readonly LineOp[]): string[] =>
+  ops.filter((o) => o.op !== "add").map((o) => o.text);
+export const newLines = (ops: readonly LineOp[]): string[] =>
+  ops.filter((o) => o.op !== "remove").map((o) => o.text);

@@ -1,0 +1,41 @@
+import type { Edit } from "./edit.js";
+import type { Reason } from "./reasons.js";
+
+/** Which ladder rung located an edit, or how a non-replace edit was applied. */
+export type Strategy =
+  | "exact"
+  | "line-endings"
+  | "trailing-whitespace"
+  | "indentation"
+  | "unicode"
+  | "elision"
+  | "fuzzy"
+  | "create"
+  | "delete"
+  | "rename"
+  | "rewrite";
+
+export interface AppliedEdit {
+  readonly ok: true;
+  readonly path: string;
+  readonly edit: Edit;
+  /** The whole file before this edit ("" when created). */
+  readonly before: string;
+  /** The whole file after this edit ("" when deleted). */
+  readonly after: string;
+  readonly strategy: Strategy;
+  /** 1-based first and last line of the region that changed in `after` (replace edits). */
+  readonly lines?: { readonly start: number; readonly end: number };
+}
+
+export interface FailedEdit {
+  readonly ok: false;
+  readonly path: string;
+  /** Undefined only for an unparseable block that yielded no edit. */
+  readonly edit: Edit | undefined;
+  readonly reason: Reason;
+  /** Written for the model's next prompt: the path, the problem, what to do. */
+  readonly message: string;
+}
+
+export type EditResult = AppliedEdit | FailedEdit;
