@@ -1,0 +1,60 @@
+/**
+ * A throwaway clone the fix loop works in. The only way the agent touches git.
+ * Implemented over simple-git in adapters/git-sandbox.ts; tokens are passed per command, never stored.
+ */
+import type { Identity } from "../agent/types.js";
+
+export interface CloneOptions {
+  /** A local path or a clone URL. */
+  readonly repo: string;
+  /** Branch to check out; default: the remote's default branch. */
+  readonly branch?: string;
+  /** Token for HTTP remotes (sent as an Authorization header per command). */
+  readonly token?: string;
+  /** Parent folder for the temporary clone (default: the OS temp dir). */
+  readonly tempRoot?: string;
+}
+
+export interface PushResult {
+  readonly ok: boolean;
+  /** "rejected-stale" when the remote moved (lease failed); "error" otherwise. */
+  readonly reason?: "rejected-stale" | "error";
+  readonly message?: string;
+}
+
+export interface Sandbox {
+  /** Absolute path of the clone's working tree. */
+  readonly dir: string;
+  /** The branch that was checked out and its SHA at clone time. */
+  readonly baseBranch: string;
+  readonly baseSha: string;
+  /** Create (or reset to HEAD) a local branch and switch to it. */
+  checkoutNewBranch(name: string): Promise<void>;
+  headSha(): Promise<string>;
+  /** Tracked files, relative, forward slashes (`git ls-files`). */
+  listFiles(): Promise<string[]>;
+  /** `git grep -l -F -w` for each word; returns matching paths with hit counts. */
+  grep(words: readonly string[]): Promise<Map<string, number>>;
+  /** Paths changed in the working tree (added, modified, deleted, renamed) relative to HEAD. */
+  changedPaths(): Promise<string[]>;
+  /** Stage everything and commit with the given author; returns the new SHA. Nothing to commit → undefined. */
+  commitAll(message: string, author: Identity): Promise<string | undefined>;
+  /** Discard working-tree changes (back to HEAD), including untracked files. */
+  resetHard(): Promise<void>;
+  /** `git diff` and `git diff --stat` between two revisions (or rev..working tree when `to` is undefined). */
+  diff(from: string, to?: string): Promise<{ readonly patch: string; readonly stat: string }>;
+  /** File content at a revision, or undefined when absent. */
+  show(rev: string, path: string): Promise<string | undefined>;
+  /** Revert a commit with a new commit by `author`; returns the new SHA. */
+  revert(sha: string, author: Identity): Promise<string>;
+  /** Commit log of a range, newest first. */
+  log(range: string): Promise<Array<{ readonly sha: string; readonly subject: string; readonly body: string; readonly authorName: string }>>;
+  /** Push `branch` to origin with a lease on `expectedRemoteSha` (null: must not exist). Never forced. */
+  push(branch: string, expectedRemoteSha: string | null): Promise<PushResult>;
+  /** Remove the clone. */
+  dispose(): Promise<void>;
+}
+
+export interface GitSandboxFactory {
+  clone(options: CloneOptions): Promise<Sandbox>;
+}
