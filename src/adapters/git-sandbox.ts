@@ -1,0 +1,166 @@
+/** The real GitSandboxFactory: throwaway clones driven through simple-git (see git-exec.ts for the hardening). */
+import type { Identity } from "../agent/types.js";
+import type { CloneOptions, GitSandboxFactory, PushResult, Sandbox } from "../ports/git-sandbox.js";
+import { cloneRepository, removeTree, type ClonedRepo } from "./git-clone.js";
+import { assertRev, GitCommandError, type GitRunner } from "./git-exec.js";
+import {
+  classifyPushFailure,
+  LOG_FORMAT,
+  parseGrepCountZ,
+  parseLog,
+  parseNulList,
+  parseStatusZ,
+} from "./git-output.js";
+
+export interface GitSandboxFactoryOptions {
+  /** The git executable (default `git` on PATH). */
+  readonly gitBinary?: string;
+}
+
+export function createGitSandboxFactory(options: GitSandboxFactoryOptions = {}): GitSandboxFactory {
+  return {
+    async clone(cloneOptions: CloneOptions): Promise<Sandbox> {
+      return createSandbox(await cloneRepository(cloneOptions, options.gitBinary));
+    },
+  };
+}
+
+/** Author and committer both: commits are the bot's, whatever identity the machine's git config has. */
+function identityEnv(identity: Identity): Record<string, string> {
+  for (const value of [identity.name, identity.email]) {
+    if (value.trim() === "" || /[<>\n\r\0]/.test(value)) {
+      throw new GitCommandError(`not a usable identity: ${JSON.stringify(identity)}`, "commit");
+    }
+  }
+  return {
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email,
+  };
+}
+
+async function assertBranchName(git: GitRunner, name: string): Promise<string> {
+  if (name.startsWith("-")) throw new GitCommandError(`not a usable branch name: ${JSON.stringify(name)}`, "branch");
+  await git.run(["check-ref-format", "--branch", name]);
+  return name;
+}
+
+function createSandbox(repo: ClonedRepo): Sandbox {
+  const { git, dir } = repo;
+  const head = async (): Promise<string> => (await git.run(["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+
+  /** Untracked files become intent-to-add so that a diff against the working tree shows new files too. */
+  const includeUntracked = async (): Promise<void> => {
+    const untracked = parseNulList(await git.run(["ls-files", "-z", "--others", "--exclude-standard"]));
+    if (untracked.length > 0) await git.run(["add", "--intent-to-add", "--", ...untracked]);
+  };
+
+  const push = async (branch: string, lease: string | null): Promise<PushResult> => {
+    await assertBranchName(git, branch);
+    const ref = `refs/heads/${branch}`;
+    if (lease !== null) {
+      // A lease alone would still let git overwrite the remote when it sits at `lease` and we do not descend from
+      // it (a forced update). We only ever fast-forward: refuse anything else before talking to the remote.
+      let descends = false;
+      try {
+        const leaseSha = (await git.run(["rev-parse", "--verify", `${assertRev(lease)}^{commit}`])).trim();
+        descends = (await git.run(["merge-base", leaseSha, ref])).trim() === leaseSha;
+      } catch {
+        descends = false;
+      }
+      if (!descends) {
+        return {
+          ok: false,
+          reason: "error",
+          message: `refusing to push ${branch}: it does not descend from ${lease}, so the push would rewrite history`,
+        };
+      }
+    }
+    try {
+      await git.run(["push", "--no-verify", `--force-with-lease=${ref}:${lease ?? ""}`, "origin", `${ref}:${ref}`]);
+      return { ok: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: classifyPushFailure(message), message };
+    }
+  };
+
+  return {
+    dir,
+    baseBranch: repo.baseBranch,
+    baseSha: repo.baseSha,
+    async checkoutNewBranch(name) {
+      await git.run(["checkout", "--quiet", "-B", await assertBranchName(git, name)]);
+    },
+    headSha: head,
+    async listFiles() {
+      return parseNulList(await git.run(["ls-files", "-z"]));
+    },
+    async grep(words) {
+      const hits = new Map<string, number>();
+      // One search per word and the counts summed: files that mention more of the words rank higher.
+      for (const word of new Set(words.filter((w) => w.trim() !== ""))) {
+        const output = await git.runGrep(["grep", "-c", "-z", "-I", "-F", "-w", "--no-color", "-e", word, "--"]);
+        for (const [path, count] of parseGrepCountZ(output)) hits.set(path, (hits.get(path) ?? 0) + count);
+      }
+      return hits;
+    },
+    async changedPaths() {
+      return parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));
+    },
+    async commitAll(message, author) {
+      const env = identityEnv(author);
+      await git.run(["add", "--all"]);
+      const staged = await git.run(["diff", "--cached", "--name-only", "-z"]);
+      if (staged === "") return undefined;
+      const authorArg = `--author=${author.name} <${author.email}>`;
+      await git.run(
+        ["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", authorArg, "-m", message],
+        env,
+      );
+      return head();
+    },
+    async resetHard() {
+      await git.run(["reset", "--quiet", "--hard", "HEAD"]);
+      // -x: ignored build output of a failed attempt must not leak into the next one; -ff: nested repositories too.
+      await git.run(["clean", "-ffdxq"]);
+    },
+    async diff(from, to) {
+      const revs = [assertRev(from)];
+      if (to === undefined) await includeUntracked();
+      else revs.push(assertRev(to));
+      const common = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"];
+      const patch = await git.run([...common, ...revs, "--"]);
+      const stat = await git.run([...common, "--stat", ...revs, "--"]);
+      return { patch, stat };
+    },
+    async show(rev, path) {
+      const spec = `${assertRev(rev)}:${path.replace(/^\.\//, "")}`;
+      try {
+        if ((await git.run(["cat-file", "-t", spec])).trim() !== "blob") return undefined;
+      } catch {
+        return undefined;
+      }
+      return git.run(["cat-file", "blob", spec]);
+    },
+    async revert(sha, author) {
+      const env = identityEnv(author);
+      try {
+        await git.run(["revert", "--no-edit", assertRev(sha)], env);
+      } catch (error) {
+        // A conflicting revert leaves the tree mid-revert; put it back before reporting.
+        await git.run(["revert", "--abort"]).catch(() => undefined);
+        throw error;
+      }
+      return head();
+    },
+    async log(range) {
+      return parseLog(await git.run(["log", `--format=${LOG_FORMAT}`, assertRev(range), "--"]));
+    },
+    push,
+    async dispose() {
+      await removeTree(dir);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The real ModelClient over the openai SDK (chat completions, non-streaming). Retries with back-off on 408/409/429/5xx
+ * and connection errors, honouring retry-after, are the SDK's own; failures become ModelError with redacted text.
+ */
+import OpenAI from "openai";
+import type { ChatRequest, ChatResponse, ModelClient } from "../ports/model-client.js";
+import { ModelError } from "../ports/model-client.js";
+import { redactSecrets } from "../core/redact.js";
+
+export interface OpenAIModelClientOptions {
+  readonly apiKey: string;
+  /** Any OpenAI-compatible endpoint (Ollama, vLLM, Azure's v1 API); default: OPENAI_BASE_URL, else OpenAI. */
+  readonly baseURL?: string;
+  /** Per attempt (default 120 s). */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  readonly maxRetries?: number;
+  /**
+   * Which field carries the output limit. OpenAI's newer models refuse `max_tokens`; many compatible servers only
+   * know it. Default: `max_completion_tokens` for api.openai.com, `max_tokens` elsewhere.
+   */
+  readonly maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** Replaces the global fetch (tests, proxies). */
+  readonly fetch?: typeof fetch;
+}
+
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+export const DEFAULT_MODEL_MAX_RETRIES = 3;
+
+function isOpenAIHost(baseURL: string | undefined): boolean {
+  if (baseURL === undefined) return true;
+  try {
+    return new URL(baseURL).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+function toModelError(error: unknown, secrets: readonly string[]): ModelError {
+  if (error instanceof ModelError) return error;
+  const redact = (text: string): string => redactSecrets(text, secrets);
+  if (error instanceof OpenAI.APIUserAbortError) return new ModelError("the model request was cancelled", undefined);
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ModelError("the model did not answer in time (request timed out after retries)", undefined);
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    return new ModelError(redact(`could not reach the model endpoint: ${error.message}`), undefined);
+  }
+  if (error instanceof OpenAI.APIError) {
+    const status = typeof error.status === "number" ? error.status : undefined;
+    return new ModelError(redact(`the model endpoint answered ${status ?? "with an error"}: ${error.message}`), status);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError(redact(`model request failed: ${message}`), undefined);
+}
+
+export function createOpenAIModelClient(options: OpenAIModelClientOptions): ModelClient {
+  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    timeout: options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+    maxRetries: options.maxRetries ?? DEFAULT_MODEL_MAX_RETRIES,
+    // Our logger is the only thing that writes to stderr (JSON lines, redacted).
+    logLevel: "off",
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const limitField = options.maxTokensField ?? (isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens");
+  const secrets = [options.apiKey];
+
+  return {
+    async complete(request: ChatRequest): Promise<ChatResponse> {
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create(
+          {
+            model: request.model,
+            messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+            ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
+          },
+          request.signal === undefined ? {} : { signal: request.signal },
+        );
+      } catch (error) {
+        throw toModelError(error, secrets);
+      }
+      const choice = completion.choices[0];
+      const text = choice?.message.content;
+      if (choice === undefined || typeof text !== "string") {
+        const why = choice === undefined ? "no choices" : `no text (finish reason: ${choice.finish_reason})`;
+        throw new ModelError(`the model returned ${why}`, undefined);
+      }
+      const usage = completion.usage;
+      const promptTokens = usage?.prompt_tokens ?? 0;
+      const completionTokens = usage?.completion_tokens ?? 0;
+      return {
+        text,
+        usage: { promptTokens, completionTokens, totalTokens: usage?.total_tokens ?? promptTokens + completionTokens },
+      };
+    },
+  };
+}
