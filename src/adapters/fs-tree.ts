@@ -1,0 +1,95 @@
+/**
+ * The edit engine's view of a folder on disk: reads files as FileStates and commits a plan's writes atomically,
+ * confined to the root (no `..`, no absolute paths, no symlink that leads outside, checked again at write time).
+ */
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { normalizeRelativePath } from "../apply/paths.js";
+import type { FileState } from "../apply/snapshot.js";
+import { looksBinary } from "../core/text.js";
+import { commitWrites, type CommitResult } from "./fs-tree-commit.js";
+import { describeError, resolveInRoot } from "./fs-tree-resolve.js";
+
+export type { CommitResult } from "./fs-tree-commit.js";
+
+/** Files larger than this are not loaded: no model edits them whole, and they would crowd memory. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface FsTree {
+  /** The root as given. */
+  readonly root: string;
+  /** `relPath` is relative to the root; it is normalised and confined again here. */
+  read(relPath: string): Promise<FileState>;
+  /**
+   * Writes every file once (temp file in the same folder + rename, keeping the old file's mode), creates parent
+   * folders, deletes paths mapped to null. On any error, restores what was already written.
+   */
+  commit(writes: ReadonlyMap<string, string | null>): Promise<CommitResult>;
+  /** Relative paths of regular files, skipping `.git` and `node_modules`, up to `limit` entries. */
+  listFiles(limit?: number): Promise<string[]>;
+}
+
+const SKIPPED_DIRS = new Set([".git", "node_modules"]);
+
+export function createFsTree(root: string): FsTree {
+  let realRootPromise: Promise<string> | undefined;
+  // Lazily, once: a missing root is the caller's misconfiguration and surfaces as a thrown error.
+  const realRoot = (): Promise<string> => (realRootPromise ??= realpath(root));
+
+  async function read(relPath: string): Promise<FileState> {
+    const normal = normalizeRelativePath(relPath);
+    if (!normal.ok) return { kind: "unsafe", message: normal.message };
+    const resolved = await resolveInRoot(await realRoot(), normal.path);
+    if (resolved.kind === "unsafe") return { kind: "unsafe", message: resolved.message };
+    if (resolved.kind === "blocked") return { kind: "unreadable", message: resolved.message };
+    if (!resolved.exists) return { kind: "missing" };
+    try {
+      const info = await stat(resolved.real);
+      if (info.isDirectory()) return { kind: "unreadable", message: `${normal.path} is a folder, not a file` };
+      if (!info.isFile()) {
+        return { kind: "unreadable", message: `${normal.path} is not a regular file (a device, socket or pipe)` };
+      }
+      if (info.size > MAX_FILE_BYTES) {
+        return { kind: "unreadable", message: `${normal.path} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
+      }
+      const bytes = await readFile(resolved.real);
+      if (looksBinary(bytes)) return { kind: "binary" };
+      // Buffer decoding keeps a leading U+FEFF, which the text layer treats as the BOM flag.
+      return { kind: "text", content: bytes.toString("utf8") };
+    } catch (error) {
+      return { kind: "unreadable", message: `${normal.path} cannot be read: ${describeError(error)}` };
+    }
+  }
+
+  async function listFiles(limit = 20_000): Promise<string[]> {
+    const base = await realRoot();
+    const found: string[] = [];
+    const queue: string[] = [""];
+    while (queue.length > 0 && found.length < limit) {
+      const dir = queue.shift()!;
+      let entries;
+      try {
+        entries = await readdir(path.join(base, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIRS.has(entry.name)) queue.push(rel);
+        } else if (entry.isFile() && found.length < limit) {
+          found.push(rel);
+        }
+      }
+    }
+    return found;
+  }
+
+  return {
+    root,
+    read,
+    listFiles,
+    commit: async (writes) => commitWrites(await realRoot(), writes),
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Failure text written for the model's next prompt (pure): each message names the path, the problem and what to
+ * do, and quotes the file's real lines (capped) when the model's text did not match.
+ */
+import type { Edit, FormatName, ParseProblem } from "../core/edit.js";
+import type { EditResult } from "../core/result.js";
+import type { NearestLines, Rung } from "../matcher/types.js";
+
+/** At most this many lines are quoted in one message, each cut at MAX_QUOTED_CHARS. */
+export const MAX_QUOTED_LINES = 15;
+export const MAX_QUOTED_CHARS = 200;
+
+const cut = (line: string): string =>
+  line.length > MAX_QUOTED_CHARS ? `${line.slice(0, MAX_QUOTED_CHARS)}… (line cut)` : line;
+
+/** Lines with their 1-based numbers, right-aligned: "  41 | text". */
+export function numberLines(lines: readonly string[], firstLine: number, maxLines = MAX_QUOTED_LINES): string {
+  const shown = lines.slice(0, maxLines);
+  const width = String(firstLine + Math.max(shown.length - 1, 0)).length;
+  const body = shown.map((line, i) => `${String(firstLine + i).padStart(width)} | ${cut(line)}`);
+  if (lines.length > shown.length) body.push(`${" ".repeat(width)} | … (${lines.length - shown.length} more lines)`);
+  return body.join("\n");
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** "src/a.ts (edit at reply line 12)" — the reply line lets the model find which of its blocks failed. */
+const subject = (path: string, edit: Edit | undefined): string =>
+  edit ? `${path} (edit at reply line ${edit.origin.line})` : path;
+
+const oldSideName = (format: FormatName): string =>
+  format === "udiff" || format === "patch" ? "the hunk's context and removed lines" : "the SEARCH text";
+
+const lineHintAdvice = (format: FormatName): string =>
+  format === "udiff"
+    ? "or put the right starting line number in the hunk header (@@ -LINE,COUNT +LINE,COUNT @@)"
+    : format === "patch"
+      ? "or add an @@ line naming the enclosing function or class"
+      : "or add more lines before and after so only one place fits";
+
+export const describe = {
+  invalidFormat(problem: ParseProblem): string {
+    const where = problem.path === undefined ? "a block" : problem.path;
+    return `${where} (reply line ${problem.line}): ${problem.message}. Nothing from this block was applied; resend it in a valid format.`;
+  },
+
+  unsafePath(path: string, why: string, edit: Edit | undefined): string {
+    return `${subject(path, edit)}: ${why}. Edits may only touch files inside the repository.`;
+  },
+
+  fileExists(path: string, edit: Edit): string {
+    const verb = edit.kind === "rename" ? `cannot be moved onto ${path}` : "cannot be created";
+    const subjectPath = edit.kind === "rename" ? `${edit.path} → ${path}` : path;
+    return (
+      `${subject(subjectPath, edit)}: ${path} already exists, so it ${verb}; creation never overwrites. ` +
+      `To change it, send an edit (SEARCH/REPLACE or a diff) against its current content instead.`
+    );
+  },
+
+  missingOriginal(path: string, edit: Edit): string {
+    const action = edit.kind === "delete" ? "deleted" : edit.kind === "rename" ? "moved" : "edited";
+    return (
+      `${subject(path, edit)}: ${path} does not exist, so it cannot be ${action}. Check the path (it is relative ` +
+      `to the repository root); to make a new file, send its whole content as a new file instead.`
+    );
+  },
+
+  binaryFile(path: string, edit: Edit): string {
+    return `${subject(path, edit)}: ${path} is a binary file (not UTF-8 text); edits to it are not supported. Leave it unchanged.`;
+  },
+
+  unreadableFile(path: string, why: string, edit: Edit): string {
+    return `${subject(path, edit)}: ${why}. Edits can only change regular text files; choose another path.`;
+  },
+
+  excerpt(path: string, edit: Edit, oldCount: number, newCount: number): string {
+    return (
+      `${subject(path, edit)}: this looks like an excerpt, not the whole file: ${path} has ${oldCount} lines but ` +
+      `the new content has ${newCount}, all copied from the file. Writing it would delete the rest. Send the ` +
+      `complete file, or send only the change as a SEARCH/REPLACE edit.`
+    );
+  },
+
+  ambiguous(path: string, edit: Edit, lines: readonly number[], strategy: Rung): string {
+    const how = strategy === "exact" ? "" : ` (when ${strategyWords[strategy]})`;
+    return (
+      `${subject(path, edit)}: ${oldSideName(edit.origin.format)} occurs ${plural(lines.length, "time")} in ${path}` +
+      `${how}, starting at lines ${lines.join(", ")}; nothing was changed because it is not clear which one is ` +
+      `meant. Include more surrounding lines so that only one place matches, ${lineHintAdvice(edit.origin.format)}.`
+    );
+  },
+
+  notFound(
+    path: string,
+    edit: Edit,
+    found: { nearest: NearestLines; note?: string | undefined; alreadyApplied: boolean; mismatch: boolean },
+  ): string {
+    const { nearest } = found;
+    const what = found.mismatch
+      ? `${oldSideName(edit.origin.format)} do not occur in ${path}`
+      : `${oldSideName(edit.origin.format)} was not found in ${path}, even ignoring whitespace`;
+    const parts = [`${subject(path, edit)}: ${what}.`];
+    if (found.alreadyApplied) {
+      parts.push(`The REPLACE lines are already in ${path}: this change may already be made; if so, do not resend it.`);
+    }
+    if (nearest.lines.length === 0) {
+      parts.push(`${path} is empty.`);
+    } else {
+      const last = nearest.startLine + Math.min(nearest.lines.length, MAX_QUOTED_LINES) - 1;
+      const label =
+        nearest.why === "file-start"
+          ? `Nothing similar was found; ${path} has ${plural(nearest.fileLines, "line")}. Its first lines`
+          : `The most similar real lines (approximate${
+              nearest.similarity === undefined ? "" : `, ${Math.round(nearest.similarity * 100)} % similar`
+            }), lines ${nearest.startLine}-${last} of ${nearest.fileLines}`;
+      parts.push(`${label}:\n${numberLines(nearest.lines, nearest.startLine)}`);
+    }
+    if (found.note !== undefined && found.note !== "") parts.push(`Note: ${found.note}.`);
+    parts.push(
+      "Copy the old lines exactly from the file's current content (without the line numbers) and send the edit again.",
+    );
+    return parts.join("\n");
+  },
+
+  notApplied(path: string, edit: Edit | undefined): string {
+    return (
+      `${subject(path, edit)}: this edit was fine but was not written because another edit in the reply failed ` +
+      `(a reply is applied all or nothing); resend it together with the fixed one.`
+    );
+  },
+
+  writeFailed(path: string, edit: Edit | undefined, why: string): string {
+    return `${subject(path, edit)}: the edit was fine but the files could not be written (${why}); nothing was changed.`;
+  },
+};
+
+const strategyWords: Record<Rung, string> = {
+  exact: "compared exactly",
+  "line-endings": "ignoring line endings",
+  "trailing-whitespace": "ignoring trailing whitespace",
+  indentation: "ignoring indentation",
+  unicode: "folding quotes, dashes and spaces",
+  elision: "skipping the elided lines",
+  fuzzy: "compared loosely",
+};
+
+/** One line for the whole reply: what happened to the transaction. */
+export function summarize(results: readonly EditResult[], partial: boolean): string {
+  const total = results.length;
+  if (total === 0) return "the reply contains no edits: nothing was changed";
+  const failed = results.filter((r) => !r.ok).length;
+  const applied = total - failed;
+  if (failed === 0) return `${plural(applied, "edit")} applied`;
+  if (!partial) {
+    const broken = results.filter((r) => !r.ok && r.reason !== "not-applied").length;
+    return `nothing was written because ${broken} of ${plural(total, "edit")} failed`;
+  }
+  if (applied === 0) return `all ${plural(total, "edit")} failed: nothing was changed`;
+  return `${failed} of ${plural(total, "edit")} failed; the other ${plural(applied, "edit")} ${applied === 1 ? "was" : "were"} applied; resend only the failed ones`;
+}

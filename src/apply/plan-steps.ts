@@ -1,0 +1,158 @@
+/**
+ * One planning step per edit kind (pure): checks the target's state, applies the edit to the in-memory tree and
+ * returns its result. Refusals carry the model-readable messages built by feedback.ts.
+ */
+import type { CreateEdit, DeleteEdit, Edit, RenameEdit, ReplaceEdit, RewriteEdit } from "../core/edit.js";
+import type { Reason } from "../core/reasons.js";
+import type { EditResult, FailedEdit } from "../core/result.js";
+import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
+import type { Eol } from "../core/text.js";
+import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { locate } from "../matcher/ladder.js";
+import { renderReplacement } from "./splice.js";
+import { describe } from "./feedback.js";
+import type { PlanTree } from "./plan-tree.js";
+import { normalizeRelativePath } from "./paths.js";
+import type { FileState } from "./snapshot.js";
+import { withEol } from "./snapshot.js";
+
+export interface StepContext {
+  readonly tree: PlanTree;
+  /** Line ending for created files: the project's, as seen in the snapshot. */
+  readonly eol: "\n" | "\r\n";
+  /** Per path: lines added minus removed by earlier replace edits in this reply (for hint line numbers). */
+  readonly offsets: Map<string, number>;
+}
+
+/** Whole-file rewrites of files at least this long are checked for being excerpts. */
+export const EXCERPT_MIN_LINES = 20;
+
+export const fail = (path: string, edit: Edit | undefined, reason: Reason, message: string): FailedEdit => ({
+  ok: false,
+  path,
+  edit,
+  reason,
+  message,
+});
+
+/** The refusal for a target that is not a readable text file, or undefined when it is one. */
+function refuseExisting(state: FileState, path: string, edit: Edit): FailedEdit | undefined {
+  switch (state.kind) {
+    case "text":
+      return undefined;
+    case "missing":
+      return fail(path, edit, "missing-original", describe.missingOriginal(path, edit));
+    case "binary":
+      return fail(path, edit, "binary-file", describe.binaryFile(path, edit));
+    case "unreadable":
+      return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
+    case "unsafe":
+      return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
+  }
+}
+
+/** The refusal for a path a creation or move would write to, or undefined when it is free. */
+function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | undefined {
+  switch (state.kind) {
+    case "missing":
+      return undefined;
+    case "text":
+    case "binary":
+      return fail(path, edit, "file-exists", describe.fileExists(path, edit));
+    case "unreadable":
+      return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
+    case "unsafe":
+      return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
+  }
+}
+
+export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
+  const state = ctx.tree.get(path);
+  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
+  const file = parseText(state.content);
+  const offset = ctx.offsets.get(path) ?? 0;
+  const located = locate(file, { ops: edit.ops, hint: edit.hint }, { hintOffset: offset });
+  switch (located.kind) {
+    case "found": {
+      const { file: next, changed } = renderReplacement(file, edit, located.match);
+      const after = serializeText(next);
+      ctx.offsets.set(path, offset + next.lines.length - file.lines.length);
+      ctx.tree.setText(path, after);
+      // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
+      return { ok: true, path, edit, before: state.content, after, strategy: located.match.strategy, lines: changed };
+    }
+    case "ambiguous":
+      return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
+    case "not-found": {
+      const message = describe.notFound(path, edit, {
+        nearest: located.nearest,
+        note: located.note,
+        alreadyApplied: isAlreadyApplied(file, edit.ops),
+        mismatch: edit.explicitOps,
+      });
+      return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message);
+    }
+  }
+}
+
+function planNewFile(ctx: StepContext, edit: CreateEdit | RewriteEdit, path: string): EditResult {
+  const after = withEol(edit.content, ctx.eol);
+  ctx.tree.setText(path, after);
+  return { ok: true, path, edit, before: "", after, strategy: "create" };
+}
+
+export function planCreate(ctx: StepContext, edit: CreateEdit, path: string): EditResult {
+  return refuseTarget(ctx.tree.get(path), path, edit) ?? planNewFile(ctx, edit, path);
+}
+
+export function planDelete(ctx: StepContext, edit: DeleteEdit, path: string): EditResult {
+  const state = ctx.tree.get(path);
+  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
+  ctx.tree.remove(path);
+  return { ok: true, path, edit, before: state.content, after: "", strategy: "delete" };
+}
+
+export function planRename(ctx: StepContext, edit: RenameEdit, path: string): EditResult {
+  const state = ctx.tree.get(path);
+  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
+  const to = normalizeRelativePath(edit.to);
+  if (!to.ok) return fail(path, edit, "unsafe-path", describe.unsafePath(edit.to, to.message, edit));
+  const moved = { ok: true, path, edit, before: state.content, after: state.content, strategy: "rename" } as const;
+  // Moving a file onto itself keeps it; refusing would punish a harmless no-op.
+  if (to.path === path) return moved;
+  const refused = refuseTarget(ctx.tree.get(to.path), to.path, edit);
+  if (refused) return { ...refused, path };
+  ctx.tree.remove(path);
+  ctx.tree.setText(to.path, state.content);
+  return moved;
+}
+
+/**
+ * A rewrite that is much shorter than a long file and made only of the file's own lines is almost always a
+ * model quoting the part it changed ("lazy" whole-file output); writing it would delete the rest.
+ */
+export function looksLikeExcerpt(oldLines: readonly string[], newLines: readonly string[]): boolean {
+  if (oldLines.length < EXCERPT_MIN_LINES || newLines.length >= oldLines.length / 2) return false;
+  const known = new Set(oldLines.map((l) => l.trim()));
+  return newLines.every((l) => l.trim() === "" || known.has(l.trim()));
+}
+
+export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): EditResult {
+  const state = ctx.tree.get(path);
+  if (state.kind === "missing") return planNewFile(ctx, edit, path);
+  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
+  const old = parseText(state.content);
+  const lines = splitModelLines(edit.content);
+  // A BOM the model copied into the content is the file's BOM flag, not text of line 1.
+  if (lines[0]?.startsWith("\uFEFF") === true) lines[0] = lines[0].slice(1);
+  if (looksLikeExcerpt(old.lines, lines)) {
+    return fail(path, edit, "invalid-format", describe.excerpt(path, edit, old.lines.length, lines.length));
+  }
+  // The file's conventions survive a rewrite: BOM, dominant line ending, final-newline presence.
+  const eol = old.lines.length > 0 ? dominantEol(old) : ctx.eol;
+  const finalNewline = old.lines.length === 0 || hasFinalNewline(old);
+  const eols: Eol[] = lines.map((_, i) => (i === lines.length - 1 && !finalNewline ? "" : eol));
+  const after = serializeText({ bom: old.bom || edit.content.startsWith("\uFEFF"), lines, eols });
+  ctx.tree.setText(path, after);
+  return { ok: true, path, edit, before: state.content, after, strategy: "rewrite" };
+}

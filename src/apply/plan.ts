@@ -1,0 +1,85 @@
+/**
+ * The planner (pure): a reply's parsed items + a snapshot of the files they name → one result per item and the
+ * final content of every changed file. Edits apply in reply order on an in-memory tree, each against the result
+ * of the earlier ones; by default the reply is one transaction, so a single failure means nothing is written.
+ */
+import type { Edit, ParsedItem } from "../core/edit.js";
+import type { EditResult } from "../core/result.js";
+import { describe, summarize } from "./feedback.js";
+import { normalizeRelativePath } from "./paths.js";
+import { fail, planCreate, planDelete, planRename, planReplace, planRewrite, type StepContext } from "./plan-steps.js";
+import { PlanTree } from "./plan-tree.js";
+import { projectEol, type FileSnapshot } from "./snapshot.js";
+
+export interface PlanOptions {
+  /** Keep the edits that succeeded even when others failed (the agent loop's retry mode). Default false. */
+  readonly partial?: boolean;
+}
+
+export interface Plan {
+  /** One result per parsed item, in reply order. */
+  readonly results: EditResult[];
+  /** Final content per changed path (null: delete); a rename is a delete of the old path + a write of the new. */
+  readonly writes: Map<string, string | null>;
+  /** True when the kept results include at least one applied edit (all of them, unless `partial`). */
+  readonly applied: boolean;
+  /** One line on the whole reply, e.g. "nothing was written because 1 of 3 edits failed". */
+  readonly summary: string;
+}
+
+/**
+ * Every normalised path the items would read or write (rename targets included), in first-mention order.
+ * Paths that fail normalisation are left out: the planner refuses them without reading anything.
+ */
+export function pathsToRead(items: readonly ParsedItem[]): string[] {
+  const paths = new Set<string>();
+  for (const item of items) {
+    if (item.type !== "edit") continue;
+    for (const raw of item.edit.kind === "rename" ? [item.edit.path, item.edit.to] : [item.edit.path]) {
+      const normal = normalizeRelativePath(raw);
+      if (normal.ok) paths.add(normal.path);
+    }
+  }
+  return [...paths];
+}
+
+function planOne(ctx: StepContext, edit: Edit): EditResult {
+  const normal = normalizeRelativePath(edit.path);
+  if (!normal.ok) return fail(edit.path, edit, "unsafe-path", describe.unsafePath(edit.path, normal.message, edit));
+  const path = normal.path;
+  switch (edit.kind) {
+    case "replace":
+      return planReplace(ctx, edit, path);
+    case "create":
+      return planCreate(ctx, edit, path);
+    case "delete":
+      return planDelete(ctx, edit, path);
+    case "rename":
+      return planRename(ctx, edit, path);
+    case "rewrite":
+      return planRewrite(ctx, edit, path);
+  }
+}
+
+export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, options: PlanOptions = {}): Plan {
+  const partial = options.partial ?? false;
+  const ctx: StepContext = { tree: new PlanTree(snapshot), eol: projectEol(snapshot), offsets: new Map() };
+  const results: EditResult[] = items.map((item) =>
+    item.type === "problem"
+      ? fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem))
+      : planOne(ctx, item.edit),
+  );
+  const anyFailed = results.some((r) => !r.ok);
+  if (anyFailed && !partial) {
+    const held = results.map((r) =>
+      r.ok ? fail(r.path, r.edit, "not-applied", describe.notApplied(r.path, r.edit)) : r,
+    );
+    return { results: held, writes: new Map(), applied: false, summary: summarize(held, partial) };
+  }
+  return {
+    results,
+    writes: ctx.tree.changes(),
+    applied: results.some((r) => r.ok),
+    summary: summarize(results, partial),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * What `patchsmith apply` prints (pure): per edit a ✓/✗ line, the failure message, a unified diff of what changed,
+ * and a summary line; or the JSON shape of the CLI contract.
+ */
+import { styleText } from "node:util";
+import { createTwoFilesPatch } from "diff";
+import type { EditResult } from "../core/result.js";
+import type { ApplyReport } from "../engine.js";
+
+/** A diff longer than this is cut: the file on disk is the full truth, the terminal only needs the gist. */
+export const MAX_DIFF_LINES = 400;
+
+type Format = Parameters<typeof styleText>[0];
+
+export interface RenderStyle {
+  /** ANSI colours (only for a TTY with NO_COLOR unset; decided by the caller). */
+  readonly color: boolean;
+}
+
+const paint = (style: RenderStyle, format: Format, text: string): string =>
+  // The caller already decided (TTY, NO_COLOR); newer Node would otherwise second-guess it against process.stdout.
+  style.color ? styleText(format, text, { validateStream: false }) : text;
+
+function renderDiff(result: EditResult & { ok: true }, style: RenderStyle): string[] {
+  const { edit, path } = result;
+  if (edit.kind === "rename") return [];
+  const oldName = edit.kind === "create" || result.strategy === "create" ? "/dev/null" : `a/${path}`;
+  const newName = edit.kind === "delete" ? "/dev/null" : `b/${path}`;
+  const patch = createTwoFilesPatch(oldName, newName, result.before, result.after, undefined, undefined, {
+    context: 3,
+  });
+  // jsdiff starts with an "=====" rule meant for multi-file output; one file's diff reads better without it.
+  const lines = patch.split("\n").filter((line, i) => !(i === 0 && line.startsWith("====")));
+  if (lines[lines.length - 1] === "") lines.pop();
+  const shown = lines.slice(0, MAX_DIFF_LINES);
+  const out = shown.map((line) => {
+    if (line.startsWith("+++") || line.startsWith("---")) return paint(style, "bold", line);
+    if (line.startsWith("@@")) return paint(style, "cyan", line);
+    if (line.startsWith("+")) return paint(style, "green", line);
+    if (line.startsWith("-")) return paint(style, "red", line);
+    return line;
+  });
+  if (lines.length > shown.length) out.push(paint(style, "dim", `… ${lines.length - shown.length} more diff lines`));
+  return out;
+}
+
+const indent = (text: string): string[] => text.split("\n").map((line) => `  ${line}`);
+
+function renderResult(result: EditResult, style: RenderStyle): string[] {
+  const shownPath = result.path === "" ? "(reply)" : result.path;
+  if (!result.ok) {
+    return [
+      `${paint(style, "red", "✗")} ${shownPath}  ${paint(style, "yellow", result.reason)}`,
+      ...indent(result.message),
+    ];
+  }
+  const target = result.edit.kind === "rename" ? `${shownPath} → ${result.edit.to}` : shownPath;
+  return [
+    `${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", result.strategy)}`,
+    ...renderDiff(result, style),
+  ];
+}
+
+function footer(report: ApplyReport): string {
+  if (report.dryRun) {
+    const would = report.changes.size;
+    return `${report.summary} (dry run: nothing was written; ${would} ${would === 1 ? "file" : "files"} would change)`;
+  }
+  if (report.written.length === 0) return report.summary;
+  const n = report.written.length;
+  return `${report.summary}; ${n} ${n === 1 ? "file" : "files"} changed`;
+}
+
+export function renderHuman(report: ApplyReport, style: RenderStyle): string {
+  // A blank line between edits: each may carry a multi-line message or diff.
+  const lines = report.results.flatMap((r, i) => [...(i > 0 ? [""] : []), ...renderResult(r, style)]);
+  const allOk = report.results.length > 0 && report.results.every((r) => r.ok);
+  lines.push("", paint(style, allOk ? "green" : "red", footer(report)));
+  return `${lines.join("\n")}\n`;
+}
+
+/** The CLI contract's JSON: `results` items carry exactly ok, path and reason/message or strategy. */
+export function renderJson(report: ApplyReport): string {
+  const results = report.results.map((r) =>
+    r.ok
+      ? { ok: true, path: r.path, strategy: r.strategy }
+      : { ok: false, path: r.path, reason: r.reason, message: r.message },
+  );
+  const body = {
+    results,
+    written: report.written,
+    dryRun: report.dryRun,
+    summary: report.summary,
+    ...(report.writeError === undefined ? {} : { writeError: report.writeError }),
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

@@ -1,0 +1,136 @@
+/**
+ * The edit engine's two entry points: `applyEdits` (library form: a reply + a file reader → results and new
+ * contents, nothing touched) and `applyReply` (a reply + a folder on disk → results, committed atomically).
+ * Both run the same pipeline: parse → collect the named paths → read them → plan → (commit).
+ */
+import { createFsTree } from "./adapters/fs-tree.js";
+import { describe } from "./apply/feedback.js";
+import { pathsToRead, planEdits } from "./apply/plan.js";
+import type { FileState } from "./apply/snapshot.js";
+import type { ParsedItem } from "./core/edit.js";
+import type { EditResult } from "./core/result.js";
+import { parseReply, type FormatChoice } from "./formats/registry.js";
+
+export interface EngineOptions {
+  /** Which dialect to parse; "auto" (default) detects it per block. */
+  readonly format?: FormatChoice;
+  /** Keep the edits that succeeded when others fail (default: all or nothing). */
+  readonly partial?: boolean;
+  /**
+   * Paths that exist in the tree, so a parser can recognise a bare file name ("app.ts") mentioned before a block.
+   * `applyReply` lists the root's files itself when this is not given.
+   */
+  readonly knownPaths?: ReadonlySet<string> | readonly string[];
+}
+
+export interface EngineResult {
+  /** One result per edit or unparseable block, in reply order. */
+  readonly results: EditResult[];
+  /** Final content of every changed file (null: deleted); empty when the reply was refused. */
+  readonly files: Map<string, string | null>;
+  /** True when at least one edit's change is kept (all of them, unless `partial`). */
+  readonly applied: boolean;
+  /** One line on the whole reply, for humans and for the model. */
+  readonly summary: string;
+}
+
+/** A file reader for the library form: the content, or undefined when the file does not exist. */
+export type ReadFile = (path: string) => Promise<string | undefined> | string | undefined;
+
+const parse = (reply: string, options: EngineOptions): ParsedItem[] =>
+  parseReply(reply, {
+    ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.knownPaths === undefined ? {} : { knownPaths: new Set(options.knownPaths) }),
+  });
+
+async function stateFromReader(read: ReadFile, path: string): Promise<FileState> {
+  try {
+    const content = await read(path);
+    if (content === undefined) return { kind: "missing" };
+    // A NUL in decoded text means the reader handed over a binary file.
+    return content.includes("\0") ? { kind: "binary" } : { kind: "text", content };
+  } catch (error) {
+    return {
+      kind: "unreadable",
+      message: `${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * Applies a reply against files given by `read` (called once per path, with normalised relative paths) and
+ * returns what the files would become. Nothing is written anywhere.
+ */
+export async function applyEdits(reply: string, read: ReadFile, options: EngineOptions = {}): Promise<EngineResult> {
+  const items = parse(reply, options);
+  const snapshot = new Map<string, FileState>();
+  for (const path of pathsToRead(items)) snapshot.set(path, await stateFromReader(read, path));
+  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
+}
+
+export interface ApplyReplyOptions extends EngineOptions {
+  /** The folder edits are confined to. */
+  readonly root: string;
+  /** Plan and report, write nothing. */
+  readonly dryRun?: boolean;
+}
+
+export interface ApplyReport {
+  /** One result per edit or unparseable block, in reply order (ok results carry before/after for diffs). */
+  readonly results: EditResult[];
+  /** Paths changed on disk (written or deleted), in commit order; empty for a dry run or a refusal. */
+  readonly written: string[];
+  /** What was (or, in a dry run, would have been) written: final content per path, null for a deletion. */
+  readonly changes: ReadonlyMap<string, string | null>;
+  readonly dryRun: boolean;
+  readonly summary: string;
+  /** Set when the plan was fine but writing failed; everything already written was restored. */
+  readonly writeError?: { readonly path: string; readonly message: string };
+}
+
+/**
+ * Applies a reply to the folder `root`: paths are confined to it (no `..`, absolute paths or symlinks that
+ * leave it), each changed file is written once atomically, and a failed write restores what was written.
+ */
+export async function applyReply(reply: string, options: ApplyReplyOptions): Promise<ApplyReport> {
+  const tree = createFsTree(options.root);
+  const knownPaths = options.knownPaths ?? (await tree.listFiles());
+  const items = parse(reply, { ...options, knownPaths });
+  const snapshot = new Map<string, FileState>();
+  for (const path of pathsToRead(items)) snapshot.set(path, await tree.read(path));
+  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  const dryRun = options.dryRun ?? false;
+  if (dryRun || plan.writes.size === 0) {
+    return { results: plan.results, written: [], changes: plan.writes, dryRun, summary: plan.summary };
+  }
+  const committed = await tree.commit(plan.writes);
+  if (committed.ok) {
+    return {
+      results: plan.results,
+      written: [...committed.written],
+      changes: plan.writes,
+      dryRun,
+      summary: plan.summary,
+    };
+  }
+  const results = plan.results.map((r): EditResult =>
+    r.ok
+      ? {
+          ok: false,
+          path: r.path,
+          edit: r.edit,
+          reason: "not-applied",
+          message: describe.writeFailed(r.path, r.edit, committed.message),
+        }
+      : r,
+  );
+  return {
+    results,
+    written: [],
+    changes: new Map(),
+    dryRun,
+    summary: `nothing was written: ${committed.message}`,
+    writeError: { path: committed.path, message: committed.message },
+  };
+}

@@ -1,0 +1,144 @@
+/** Runs the built CLI (`node dist/cli.js apply`) as a real process against temp trees. */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = path.join(project, "dist/cli.js");
+
+beforeAll(() => {
+  // `npm test` builds first; building here too keeps `vitest run test/e2e` honest after source edits. tsc still
+  // emits when another area's work in progress has type errors, so the exit code is not what decides.
+  spawnSync("npm", ["run", "build"], { cwd: project, encoding: "utf8", timeout: 240_000 });
+  expect(existsSync(cli)).toBe(true);
+}, 300_000);
+
+let dir: string;
+let root: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "patchsmith-e2e-apply-"));
+  root = path.join(dir, "root");
+  await mkdir(path.join(root, "src"), { recursive: true });
+  await writeFile(path.join(root, "src/math.ts"), "export function add(a: number, b: number) {\n  return a - b;\n}\n");
+  await writeFile(path.join(root, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01]));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const apply = (args: string[], input?: string) => {
+  const result = spawnSync(process.execPath, [cli, "apply", ...args], {
+    cwd: dir,
+    input: input ?? "",
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+const block = (file: string, search: string, replace: string) =>
+  `${file}\n\`\`\`ts\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n\`\`\`\n`;
+const GOOD = `Fix the sign:\n\n${block("src/math.ts", "  return a - b;", "  return a + b;")}`;
+const BAD = block("src/math.ts", "  return a * b;", "  return 0;");
+
+const replyFile = async (content: string) => {
+  const file = path.join(dir, "reply.md");
+  await writeFile(file, content);
+  return file;
+};
+const math = () => readFile(path.join(root, "src/math.ts"), "utf8");
+const ORIGINAL = "export function add(a: number, b: number) {\n  return a - b;\n}\n";
+
+describe("patchsmith apply (built CLI)", () => {
+  it("applies a reply, shows the diff and exits 0", async () => {
+    const run = apply(["--root", root, await replyFile(GOOD)]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("✓ src/math.ts  exact");
+    expect(run.stdout).toContain("-  return a - b;\n+  return a + b;");
+    expect(run.stdout).not.toContain("\u001b[");
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+  });
+
+  it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {
+    const run = apply(["--root", root, "--json", await replyFile(`${GOOD}\n${BAD}`)]);
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.stdout) as { results: Record<string, unknown>[]; written: string[] };
+    expect(json.results.map((r) => r["reason"])).toEqual(["not-applied", "search-not-found"]);
+    for (const r of json.results) {
+      expect(Object.keys(r).sort()).toEqual(["message", "ok", "path", "reason"]);
+      expect(r).toMatchObject({ ok: false, path: "src/math.ts" });
+    }
+    expect(json.written).toEqual([]);
+    expect(await math()).toBe(ORIGINAL);
+  });
+
+  it("--partial keeps the edits that applied and still exits 1", async () => {
+    const other = block(
+      "src/math.ts",
+      "export function add(a: number, b: number) {",
+      "export function plus(a: number, b: number) {",
+    );
+    const run = apply(["--root", root, "--partial", "--json", await replyFile(`${other}\n${BAD}`)]);
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.stdout) as { results: { ok: boolean; strategy?: string }[]; written: string[] };
+    expect(json.results.map((r) => r.ok)).toEqual([true, false]);
+    expect(json.results[0]).toEqual({ ok: true, path: "src/math.ts", strategy: "exact" });
+    expect(json.written).toEqual(["src/math.ts"]);
+    expect(await math()).toContain("function plus");
+  });
+
+  it("--dry-run shows the diff and writes nothing", async () => {
+    const run = apply(["--root", root, "--dry-run", await replyFile(GOOD)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("+  return a + b;");
+    expect(run.stdout).toContain("dry run: nothing was written");
+    expect(await math()).toBe(ORIGINAL);
+  });
+
+  it("reads the reply from stdin, with '-' or no argument", async () => {
+    expect(apply(["--root", root, "-"], GOOD).code).toBe(0);
+    expect(await math()).toContain("a + b");
+    const back = block("src/math.ts", "  return a + b;", "  return b + a;");
+    expect(apply(["--root", root], back).code).toBe(0);
+    expect(await math()).toContain("b + a");
+  });
+
+  it("refuses to edit a binary file", async () => {
+    const run = apply(["--root", root, "--json", await replyFile(block("logo.png", "PNG", "GIF"))]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ results: [{ ok: false, path: "logo.png", reason: "binary-file" }] });
+  });
+
+  it("an empty reply exits 1 and changes nothing", async () => {
+    const run = apply(["--root", root], "");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("the reply is empty");
+    expect(await math()).toBe(ORIGINAL);
+  });
+
+  it.each([
+    [["--nope"], "nope"],
+    [["--format", "xml"], "--format"],
+    [["--root", "does-not-exist"], "does not exist"],
+    [["missing-reply.md"], "does not exist"],
+  ])("usage error %j exits 2", (args, text) => {
+    const run = apply(args[0] === "--root" ? args : ["--root", root, ...args], GOOD);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(text);
+  });
+
+  it("never writes outside the root", async () => {
+    const run = apply(["--root", root, "--json"], block("../escape.ts", "", "pwned"));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ results: [{ ok: false, reason: "unsafe-path" }] });
+    expect((await readdir(dir)).sort()).toEqual(["root"]);
+  });
+});

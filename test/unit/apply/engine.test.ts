@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { applyEdits, applyReply, renderRetryPrompt } from "../../../src/index.js";
+
+const block = (file: string, search: string, replace: string) =>
+  `${file}\n\`\`\`\n<<<<<<< SEARCH\n${search}${search === "" ? "" : "\n"}=======\n${replace}\n>>>>>>> REPLACE\n\`\`\`\n`;
+
+describe("applyEdits (library form)", () => {
+  it("returns results and new contents, reading each normalised path once and writing nothing", async () => {
+    const files = new Map([["src/a.ts", "const a = 1;\nconst b = 2;\n"]]);
+    const asked: string[] = [];
+    const read = (p: string) => {
+      asked.push(p);
+      return files.get(p);
+    };
+    const reply = [
+      block("./src/a.ts", "const a = 1;", "const a = 10;"),
+      block("src/a.ts", "const b = 2;", "const b = 20;"),
+      block("src/new.ts", "", "export {};"),
+    ].join("\n");
+    const out = await applyEdits(reply, read);
+    expect(out.results.map((r) => r.ok)).toEqual([true, true, true]);
+    expect(out.files).toEqual(
+      new Map([
+        ["src/a.ts", "const a = 10;\nconst b = 20;\n"],
+        ["src/new.ts", "export {};\n"],
+      ]),
+    );
+    expect(asked).toEqual(["src/a.ts", "src/new.ts"]);
+    expect(files.get("src/a.ts")).toBe("const a = 1;\nconst b = 2;\n");
+    expect(out.summary).toBe("3 edits applied");
+  });
+
+  it("maps a reader's NUL content to binary-file and a throwing reader to unreadable-file", async () => {
+    const read = (p: string) => {
+      if (p === "bin.dat") return "PNG\0\0";
+      throw new Error("EACCES: permission denied");
+    };
+    const out = await applyEdits(`${block("bin.dat", "PNG", "GIF")}\n${block("locked.ts", "x", "y")}`, read, {
+      partial: true,
+    });
+    expect(out.results.map((r) => (r.ok ? "ok" : r.reason))).toEqual(["binary-file", "unreadable-file"]);
+    expect(!out.results[1]!.ok && out.results[1]!.message).toContain("permission denied");
+  });
+
+  it("feeds failures and fresh contents into a retry prompt", async () => {
+    const files = new Map([["a.py", "def f():\n    return 1\n"]]);
+    const out = await applyEdits(block("a.py", "    return 2", "    return 3"), (p) => files.get(p));
+    const fresh = new Map(out.results.filter((r) => !r.ok).map((r) => [r.path, files.get(r.path)] as const));
+    const prompt = renderRetryPrompt(out.results, fresh);
+    expect(prompt).toContain("a.py [search-not-found]");
+    expect(prompt).toContain("2 |     return 1");
+  });
+});
+
+describe("applyReply", () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), "patchsmith-engine-"));
+    await writeFile(path.join(root, "runscript"), "echo old\n");
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("recognises bare file names that exist in the tree", async () => {
+    const reply = block("runscript", "echo old", "echo new");
+    const offline = await applyEdits(reply, () => undefined);
+    expect(offline.results[0]).toMatchObject({ ok: false, reason: "invalid-format" });
+    const report = await applyReply(reply, { root });
+    expect(report.results[0]).toMatchObject({ ok: true, path: "runscript" });
+    expect(report.written).toEqual(["runscript"]);
+    expect(await readFile(path.join(root, "runscript"), "utf8")).toBe("echo new\n");
+  });
+
+  it("a dry run reports the changes and writes nothing", async () => {
+    const report = await applyReply(block("runscript", "echo old", "echo new"), { root, dryRun: true });
+    expect(report).toMatchObject({ dryRun: true, written: [] });
+    expect(report.changes).toEqual(new Map([["runscript", "echo new\n"]]));
+    expect(await readFile(path.join(root, "runscript"), "utf8")).toBe("echo old\n");
+  });
+});

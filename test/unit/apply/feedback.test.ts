@@ -1,0 +1,152 @@
+import { describe as group, expect, it } from "vitest";
+import { fenceFor, renderRetryPrompt } from "../../../src/apply/feedback-retry.js";
+import { describe, MAX_QUOTED_LINES, numberLines, summarize } from "../../../src/apply/feedback.js";
+import type { ReplaceEdit } from "../../../src/core/edit.js";
+import type { EditResult } from "../../../src/core/result.js";
+
+const edit = (format: ReplaceEdit["origin"]["format"] = "editblock"): ReplaceEdit => ({
+  kind: "replace",
+  path: "src/app.ts",
+  ops: [
+    { op: "remove", text: "return a - b;" },
+    { op: "add", text: "return a + b;" },
+  ],
+  hint: {},
+  explicitOps: format !== "editblock",
+  origin: { format, line: 7 },
+});
+
+group("numberLines", () => {
+  it("numbers lines from the given start, right-aligned, and caps long quotes", () => {
+    expect(numberLines(["a", "b"], 9)).toBe(" 9 | a\n10 | b");
+    const many = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+    const text = numberLines(many, 1);
+    expect(text.split("\n")).toHaveLength(MAX_QUOTED_LINES + 1);
+    expect(text).toContain("25 more lines");
+    expect(numberLines(["x".repeat(1000)], 1).length).toBeLessThan(260);
+  });
+});
+
+group("messages", () => {
+  it("not-found quotes the nearest real lines with numbers, labelled approximate, plus the matcher's note", () => {
+    const message = describe.notFound("src/app.ts", edit(), {
+      nearest: {
+        startLine: 41,
+        lines: ["function add(a, b) {", "  return a - c;", "}"],
+        why: "similar",
+        similarity: 0.83,
+        fileLines: 120,
+      },
+      note: "best window 83 % similar, needs 90 %",
+      alreadyApplied: false,
+      mismatch: false,
+    });
+    expect(message).toContain("src/app.ts (edit at reply line 7)");
+    expect(message).toContain("SEARCH text was not found in src/app.ts");
+    expect(message).toContain("approximate");
+    expect(message).toContain("83 % similar");
+    expect(message).toContain("lines 41-43 of 120");
+    expect(message).toContain("42 |   return a - c;");
+    expect(message).toContain("Note: best window 83 % similar, needs 90 %.");
+    expect(message).not.toContain("already in");
+  });
+
+  it("says when the REPLACE lines are already in the file", () => {
+    const message = describe.notFound("src/app.ts", edit(), {
+      nearest: { startLine: 1, lines: ["return a + b;"], why: "similar", fileLines: 1 },
+      alreadyApplied: true,
+      mismatch: false,
+    });
+    expect(message).toContain("the REPLACE lines are already in src/app.ts".replace("the", "The"));
+  });
+
+  it("names the hunk for diff dialects and describes a file-start fallback", () => {
+    const message = describe.notFound("src/app.ts", edit("udiff"), {
+      nearest: { startLine: 1, lines: ["a", "b"], why: "file-start", fileLines: 2000 },
+      alreadyApplied: false,
+      mismatch: true,
+    });
+    expect(message).toContain("hunk's context and removed lines do not occur in src/app.ts");
+    expect(message).toContain("Nothing similar was found; src/app.ts has 2000 lines");
+    expect(message).toContain("1 | a");
+  });
+
+  it("ambiguity lists every candidate line and asks for more context or a line hint", () => {
+    const message = describe.ambiguous("src/app.ts", edit(), [12, 40, 88], "trailing-whitespace");
+    expect(message).toContain("occurs 3 times");
+    expect(message).toContain("lines 12, 40, 88");
+    expect(message).toContain("ignoring trailing whitespace");
+    expect(message).toContain("more surrounding lines");
+    expect(describe.ambiguous("src/app.ts", edit("udiff"), [1, 2], "exact")).toContain("@@ -LINE");
+  });
+
+  it("creation and missing-file messages say what to do instead", () => {
+    const create = { kind: "create", path: "a.ts", content: "", origin: { format: "udiff", line: 3 } } as const;
+    expect(describe.fileExists("a.ts", create)).toContain("creation never overwrites");
+    const del = { kind: "delete", path: "b.ts", origin: { format: "patch", line: 2 } } as const;
+    expect(describe.missingOriginal("b.ts", del)).toContain("b.ts does not exist, so it cannot be deleted");
+    const move = { kind: "rename", path: "a.ts", to: "b.ts", origin: { format: "patch", line: 2 } } as const;
+    expect(describe.fileExists("b.ts", move)).toContain("a.ts → b.ts");
+  });
+});
+
+const ok = (path: string): EditResult => ({
+  ok: true,
+  path,
+  edit: edit(),
+  before: "a\n",
+  after: "b\n",
+  strategy: "exact",
+});
+const bad = (path: string, reason: "search-not-found" | "not-applied" = "search-not-found"): EditResult => ({
+  ok: false,
+  path,
+  edit: edit(),
+  reason,
+  message: `${path}: it failed`,
+});
+
+group("summarize", () => {
+  it("covers all applied, a refused transaction, and a partial application", () => {
+    expect(summarize([ok("a"), ok("b")], false)).toBe("2 edits applied");
+    expect(summarize([bad("a"), bad("b", "not-applied"), bad("c", "not-applied")], false)).toBe(
+      "nothing was written because 1 of 3 edits failed",
+    );
+    expect(summarize([bad("a"), ok("b"), ok("c")], true)).toBe(
+      "1 of 3 edits failed; the other 2 edits were applied; resend only the failed ones",
+    );
+    expect(summarize([], false)).toContain("no edits");
+  });
+});
+
+group("renderRetryPrompt", () => {
+  it("lists failures, what applied, and the fresh contents with line numbers in a safe fence", () => {
+    const fresh = new Map<string, string | undefined>([
+      ["src/app.ts", "const x = 1;\nconst doc = `a ``` b`;\n"],
+      ["gone.ts", undefined],
+    ]);
+    const prompt = renderRetryPrompt([bad("src/app.ts"), ok("src/other.ts")], fresh);
+    expect(prompt).toContain("One of your 2 edits failed.");
+    expect(prompt).toContain("1. src/app.ts [search-not-found]");
+    expect(prompt).toContain("   src/app.ts: it failed");
+    expect(prompt).toContain("- src/other.ts (exact)");
+    expect(prompt).toContain("do not send these again");
+    expect(prompt).toContain("1 | const x = 1;");
+    expect(prompt).toContain("2 | const doc = `a ``` b`;");
+    expect(prompt).toContain("\n````\n");
+    expect(prompt).toContain("gone.ts: this file does not exist.");
+    expect(prompt).toContain("Send corrected edits for the failed ones only");
+  });
+
+  it("asks for held edits to be resent when the transaction was refused", () => {
+    const prompt = renderRetryPrompt([bad("a.ts"), bad("b.ts", "not-applied")], new Map());
+    expect(prompt).toContain("Nothing was written");
+    expect(prompt).toContain("- b.ts");
+    expect(prompt).toContain("held edits again");
+  });
+
+  it("picks a fence longer than any backtick run", () => {
+    expect(fenceFor("plain")).toBe("```");
+    expect(fenceFor("x ````` y")).toBe("``````");
+  });
+});
