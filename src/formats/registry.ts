@@ -1,0 +1,92 @@
+/**
+ * The reply parser: one pass over the reply's lines, asking the dialects in detection order whether a block starts
+ * at each line. Fenced blocks are examined for a dialect's block inside first (SEARCH/REPLACE markers, a patch, a
+ * diff); a fence with none of them is a whole file when it names a path, and prose otherwise.
+ */
+import type { FormatName, ParsedItem } from "../core/edit.js";
+import { applyPatch } from "./apply-patch/parse.js";
+import { searchReplace } from "./search-replace/parse.js";
+import { closesFence, parseFenceLine, scanFence } from "./shared/fences.js";
+import { pathOfFence } from "./shared/locate-path.js";
+import type { Dialect, OpenFence, ScanContext } from "./types.js";
+import { unifiedDiff } from "./unified-diff/parse.js";
+import { parseWholeFile, wholeFile, wholeFilePath } from "./whole-file/parse.js";
+
+export type FormatChoice = "auto" | FormatName;
+
+export interface ParseOptions {
+  readonly format?: FormatChoice;
+  readonly knownPaths?: ReadonlySet<string>;
+}
+
+/**
+ * Every dialect in detection order. apply_patch comes before udiff because its chunks use `@@` too; whole files
+ * come last because any fenced block with a path could be one.
+ */
+export const DIALECTS: readonly Dialect[] = [searchReplace, applyPatch, unifiedDiff, wholeFile];
+
+/** The text that teaches a model the given dialect. */
+export const promptFor = (format: FormatName): string => DIALECTS.find((d) => d.name === format)!.prompt;
+
+/** Reply line endings are transport: `\r` is dropped from every line. */
+function splitReply(reply: string): string[] {
+  const lines = reply.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.endsWith("\r")) lines[i] = line.slice(0, -1);
+  }
+  return lines;
+}
+
+/** Parses a model's reply into edits and parse problems, in reply order. Pure; never throws. */
+export function parseReply(reply: string, options: ParseOptions = {}): ParsedItem[] {
+  const format = options.format ?? "auto";
+  const lines = splitReply(reply);
+  const ctx: ScanContext = {
+    lines,
+    knownPaths: options.knownPaths,
+    state: { lastSearchReplacePath: undefined, lastSearchReplaceFence: undefined },
+  };
+  const active = DIALECTS.filter((d) => d !== wholeFile && (format === "auto" || d.name === format));
+  const wholeAllowed = format === "auto" || format === "whole";
+  const items: ParsedItem[] = [];
+  const startingAt = (i: number, fence: OpenFence | undefined): Dialect | undefined =>
+    active.find((d) => d.startsAt(ctx, i, fence));
+
+  // The fence the scan is inside, entered because its body holds a dialect's block.
+  let container: OpenFence | undefined;
+  let i = 0;
+  while (i < lines.length) {
+    const dialect = startingAt(i, container);
+    if (dialect !== undefined) {
+      const parsed = dialect.parseAt(ctx, i, container);
+      for (const item of parsed.items) items.push(item);
+      i = Math.max(parsed.next, i + 1);
+      continue;
+    }
+    const fence = parseFenceLine(lines[i]!);
+    if (fence === undefined) {
+      i++;
+      continue;
+    }
+    if (container !== undefined && closesFence(container.fence, fence)) {
+      container = undefined;
+      i++;
+      continue;
+    }
+    const open: OpenFence = { fence, line: i, path: pathOfFence(ctx, i, fence.info) };
+    // A fence that names a file looks for blocks only at its own level: nested fences are part of the file. One
+    // without a path looks everywhere, so blocks after an example fence that was never closed are still found.
+    const wholeCandidate = wholeAllowed && wholeFilePath(ctx, i, fence) !== undefined;
+    const scan = scanFence(lines, i, fence, (j) => startingAt(j, open) !== undefined, !wholeCandidate);
+    if (scan.stop !== undefined) {
+      // Lines between the opener and the first block hold no block: jump there and parse inside the fence.
+      container = open;
+      i = scan.stop;
+      continue;
+    }
+    if (wholeAllowed) for (const item of parseWholeFile(ctx, i, fence, scan.end)) items.push(item);
+    i = scan.end === undefined ? lines.length : scan.end + 1;
+  }
+  return items;
+}

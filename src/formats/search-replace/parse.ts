@@ -1,0 +1,122 @@
+/**
+ * SEARCH/REPLACE blocks (`editblock`):
+ *
+ *     path/to/file.py
+ *     ```python
+ *     <<<<<<< SEARCH
+ *     old lines
+ *     =======
+ *     new lines
+ *     >>>>>>> REPLACE
+ *     ```
+ *
+ * The block's text is taken verbatim (fences inside it are content). A block without a path line inherits the
+ * previous block's path. Empty SEARCH creates a file; otherwise the ops come from a line diff of the two sides.
+ */
+import type { ParsedItem } from "../../core/edit.js";
+import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js";
+import { pathAboveHead } from "../shared/locate-path.js";
+import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
+import { isDashSeparator, isDivider, isEnd, isEndLine, isHead, startLineOf } from "./markers.js";
+import { deriveOps } from "./ops.js";
+import { SEARCH_REPLACE_PROMPT } from "./prompt.js";
+
+const FORMAT = "editblock";
+
+const MISSING_PATH = "missing filename: put the file path alone on the line before the opening fence";
+const REPLACE_ELISION =
+  "an elision in REPLACE without the same elision in SEARCH would delete the lines it stands for; quote those lines or keep '...' at the same place in both";
+const SEARCH_ELISION =
+  "an elision in SEARCH without the same elision in REPLACE would delete the lines it stands for; quote the lines to remove, or keep '...' at the same place in both";
+
+interface Block {
+  readonly head: number;
+  readonly startLine: number | undefined;
+  /** Index of the first SEARCH line. */
+  readonly searchAt: number;
+  readonly search: string[];
+  /** Index of the first REPLACE line. */
+  readonly replaceAt: number;
+  readonly replace: string[];
+}
+
+type Scan = { readonly ok: true; readonly block: Block; readonly next: number } | BlockParse;
+
+function truncated(ctx: ScanContext, head: number, at: number, path: string | undefined, expected: string): BlockParse {
+  const where =
+    at >= ctx.lines.length ? `the reply ends at line ${lastLine(ctx.lines)}` : `line ${at + 1} starts another block`;
+  const message = `the SEARCH/REPLACE block starting at line ${head + 1} is not complete: ${where} before '${expected}'; resend the whole block`;
+  return { items: [problemItem(FORMAT, head, path, message)], next: at };
+}
+
+function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Scan {
+  const { lines } = ctx;
+  let j = head + 1;
+  let startLine: number | undefined;
+  // Roo's optional position lines sit between the head and the SEARCH text.
+  for (let seen = 0; seen < 3 && j < lines.length; seen++) {
+    const line = lines[j]!;
+    const n = startLineOf(line);
+    if (n !== undefined) startLine = n;
+    else if (!isEndLine(line) && !isDashSeparator(line)) break;
+    j++;
+    if (isDashSeparator(line)) break;
+  }
+  const searchAt = j;
+  while (j < lines.length && !isDivider(lines[j]!)) {
+    if (isHead(lines[j]!)) return truncated(ctx, head, j, path, "=======");
+    j++;
+  }
+  if (j >= lines.length) return truncated(ctx, head, j, path, "=======");
+  const search = lines.slice(searchAt, j);
+  const replaceAt = ++j;
+  while (j < lines.length && !isEnd(lines[j]!)) {
+    if (isHead(lines[j]!)) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+    j++;
+  }
+  if (j >= lines.length) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+  const replace = lines.slice(replaceAt, j);
+  return { ok: true, block: { head, startLine, searchAt, search, replaceAt, replace }, next: j + 1 };
+}
+
+function toItem(block: Block, path: string): ParsedItem {
+  const origin = { format: FORMAT, line: block.head + 1 } as const;
+  const derived = deriveOps(block.search, block.replace, path);
+  if (!derived.ok) {
+    const at = derived.side === "search" ? block.searchAt + derived.offset : block.replaceAt + derived.offset;
+    return problemItem(FORMAT, at, path, derived.side === "search" ? SEARCH_ELISION : REPLACE_ELISION);
+  }
+  if (block.search.every((l) => l.trim() === "")) {
+    return editItem({ kind: "create", path, content: joinContent(block.replace), origin });
+  }
+  const hint = block.startLine === undefined ? {} : { line: block.startLine };
+  return editItem({ kind: "replace", path, ops: derived.ops, hint, explicitOps: false, origin });
+}
+
+/**
+ * The block's path: the line above it; else the path named above its fence, for the first block in that fence;
+ * else the previous block's path.
+ */
+function resolvePath(ctx: ScanContext, head: number, fence: OpenFence | undefined): string | undefined {
+  const named = pathAboveHead(ctx, head);
+  if (named !== undefined) return named;
+  if (fence?.path !== undefined && fence.line !== ctx.state.lastSearchReplaceFence) return fence.path;
+  return ctx.state.lastSearchReplacePath;
+}
+
+function parseAt(ctx: ScanContext, head: number, fence: OpenFence | undefined): BlockParse {
+  const path = resolvePath(ctx, head, fence);
+  const scan = scanBlock(ctx, head, path);
+  if (!("ok" in scan)) return scan;
+  if (path === undefined) return { items: [problemItem(FORMAT, head, undefined, MISSING_PATH)], next: scan.next };
+  ctx.state.lastSearchReplacePath = path;
+  ctx.state.lastSearchReplaceFence = fence?.line;
+  return { items: [toItem(scan.block, path)], next: scan.next };
+}
+
+export const searchReplace: Dialect = {
+  name: FORMAT,
+  prompt: SEARCH_REPLACE_PROMPT,
+  startsAt: (ctx, index) => isHead(ctx.lines[index]!),
+  parseAt,
+};

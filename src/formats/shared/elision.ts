@@ -1,0 +1,47 @@
+/**
+ * Elision lines: the model's "the lines here stay as they are", written as a bare `...` / `…` or as a comment
+ * (`// ... existing code ...`, `# ... rest of file ...`, `/* ... *\/`, `<!-- ... -->`). Honoured only where they
+ * stand at the same place on both sides of an edit; anywhere else they would delete code.
+ */
+
+const ELLIPSIS = /\.\.\.|…/;
+
+// Comment wrappers of the common languages; the body in between decides.
+const COMMENT = /^(?:\/\/+|#+|--|;+|%+|\{?\/\*+|<!--)\s*(.*?)\s*(?:\*+\/\}?|-->)?$/;
+
+// Bodies that mean "elided" even without an ellipsis; anchored, so "// Existing code path for ..." is a comment.
+const ELIDED_PHRASE =
+  /^[([]?\s*(?:(?:the\s+)?rest\s+of\s+(?:the\s+)?(?:file|code|class|function|method|module|component|implementation|imports|body)(?:\s+(?:is\s+)?(?:unchanged|stays?\s+the\s+same|remains?\s+(?:the\s+same|unchanged)|as\s+(?:is|before)))?|existing\s+code(?:\s+(?:here|unchanged|stays?\s+the\s+same))?|(?:unchanged|remaining|other|previous)\s+code(?:\s+unchanged)?|code\s+unchanged)\s*[)\]]?\.?$/i;
+
+// Words that, with a trailing ellipsis, mark an elision ("// keep existing handlers ..."); ordinary comments that
+// merely trail off ("# loading more...") do not use them.
+const ELIDED_WORDS = /\b(?:existing|rest|unchanged|remaining|omitted|same|previous)\b/i;
+
+/** A line that is only `...` or `…` (indentation allowed). Valid Python, so callers exempt .py files. */
+export const isBareEllipsis = (line: string): boolean => {
+  const t = line.trim();
+  return t === "..." || t === "…";
+};
+
+/** A comment whose whole purpose is to stand for omitted lines. */
+export function isCommentElision(line: string): boolean {
+  const m = COMMENT.exec(line.trim());
+  if (!m) return false;
+  const body = m[1]!;
+  if (body === "") return false;
+  if (ELIDED_PHRASE.test(body)) return true;
+  if (!ELLIPSIS.test(body)) return false;
+  if (/^(?:\.\.\.|…)/.test(body)) return true;
+  return ELIDED_WORDS.test(body) && /(?:\.\.\.|…)\s*[)\]]?$/.test(body);
+}
+
+const PYTHON = /\.pyi?$/i;
+
+/** Whether a bare `...` is real code for this path (Python's Ellipsis), so it must stay literal text. */
+export const bareEllipsisIsCode = (path: string | undefined): boolean => path !== undefined && PYTHON.test(path);
+
+/** Whether `line` is an elision for a file at `path` (bare `...` lines are code in Python files). */
+export function isElision(line: string, path: string | undefined): boolean {
+  if (isBareEllipsis(line)) return !bareEllipsisIsCode(path);
+  return isCommentElision(line);
+}

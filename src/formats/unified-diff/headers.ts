@@ -1,0 +1,111 @@
+/** File headers of unified diffs: git's `diff --git` block and the `---` / `+++` pair, with their path quirks. */
+import { cleanPath } from "../shared/paths.js";
+
+export const DEV_NULL = "/dev/null";
+
+export const isGitHeader = (line: string): boolean => line.startsWith("diff --git ");
+export const isHunkHeader = (line: string): boolean => line.startsWith("@@");
+
+/** `--- x` immediately followed by `+++ y`. */
+export const startsPlainFile = (lines: readonly string[], i: number): boolean =>
+  /^--- \S/.test(lines[i] ?? "") && (lines[i + 1] ?? "").startsWith("+++ ");
+
+/**
+ * Inside a hunk, `--- x` could be the removal of a line "-- x"; it is a new file only when a `+++` line and a hunk
+ * header follow, which no real removal sequence looks like.
+ */
+export const isFileHeaderInHunk = (lines: readonly string[], i: number): boolean =>
+  startsPlainFile(lines, i) && isHunkHeader(lines[i + 2] ?? "");
+
+function unquote(s: string): string {
+  if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return s;
+  // git quotes names with special characters C-style.
+  return s.slice(1, -1).replace(/\\(["\\tn])/g, (_m, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c));
+}
+
+/** The path part of a `---`/`+++` line (after the marker): timestamp and quotes removed, prefixes kept. */
+export function headerPath(rest: string): string {
+  let s = rest;
+  const tab = s.indexOf("\t");
+  if (tab !== -1) s = s.slice(0, tab);
+  s = s.replace(/\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s*[+-]\d{4}|Z)?\s*$/, "");
+  s = s.replace(/\s+\((?:revision \d+|working copy|nonexistent)\)\s*$/, "");
+  return unquote(s.trim());
+}
+
+/** The two paths of `diff --git a/x b/y` (prefixes kept), or undefined when the line cannot be read. */
+export function gitHeaderPaths(line: string): readonly [string, string] | undefined {
+  const rest = line.slice("diff --git ".length).trim();
+  const quoted = /^("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*")$/.exec(rest) ?? /^("(?:[^"\\]|\\.)*") (\S+)$/.exec(rest);
+  if (quoted) return [unquote(quoted[1]!), unquote(quoted[2]!)];
+  // Same name on both sides (the usual case), even with spaces: "a/P b/P".
+  if (rest.startsWith("a/") && (rest.length - 5) % 2 === 0) {
+    const half = (rest.length - 5) / 2;
+    const a = rest.slice(2, 2 + half);
+    if (rest.slice(2 + half) === ` b/${a}`) return [`a/${a}`, `b/${a}`];
+  }
+  const split = rest.indexOf(" b/");
+  if (split > 0) return [rest.slice(0, split), rest.slice(split + 1)];
+  const space = rest.indexOf(" ");
+  return space > 0 ? [rest.slice(0, space), rest.slice(space + 1)] : undefined;
+}
+
+/**
+ * Drops git's `a/` and `b/` prefixes when both sides carry them, or when the other side is /dev/null; any other
+ * name is kept as written. Decorations (backticks, `./`) are cleaned; /dev/null stays.
+ */
+export function stripPrefixes(
+  oldRaw: string | undefined,
+  newRaw: string | undefined,
+): { readonly old: string | undefined; readonly new: string | undefined } {
+  let o = oldRaw;
+  let n = newRaw;
+  const both = o?.startsWith("a/") === true && n?.startsWith("b/") === true;
+  if (both || (n === DEV_NULL && o?.startsWith("a/") === true)) o = o!.slice(2);
+  if (both || (o === DEV_NULL && n?.startsWith("b/") === true)) n = n!.slice(2);
+  return { old: cleanHeaderPath(o), new: cleanHeaderPath(n) };
+}
+
+/** Cleans a header path; an empty one counts as absent. */
+function cleanHeaderPath(p: string | undefined): string | undefined {
+  if (p === undefined || p === DEV_NULL) return p;
+  const clean = cleanPath(p);
+  return clean === "" ? undefined : clean;
+}
+
+export interface GitHeaders {
+  newFile: boolean;
+  deletedFile: boolean;
+  binary: boolean;
+  renameFrom: string | undefined;
+  renameTo: string | undefined;
+}
+
+const EXTENDED = /^(?:old mode|new mode|index|similarity index|dissimilarity index|copy from|copy to) /;
+
+/**
+ * Reads git's extended header lines from `i` and returns the index after them. Binary payloads are skipped so
+ * their base85 lines do not read as prose.
+ */
+export function readGitHeaders(lines: readonly string[], i: number, into: GitHeaders): number {
+  let j = i;
+  while (j < lines.length) {
+    const line = lines[j]!;
+    if (line.startsWith("new file mode")) into.newFile = true;
+    else if (line.startsWith("deleted file mode")) into.deletedFile = true;
+    else if (line.startsWith("rename from ")) into.renameFrom = cleanHeaderPath(line.slice(12));
+    else if (line.startsWith("rename to ")) into.renameTo = cleanHeaderPath(line.slice(10));
+    else if (/^Binary files .* differ\s*$/.test(line)) into.binary = true;
+    else if (line.trim() === "GIT binary patch") {
+      into.binary = true;
+      j++;
+      while (j < lines.length && /^(?:literal \d+|delta \d+|[A-Za-z][!-~]*|)$/.test(lines[j]!)) {
+        if (isGitHeader(lines[j]!)) break;
+        j++;
+      }
+      continue;
+    } else if (!EXTENDED.test(line)) break;
+    j++;
+  }
+  return j;
+}

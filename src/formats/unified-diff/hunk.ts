@@ -1,0 +1,118 @@
+/**
+ * One hunk of a unified diff, read loosely: numbers and counts may be wrong or missing (`@@ @@`, `@@ ... @@`),
+ * blank context lines may have lost their leading space. Counts are consulted only to decide whether trailing
+ * empty lines still belong to the hunk.
+ */
+import type { LineOp } from "../../core/edit.js";
+import { isElision } from "../shared/elision.js";
+import { isFileHeaderInHunk, isGitHeader, isHunkHeader } from "./headers.js";
+
+export interface Hunk {
+  /** Index of the `@@` line. */
+  readonly header: number;
+  /** Old start line, when the header has numbers. */
+  readonly oldStart: number | undefined;
+  readonly ops: LineOp[];
+  oldEndsWithoutNewline: boolean;
+  newEndsWithoutNewline: boolean;
+}
+
+export interface HunkScan {
+  readonly hunk: Hunk;
+  /** First line after the hunk. */
+  readonly next: number;
+  /** True when the header had counts and the lines read fulfil them. */
+  readonly counted: boolean;
+  readonly fulfilled: boolean;
+}
+
+const NUMBERED = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/;
+const OLD_START = /^@@+\s*-(\d+)/;
+
+/** A line that continues a hunk (an empty line is decided by the caller). */
+const isBodyLine = (lines: readonly string[], k: number): boolean => {
+  const line = lines[k]!;
+  const c = line[0];
+  if (c === " " || c === "+" || c === "\\") return true;
+  return c === "-" && !isFileHeaderInHunk(lines, k);
+};
+
+function readHeader(line: string): { start: number | undefined; oldCount: number; newCount: number; counted: boolean } {
+  const m = NUMBERED.exec(line);
+  if (m) {
+    return {
+      start: Number(m[1]),
+      oldCount: m[2] === undefined ? 1 : Number(m[2]),
+      newCount: m[4] === undefined ? 1 : Number(m[4]),
+      counted: true,
+    };
+  }
+  const s = OLD_START.exec(line);
+  return { start: s ? Number(s[1]) : undefined, oldCount: 0, newCount: 0, counted: false };
+}
+
+export function scanHunk(lines: readonly string[], at: number, path: string | undefined): HunkScan {
+  const header = readHeader(lines[at]!);
+  const start = header.start !== undefined && header.start >= 1 ? header.start : undefined;
+  const hunk: Hunk = {
+    header: at,
+    oldStart: start,
+    ops: [],
+    oldEndsWithoutNewline: false,
+    newEndsWithoutNewline: false,
+  };
+  let remOld = header.oldCount;
+  let remNew = header.newCount;
+  const push = (op: LineOp): void => {
+    hunk.ops.push(op);
+    if (op.op !== "add") remOld--;
+    if (op.op !== "remove") remNew--;
+  };
+  let j = at + 1;
+  while (j < lines.length) {
+    const line = lines[j]!;
+    if (line === "") {
+      let k = j;
+      while (k < lines.length && lines[k] === "") k++;
+      // Empty lines followed by more hunk lines are blank context whose space the model dropped; trailing ones
+      // belong to the hunk only as far as its counts ask for them.
+      const take =
+        k < lines.length && isBodyLine(lines, k)
+          ? k - j
+          : header.counted
+            ? Math.max(0, Math.min(k - j, remOld, remNew))
+            : 0;
+      for (let t = 0; t < take; t++) push({ op: "context", text: "" });
+      if (take < k - j) {
+        j += take;
+        break;
+      }
+      j = k;
+      continue;
+    }
+    if (!isBodyLine(lines, j)) break;
+    const text = line.slice(1);
+    const c = line[0];
+    if (c === " ") push(isElision(text, path) ? { op: "elision", text } : { op: "context", text });
+    else if (c === "-") push({ op: "remove", text });
+    else if (c === "+") push({ op: "add", text });
+    else markNoNewline(hunk);
+    j++;
+  }
+  return { hunk, next: j, counted: header.counted, fulfilled: header.counted && remOld <= 0 && remNew <= 0 };
+}
+
+/** `\ No newline at end of file` speaks about the line before it. */
+function markNoNewline(hunk: Hunk): void {
+  const last = hunk.ops[hunk.ops.length - 1];
+  if (last === undefined) return;
+  if (last.op !== "add") hunk.oldEndsWithoutNewline = true;
+  if (last.op !== "remove") hunk.newEndsWithoutNewline = true;
+}
+
+/** Where a hunk stopped: a line that legitimately follows a hunk, as opposed to a stray line inside one. */
+export const isHunkBoundary = (lines: readonly string[], k: number): boolean => {
+  const line = lines[k];
+  if (line === undefined || line === "") return true;
+  return isHunkHeader(line) || isGitHeader(line) || isFileHeaderInHunk(lines, k);
+};

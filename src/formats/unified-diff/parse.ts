@@ -1,0 +1,189 @@
+/**
+ * Unified diffs (`udiff`), git style or plain, fenced or bare, one file section per call: the registry calls again
+ * at the next file header. Each hunk becomes a ReplaceEdit with explicit ops; `/dev/null` sides create or delete;
+ * git renames become a RenameEdit followed by the hunks on the new path.
+ */
+import type { ParsedItem } from "../../core/edit.js";
+import { isDiffInfo, parseFenceLine } from "../shared/fences.js";
+import { editItem, joinContent, lastLine, problemItem, quoteLine } from "../shared/items.js";
+import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
+import {
+  DEV_NULL,
+  gitHeaderPaths,
+  headerPath,
+  isGitHeader,
+  isHunkHeader,
+  readGitHeaders,
+  startsPlainFile,
+  stripPrefixes,
+  type GitHeaders,
+} from "./headers.js";
+import { isHunkBoundary, scanHunk, type Hunk } from "./hunk.js";
+import { UNIFIED_DIFF_PROMPT } from "./prompt.js";
+
+const FORMAT = "udiff";
+
+interface FileSection {
+  readonly start: number;
+  readonly old: string | undefined;
+  readonly new: string | undefined;
+  readonly git: GitHeaders;
+}
+
+const headerlessAllowed = (fence: OpenFence | undefined): fence is OpenFence =>
+  fence !== undefined && (fence.path !== undefined || isDiffInfo(fence.fence.info));
+
+function startsAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): boolean {
+  const line = ctx.lines[i]!;
+  if (isGitHeader(line) || startsPlainFile(ctx.lines, i)) return true;
+  return isHunkHeader(line) && headerlessAllowed(fence);
+}
+
+/** Reads the headers of the file section at `i`; returns it with the index of its first hunk (or what follows). */
+function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined): [FileSection, number] {
+  const { lines } = ctx;
+  const git: GitHeaders = {
+    newFile: false,
+    deletedFile: false,
+    binary: false,
+    renameFrom: undefined,
+    renameTo: undefined,
+  };
+  let j = i;
+  let oldRaw: string | undefined;
+  let newRaw: string | undefined;
+  if (isGitHeader(lines[j]!)) {
+    [oldRaw, newRaw] = gitHeaderPaths(lines[j]!) ?? [undefined, undefined];
+    j = readGitHeaders(lines, j + 1, git);
+    if (git.newFile) oldRaw = DEV_NULL;
+    if (git.deletedFile) newRaw = DEV_NULL;
+  }
+  if (startsPlainFile(lines, j)) {
+    oldRaw = headerPath(lines[j]!.slice(4));
+    newRaw = headerPath(lines[j + 1]!.slice(4));
+    j += 2;
+  } else if (oldRaw === undefined && fence?.path !== undefined) {
+    return [{ start: i, old: fence.path, new: fence.path, git }, j];
+  }
+  const paths = stripPrefixes(oldRaw, newRaw);
+  return [{ start: i, old: paths.old, new: paths.new, git }, j];
+}
+
+const isFence = (line: string): boolean => parseFenceLine(line) !== undefined;
+
+/** Hunks and problems in reply order. */
+type Entry = Hunk | ParsedItem;
+const isHunk = (entry: Entry): entry is Hunk => "ops" in entry;
+
+/** Reads the hunks from `j`; in a fence, a stray line inside a hunk turns that hunk into a problem. */
+function readHunks(
+  ctx: ScanContext,
+  from: number,
+  path: string | undefined,
+  fence: OpenFence | undefined,
+): { entries: Entry[]; next: number } {
+  const { lines } = ctx;
+  const entries: Entry[] = [];
+  let j = from;
+  for (;;) {
+    let k = j;
+    while (k < lines.length && lines[k] === "") k++;
+    if (k >= lines.length || !isHunkHeader(lines[k]!)) break;
+    const scan = scanHunk(lines, k, path);
+    j = scan.next;
+    if (j >= lines.length && fence !== undefined) {
+      const message = `the diff in the fence opened at line ${fence.line + 1} is not closed: the reply ends at line ${lastLine(lines)} inside the hunk starting at line ${k + 1} (truncated?); that hunk was not applied, resend it`;
+      entries.push(problemItem(FORMAT, k, path, message));
+      break;
+    }
+    const stray = j < lines.length && !isHunkBoundary(lines, j) && !isFence(lines[j]!);
+    if (stray && fence !== undefined && !scan.fulfilled) {
+      const message = `line ${j + 1}: ${quoteLine(lines[j]!)} is not a diff line: inside a hunk every line starts with ' ' (context), '-' (removed) or '+' (added); the hunk starting at line ${k + 1} was not applied`;
+      entries.push(problemItem(FORMAT, j, path, message));
+      while (j < lines.length && !isHunkHeader(lines[j]!) && !isGitHeader(lines[j]!) && !isFence(lines[j]!)) {
+        if (startsPlainFile(lines, j)) break;
+        j++;
+      }
+      continue;
+    }
+    entries.push(scan.hunk);
+    if (stray) break;
+  }
+  return { entries, next: j };
+}
+
+const changes = (hunk: Hunk): boolean => hunk.ops.some((o) => o.op === "add" || o.op === "remove");
+
+function createItem(section: FileSection, path: string, hunks: readonly Hunk[]): ParsedItem {
+  const lines: string[] = [];
+  for (const hunk of hunks) {
+    for (const op of hunk.ops) {
+      if (op.op === "remove" || (op.op !== "add" && op.text !== "")) {
+        const message = `the new file ${path} (--- /dev/null) can only hold '+' lines; line ${hunk.header + 1} starts a hunk with context or removed lines`;
+        return problemItem(FORMAT, hunk.header, path, message);
+      }
+      lines.push(op.text);
+    }
+  }
+  const last = hunks[hunks.length - 1];
+  const content = joinContent(lines, last?.newEndsWithoutNewline !== true);
+  return editItem({ kind: "create", path, content, origin: { format: FORMAT, line: section.start + 1 } });
+}
+
+function replaceItem(path: string, hunk: Hunk): ParsedItem {
+  return editItem({
+    kind: "replace",
+    path,
+    ops: hunk.ops,
+    hint: hunk.oldStart === undefined ? {} : { line: hunk.oldStart },
+    explicitOps: true,
+    // A marker on either side means the hunk reaches the end of the file, so the other side's missing marker
+    // states "ends with a newline" (git's meaning); without any marker the file keeps its state.
+    ...(hunk.oldEndsWithoutNewline || hunk.newEndsWithoutNewline
+      ? { oldEndsWithoutNewline: hunk.oldEndsWithoutNewline, newEndsWithoutNewline: hunk.newEndsWithoutNewline }
+      : {}),
+    origin: { format: FORMAT, line: hunk.header + 1 },
+  });
+}
+
+function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): BlockParse {
+  const [section, first] = readSection(ctx, i, fence);
+  const { git } = section;
+  const target = git.renameTo ?? (section.new !== DEV_NULL ? section.new : section.old);
+  if (git.binary) {
+    const message = `the diff for ${target ?? "a file"} is a binary patch, which cannot be applied as text; edit text files only`;
+    return { items: [problemItem(FORMAT, i, target, message)], next: Math.max(first, i + 1) };
+  }
+  if (target === undefined || target === DEV_NULL) {
+    const message = `cannot read a file path from the diff header at line ${i + 1}; start each file with '--- a/path' and '+++ b/path'`;
+    const read = readHunks(ctx, first, undefined, fence);
+    return { items: [problemItem(FORMAT, i, undefined, message)], next: Math.max(read.next, i + 1) };
+  }
+  const read = readHunks(ctx, first, target, fence);
+  const hunks = read.entries.filter(isHunk);
+  const problems = read.entries.filter((e): e is ParsedItem => !isHunk(e));
+  const origin = { format: FORMAT, line: i + 1 } as const;
+  if (section.old === DEV_NULL) {
+    return { items: [createItem(section, target, hunks), ...problems], next: Math.max(read.next, i + 1) };
+  }
+  if (section.new === DEV_NULL) {
+    return {
+      items: [editItem({ kind: "delete", path: section.old ?? target, origin }), ...problems],
+      next: Math.max(read.next, i + 1),
+    };
+  }
+  const items: ParsedItem[] = [];
+  if (git.renameFrom !== undefined && git.renameTo !== undefined) {
+    items.push(editItem({ kind: "rename", path: git.renameFrom, to: git.renameTo, origin }));
+  } else if (read.entries.length === 0) {
+    const message = `the diff for ${target} has a header but no hunk: add '@@ ... @@' followed by ' ', '-' and '+' lines`;
+    items.push(problemItem(FORMAT, i, target, message));
+  }
+  for (const entry of read.entries) {
+    if (!isHunk(entry)) items.push(entry);
+    else if (changes(entry)) items.push(replaceItem(target, entry));
+  }
+  return { items, next: Math.max(read.next, i + 1) };
+}
+
+export const unifiedDiff: Dialect = { name: FORMAT, prompt: UNIFIED_DIFF_PROMPT, startsAt, parseAt };

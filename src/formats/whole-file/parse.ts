@@ -1,0 +1,92 @@
+/**
+ * Whole files (`whole`): a fenced block whose path is in the info string or on the line above, holding the
+ * file's entire new content. The registry calls this only for fences whose body holds no other dialect. A fence
+ * without a path is prose (an example, a command) and yields nothing.
+ */
+import type { ParsedItem } from "../../core/edit.js";
+import { isElision } from "../shared/elision.js";
+import { isDiffInfo, isShellInfo, parseFenceLine, scanFence, type FenceLine } from "../shared/fences.js";
+import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js";
+import { pathOfFence } from "../shared/locate-path.js";
+import type { Dialect, ScanContext } from "../types.js";
+import { WHOLE_FILE_PROMPT } from "./prompt.js";
+
+const FORMAT = "whole";
+
+const ELISION_REFUSED =
+  "a whole-file reply must contain the entire file; '...' would delete the lines it stands for; use SEARCH/REPLACE blocks for partial changes";
+
+const SHELL_FILE = /\.(?:sh|bash|zsh|fish|ksh|ps1|psm1|cmd|bat)$/i;
+const DIFF_FILE = /\.(?:diff|patch)$/i;
+
+/** Markers of other dialects, which a whole file may not hold when the format is forced to `whole`. */
+const FOREIGN = /^\s*<{5,9} ?SEARCH>?\s*$|^diff --git |^\*\*\* Begin Patch\s*$/;
+
+/** The path of the fenced block at `open`, or undefined when it is not a whole-file block (prose). */
+export function wholeFilePath(ctx: ScanContext, open: number, fence: FenceLine): string | undefined {
+  const path = pathOfFence(ctx, open, fence.info, false);
+  if (path === undefined) return undefined;
+  // A shell block under a path line is usually a command to run, unless the path names a script.
+  if (isShellInfo(fence.info) && !SHELL_FILE.test(path)) return undefined;
+  return path;
+}
+
+/**
+ * Parses the fenced block opened at `open` and closed at `end` (undefined: the reply ended first). Returns no
+ * items when the block has no path.
+ */
+export function parseWholeFile(
+  ctx: ScanContext,
+  open: number,
+  fence: FenceLine,
+  end: number | undefined,
+): ParsedItem[] {
+  const path = wholeFilePath(ctx, open, fence);
+  if (path === undefined) return [];
+  const { lines } = ctx;
+  if (end === undefined) {
+    const message = `the fenced block for ${path} opened at line ${open + 1} is not closed: the reply ends at line ${lastLine(lines)} (truncated?); resend the whole file`;
+    return [problemItem(FORMAT, open, path, message)];
+  }
+  const body = lines.slice(open + 1, end);
+  if (isDiffInfo(fence.info) && !DIFF_FILE.test(path)) {
+    const message = `the diff block for ${path} at line ${open + 1} has no file headers or hunks; write '--- a/${path}', '+++ b/${path}' and '@@ ... @@' hunks`;
+    return [problemItem(FORMAT, open, path, message)];
+  }
+  // Markers and elisions count only at the file's own level: inside a nested fence they are documentation.
+  let depth = 0;
+  for (let k = 0; k < body.length; k++) {
+    const line = body[k]!;
+    const nested = parseFenceLine(line);
+    if (nested !== undefined && nested.char === fence.char) {
+      depth = nested.info === "" && depth > 0 ? depth - 1 : depth + 1;
+      continue;
+    }
+    if (depth > 0) continue;
+    if (FOREIGN.test(line)) {
+      const message = `the block for ${path} at line ${open + 1} holds edit markers at line ${open + k + 2}, not a whole file; only whole files are accepted in this format`;
+      return [problemItem(FORMAT, open + 1 + k, path, message)];
+    }
+    if (isElision(line, path)) return [problemItem(FORMAT, open + 1 + k, path, ELISION_REFUSED)];
+  }
+  return [editItem({ kind: "rewrite", path, content: joinContent(body), origin: { format: FORMAT, line: open + 1 } })];
+}
+
+/**
+ * As a line dialect: a block starts at a fence opener with a path. The registry examines fences for the other
+ * dialects first and calls `parseWholeFile` itself; this form serves callers that force the format.
+ */
+export const wholeFile: Dialect = {
+  name: FORMAT,
+  prompt: WHOLE_FILE_PROMPT,
+  startsAt: (ctx, index) => {
+    const fence = parseFenceLine(ctx.lines[index]!);
+    return fence !== undefined && wholeFilePath(ctx, index, fence) !== undefined;
+  },
+  parseAt: (ctx, index) => {
+    const fence = parseFenceLine(ctx.lines[index]!);
+    if (fence === undefined) return { items: [], next: index + 1 };
+    const { end } = scanFence(ctx.lines, index, fence, () => false);
+    return { items: parseWholeFile(ctx, index, fence, end), next: end === undefined ? ctx.lines.length : end + 1 };
+  },
+};

@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { parseReply } from "../../../src/formats/registry.js";
+import { as, edits, opList, parseOne, parseProblem, problems, reply } from "./helpers.js";
+
+const fenced = (...lines: string[]): string => reply("```diff", ...lines, "```");
+
+describe("unified diff: git style", () => {
+  it("reads a git diff into one replace edit per hunk with explicit ops and the old start as hint", () => {
+    const text = reply(
+      "Here is the patch:",
+      "```diff",
+      "diff --git a/src/app.py b/src/app.py",
+      "index 3b18e51..a9c4d2f 100644",
+      "--- a/src/app.py",
+      "+++ b/src/app.py",
+      "@@ -10,3 +10,3 @@ def main():",
+      "     setup()",
+      "-    run(1)",
+      "+    run(2)",
+      "     teardown()",
+      "```",
+    );
+    const edit = as(parseOne(text), "replace");
+    expect(edit).toMatchObject({
+      path: "src/app.py",
+      explicitOps: true,
+      hint: { line: 10 },
+      origin: { format: "udiff", line: 7 },
+    });
+    expect(opList(edit)).toEqual(["c:    setup()", "-:    run(1)", "+:    run(2)", "c:    teardown()"]);
+    expect(edit.oldEndsWithoutNewline).toBeUndefined();
+  });
+
+  it("several hunks and several files, in reply order", () => {
+    const text = fenced(
+      "diff --git a/a.txt b/a.txt",
+      "--- a/a.txt",
+      "+++ b/a.txt",
+      "@@ -1,2 +1,2 @@",
+      " one",
+      "-two",
+      "+TWO",
+      "@@ -20,2 +20,2 @@",
+      " twenty",
+      "-x",
+      "+y",
+      "diff --git a/b/c.txt b/b/c.txt",
+      "--- a/b/c.txt",
+      "+++ b/b/c.txt",
+      "@@ -5 +5 @@",
+      "-old",
+      "+new",
+    );
+    const found = edits(parseReply(text));
+    expect(found.map((e) => [e.path, as(e, "replace").hint.line, e.origin.line])).toEqual([
+      ["a.txt", 1, 5],
+      ["a.txt", 20, 9],
+      ["b/c.txt", 5, 16],
+    ]);
+  });
+
+  it("new file mode with /dev/null creates the file from the '+' lines", () => {
+    const text = fenced(
+      "diff --git a/n.py b/n.py",
+      "new file mode 100644",
+      "index 0000000..e69de29",
+      "--- /dev/null",
+      "+++ b/n.py",
+      "@@ -0,0 +1,2 @@",
+      "+A = 1",
+      "+B = 2",
+    );
+    const edit = as(parseOne(text), "create");
+    expect(edit).toMatchObject({ path: "n.py", content: "A = 1\nB = 2\n", origin: { format: "udiff", line: 2 } });
+  });
+
+  it("new file mode without hunks creates an empty file", () => {
+    expect(
+      as(parseOne(fenced("diff --git a/empty b/empty", "new file mode 100644", "index 0000000..e69de29")), "create"),
+    ).toMatchObject({
+      path: "empty",
+      content: "",
+    });
+  });
+
+  it("deleted file mode deletes, with or without hunks", () => {
+    expect(
+      as(
+        parseOne(
+          fenced(
+            "diff --git a/old.txt b/old.txt",
+            "deleted file mode 100644",
+            "--- a/old.txt",
+            "+++ /dev/null",
+            "@@ -1 +0,0 @@",
+            "-bye",
+          ),
+        ),
+        "delete",
+      ).path,
+    ).toBe("old.txt");
+    expect(
+      parseOne(fenced("diff --git a/old.txt b/old.txt", "deleted file mode 100644", "index e69de29..0000000")).kind,
+    ).toBe("delete");
+  });
+
+  it("a rename without hunks is a rename edit", () => {
+    const text = fenced(
+      "diff --git a/old/x.ts b/new/x.ts",
+      "similarity index 100%",
+      "rename from old/x.ts",
+      "rename to new/x.ts",
+    );
+    expect(as(parseOne(text), "rename")).toMatchObject({ path: "old/x.ts", to: "new/x.ts", origin: { line: 2 } });
+  });
+
+  it("a rename with hunks is a rename followed by replace edits on the new path", () => {
+    const text = fenced(
+      "diff --git a/old/x.ts b/new/x.ts",
+      "similarity index 90%",
+      "rename from old/x.ts",
+      "rename to new/x.ts",
+      "--- a/old/x.ts",
+      "+++ b/new/x.ts",
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
+    const found = edits(parseReply(text));
+    expect(found.map((e) => e.kind)).toEqual(["rename", "replace"]);
+    expect(found[1]!.path).toBe("new/x.ts");
+  });
+
+  it("reads git headers whose names contain spaces", () => {
+    const text = fenced(
+      "diff --git a/my dir/f.txt b/my dir/f.txt",
+      "--- a/my dir/f.txt",
+      "+++ b/my dir/f.txt",
+      "@@ @@",
+      "-a",
+      "+b",
+    );
+    expect(parseOne(text).path).toBe("my dir/f.txt");
+  });
+
+  it.each([
+    [
+      "GIT binary patch",
+      [
+        "diff --git a/img.png b/img.png",
+        "index 1..2 100644",
+        "GIT binary patch",
+        "literal 12",
+        "zcmV-abc",
+        "",
+        "literal 0",
+        "HcmV?d00001",
+        "",
+      ],
+    ],
+    [
+      "Binary files differ",
+      ["diff --git a/img.png b/img.png", "index 1..2 100644", "Binary files a/img.png and b/img.png differ"],
+    ],
+  ])("refuses a binary patch (%s)", (_name, lines) => {
+    const p = parseProblem(fenced(...lines));
+    expect(p).toMatchObject({ format: "udiff", line: 2, path: "img.png" });
+    expect(p.message).toContain("binary");
+  });
+});
+
+describe("unified diff: malformed and truncated", () => {
+  it("a diff header without any hunk is a problem", () => {
+    const items = parseReply(fenced("diff --git a/x.py b/x.py", "index 1..2 100644", "--- a/x.py", "+++ b/x.py"));
+    expect(problems(items)).toHaveLength(1);
+    expect(problems(items)[0]).toMatchObject({ line: 2, path: "x.py" });
+    expect(problems(items)[0]!.message).toContain("no hunk");
+  });
+
+  it("a stray line inside a fenced hunk makes that hunk a problem, the next hunk still parses", () => {
+    const text = fenced(
+      "--- a/x.py",
+      "+++ b/x.py",
+      "@@ @@",
+      " a",
+      "-b",
+      "forgot the prefix",
+      "+c",
+      "@@ @@",
+      "-d",
+      "+e",
+    );
+    const items = parseReply(text);
+    expect(items.map((i) => i.type)).toEqual(["problem", "edit"]);
+    expect(problems(items)[0]).toMatchObject({ line: 7, path: "x.py" });
+    expect(problems(items)[0]!.message).toContain("'forgot the prefix'");
+    expect(opList(edits(items)[0]!)).toEqual(["-:d", "+:e"]);
+  });
+
+  it("a fenced diff that is never closed is a problem for its last hunk", () => {
+    const items = parseReply(
+      reply("```diff", "--- a/x.py", "+++ b/x.py", "@@ -1 +1 @@", "-a", "+b", "@@ -9 +9 @@", "-c"),
+    );
+    expect(items.map((i) => i.type)).toEqual(["edit", "problem"]);
+    expect(problems(items)[0]).toMatchObject({ line: 7, format: "udiff" });
+    expect(problems(items)[0]!.message).toContain("not closed");
+  });
+
+  it("a bare diff may end with the reply", () => {
+    expect(parseOne(reply("--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b")).kind).toBe("replace");
+  });
+});
