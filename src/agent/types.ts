@@ -6,7 +6,8 @@
 export type FixStatus = "success" | "exhausted" | "failed";
 
 /** Where the job is, for the progress comment and the CLI's stderr. */
-export type FixStage = "queued" | "cloning" | "testing-before" | "asking-model" | "applying" | "testing" | "committing" | "pushing" | "done";
+export type FixStage =
+  "queued" | "cloning" | "testing-before" | "asking-model" | "applying" | "testing" | "committing" | "pushing" | "done";
 
 export interface Identity {
   readonly name: string;
@@ -49,6 +50,13 @@ export interface FixRequest {
   /** Token for HTTP clone and push, passed per command, never written into `.git/config`. */
   readonly token?: string;
   readonly onProgress?: (stage: FixStage, detail?: string) => void;
+  /** Timeout of one test run (default 5 minutes), also bounded by what is left of `wallTimeMs`. */
+  readonly testTimeoutMs?: number;
+  /**
+   * Ask for a test that reproduces the bug and check it fails before the fix and passes after. Default: when the
+   * instruction reads like a bug report.
+   */
+  readonly reproduce?: boolean;
 }
 
 export interface TestSummary {
@@ -80,6 +88,10 @@ export interface AttemptReport {
   /** True when the attempt's edits applied and left the tests no worse, i.e. it became a commit. */
   readonly accepted: boolean;
   readonly commit?: string;
+  /** Tokens used by this attempt's model calls. */
+  readonly usage?: Usage;
+  /** Why the attempt was not accepted, in words (no edits, edits failed, new failing tests ...). */
+  readonly note?: string;
 }
 
 export interface CommitInfo {
@@ -122,4 +134,10 @@ export interface FixReport {
   /** The model-readable failure (status failed / exhausted). Redacted. */
   readonly failure?: { readonly reason: string; readonly message: string };
   readonly clonePath?: string;
+  /** Where the test command came from; absent when no tests were found. */
+  readonly testCommand?: { readonly command: string; readonly source: "request" | "repo-config" | "detected" };
+  /** What the model was shown (paths), and what did not fit in the budget: honest coverage. */
+  readonly context?: { readonly files: readonly string[]; readonly omitted: readonly string[] };
+  /** Plain sentences for people: no tests found, a budget that ran out, a push that was refused. */
+  readonly notes?: readonly string[];
 }

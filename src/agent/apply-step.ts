@@ -1,0 +1,117 @@
+/**
+ * Applies one model reply to the clone's working tree in partial mode: the edits that land are kept, the others
+ * come back with model-readable messages. Forbidden paths are refused before anything is read or written.
+ */
+import picomatch from "picomatch";
+import { renderRetryPrompt } from "../apply/feedback-retry.js";
+import { WORKFLOWS_GLOB } from "../config/repo-config.js";
+import type { EditResult } from "../core/result.js";
+import { applyEdits } from "../engine.js";
+import type { WorkTree } from "./deps.js";
+import type { EditOutcome } from "./types.js";
+
+export const DEFAULT_FORBIDDEN = [WORKFLOWS_GLOB] as const;
+
+export type PathGuard = (path: string) => string | undefined;
+
+/** Returns the glob a path matches (it may not be touched), or undefined. Dotfiles match like any other file. */
+export function createPathGuard(globs: readonly string[]): PathGuard {
+  const matchers = globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
+  return (path) => matchers.find((m) => m.test(path))?.glob;
+}
+
+const FORBIDDEN_PREFIX = "patchsmith may not change this path";
+
+export interface AppliedReply {
+  readonly results: readonly EditResult[];
+  readonly outcomes: readonly EditOutcome[];
+  /** Paths written or deleted. */
+  readonly written: readonly string[];
+  /** What each written path held before this reply (null: it did not exist). */
+  readonly preimages: ReadonlyMap<string, string | null>;
+}
+
+export async function readText(tree: WorkTree, path: string): Promise<string | undefined> {
+  const state = await tree.read(path);
+  return state.kind === "text" ? state.content : undefined;
+}
+
+/**
+ * The retry prompt for `results`: the failures plus the current content of each failed path (protected paths are
+ * not shown: there is nothing the model may do with them).
+ */
+export async function retryPromptFor(
+  tree: WorkTree,
+  results: readonly EditResult[],
+  guard: PathGuard,
+): Promise<string> {
+  const fresh = new Map<string, string | undefined>();
+  for (const result of results) {
+    if (result.ok || result.path === "" || fresh.has(result.path) || guard(result.path) !== undefined) continue;
+    fresh.set(result.path, await readText(tree, result.path));
+  }
+  return renderRetryPrompt(results, fresh);
+}
+
+function toOutcome(result: EditResult, guard: PathGuard): EditOutcome {
+  if (result.ok) return { path: result.path, ok: true, strategy: result.strategy };
+  // The engine only knows "unreadable"; the report says what really happened.
+  const reason =
+    guard(result.path) !== undefined && result.message.includes(FORBIDDEN_PREFIX) ? "forbidden-path" : result.reason;
+  return { path: result.path, ok: false, reason, message: result.message };
+}
+
+export async function applyReplyToTree(
+  reply: string,
+  tree: WorkTree,
+  knownPaths: readonly string[],
+  guard: PathGuard,
+): Promise<AppliedReply> {
+  const preimages = new Map<string, string | null>();
+  const read = async (path: string): Promise<string | undefined> => {
+    const glob = guard(path);
+    if (glob !== undefined) {
+      // Throwing makes the engine refuse every edit of this path (as unreadable) with our words for the model.
+      throw new Error(`${FORBIDDEN_PREFIX} (it matches the protected pattern ${glob}); leave it unchanged`);
+    }
+    const state = await tree.read(path);
+    switch (state.kind) {
+      case "text":
+        preimages.set(path, state.content);
+        return state.content;
+      case "missing":
+        preimages.set(path, null);
+        return undefined;
+      case "binary":
+        return "\0";
+      case "unreadable":
+      case "unsafe":
+        throw new Error(state.message);
+    }
+  };
+  // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
+  const engine = await applyEdits(reply, read, { partial: true, knownPaths });
+  // Defence in depth: whatever the engine planned, nothing under a protected pattern is written.
+  const writes = new Map([...engine.files].filter(([path]) => guard(path) === undefined));
+  let results: readonly EditResult[] = engine.results;
+  let written: string[] = [];
+  if (writes.size > 0) {
+    const committed = await tree.commit(writes);
+    if (committed.ok) written = [...committed.written];
+    else {
+      results = results.map((r): EditResult =>
+        r.ok
+          ? {
+              ok: false,
+              path: r.path,
+              edit: r.edit,
+              reason: "not-applied",
+              message: `${r.path}: writing failed: ${committed.message}`,
+            }
+          : r,
+      );
+    }
+  }
+  const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
+  return { results, outcomes: results.map((r) => toOutcome(r, guard)), written, preimages: kept };
+}

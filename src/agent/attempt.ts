@@ -1,0 +1,80 @@
+/**
+ * One attempt's editing phase: ask, apply in partial mode, and if edits failed (or none came), exactly one retry
+ * with the model-readable failures and the fresh content of the affected files; then the round is over.
+ */
+import type { EditResult } from "../core/result.js";
+import { applyReplyToTree, retryPromptFor, type PathGuard } from "./apply-step.js";
+import type { BudgetStop } from "./budget.js";
+import { buildNoEditsPrompt } from "./build-prompt.js";
+import type { WorkTree } from "./deps.js";
+import type { Session } from "./session.js";
+import type { EditOutcome } from "./types.js";
+
+export type LoopStop = BudgetStop | { readonly reason: "model-error"; readonly message: string };
+
+export interface EditPhase {
+  readonly outcomes: readonly EditOutcome[];
+  readonly retried: boolean;
+  /** Paths changed by this attempt, in first-write order. */
+  readonly written: readonly string[];
+  /** What each written path held before this attempt (null: it did not exist). */
+  readonly preimages: ReadonlyMap<string, string | null>;
+  readonly replies: readonly string[];
+  /** The last round's failures (model-readable), for the report and the next prompt. */
+  readonly failures: readonly EditResult[];
+  /** Set when the budget or the model stopped the phase. */
+  readonly stop?: LoopStop;
+}
+
+export interface EditPhaseInput {
+  readonly session: Session;
+  readonly tree: WorkTree;
+  readonly knownPaths: readonly string[];
+  readonly guard: PathGuard;
+  readonly prompt: string;
+  readonly testsFailing: boolean;
+  readonly onApplying?: () => void;
+}
+
+export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
+  const outcomes: EditOutcome[] = [];
+  const written: string[] = [];
+  const preimages = new Map<string, string | null>();
+  const replies: string[] = [];
+  let failures: readonly EditResult[] = [];
+  let retried = false;
+
+  const round = async (prompt: string): Promise<{ results: readonly EditResult[] } | { stop: LoopStop }> => {
+    const asked = await input.session.ask(prompt);
+    if (!asked.ok) return { stop: asked.stop };
+    replies.push(asked.text);
+    input.onApplying?.();
+    const applied = await applyReplyToTree(asked.text, input.tree, input.knownPaths, input.guard);
+    outcomes.push(...applied.outcomes);
+    for (const path of applied.written) if (!written.includes(path)) written.push(path);
+    for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);
+    failures = applied.results.filter((r) => !r.ok);
+    return { results: applied.results };
+  };
+
+  const done = (stop?: LoopStop): EditPhase => ({
+    outcomes,
+    retried,
+    written,
+    preimages,
+    replies,
+    failures,
+    ...(stop ? { stop } : {}),
+  });
+
+  const first = await round(input.prompt);
+  if ("stop" in first) return done(first.stop);
+  if (first.results.length > 0 && failures.length === 0) return done();
+
+  retried = true;
+  let retryPrompt: string;
+  if (first.results.length === 0) retryPrompt = buildNoEditsPrompt(input.testsFailing);
+  else retryPrompt = await retryPromptFor(input.tree, first.results, input.guard);
+  const second = await round(retryPrompt);
+  return done("stop" in second ? second.stop : undefined);
+}

@@ -1,0 +1,156 @@
+/**
+ * The prompts (pure): the system prompt that teaches the SEARCH/REPLACE dialect and the rules, the task with its
+ * context, the reflection after failing tests and the nudge after a reply without edits. Untrusted text is
+ * always wrapped as data.
+ */
+import { fenceFor } from "../apply/feedback-retry.js";
+import { SEARCH_REPLACE_PROMPT } from "../formats/search-replace/prompt.js";
+import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
+import type { GatheredContext } from "./context.js";
+import type { TestSummary } from "./types.js";
+import { DATA_NOTE, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
+import { tailForModel } from "./verdict.js";
+
+export interface SystemPromptInput {
+  readonly forbidden: readonly string[];
+  readonly reproduce: boolean;
+}
+
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const rules = [
+    "Change only what the task needs, in the style of the surrounding code.",
+    "Copy SEARCH lines exactly from the latest content you were shown; after a change, quote the new lines.",
+    ...(input.forbidden.length > 0
+      ? [`Never edit paths matching ${input.forbidden.join(", ")}: such edits are refused.`]
+      : []),
+    ...(input.reproduce
+      ? [
+          "The task describes a bug. Unless an existing test already reproduces it, add a test that fails without " +
+            "your fix and passes with it, in the project's test framework and folders, then fix the code. Put the " +
+            "test file's path on its own line as `REPRO: path/to/test`.",
+        ]
+      : []),
+    "After your edit blocks, write one line `COMMIT: type(scope): description`, a Conventional Commits subject of " +
+      `at most ${MAX_SUBJECT_LENGTH} characters (types: feat, fix, docs, refactor, test, perf, build, chore).`,
+    "Saying the task is done does not make it done: the project's tests decide, and you will see their output.",
+    DATA_NOTE,
+  ];
+  return [
+    "You are patchsmith, a careful software engineer changing a git repository. You never run commands: you reply " +
+      "with edits, a program applies them, runs the tests and tells you what happened.",
+    "",
+    SEARCH_REPLACE_PROMPT.trim(),
+    "",
+    "Rules:",
+    ...rules.map((r) => `- ${r}`),
+  ].join("\n");
+}
+
+export interface TaskPromptInput {
+  readonly instruction: string;
+  readonly extra?: string;
+  readonly focus?: { readonly path: string; readonly startLine: number; readonly endLine: number };
+  readonly context: GatheredContext;
+  readonly testCommand: string | undefined;
+  readonly before: TestSummary | null;
+  readonly redact: (text: string) => string;
+}
+
+export function renderFile(path: string, content: string, lines?: { start: number; end: number }): string {
+  const fence = fenceFor(content);
+  const label = lines ? `file ${path} (lines ${lines.start}-${lines.end})` : `file ${path}`;
+  return wrapData(label, `${path}\n${fence}\n${content.replace(/\n$/, "")}\n${fence}`);
+}
+
+export function describeTests(
+  command: string | undefined,
+  summary: TestSummary | null,
+  redact: (t: string) => string,
+): string {
+  if (command === undefined || summary === null) {
+    return "No test command was found for this repository: your change will be applied without being tested.";
+  }
+  if (summary.passed) return `The tests (\`${command}\`) pass before your change; they must still pass after it.`;
+  const names = summary.failing.length > 0 ? `Failing: ${summary.failing.slice(0, 20).join(", ")}.\n` : "";
+  const what = summary.timedOut ? "time out" : "fail";
+  return (
+    `The tests (\`${command}\`) ${what} before your change.\n${names}` +
+    wrapData("test output", tailForModel(redact(sanitizeOutput(summary.tail))))
+  );
+}
+
+export function buildTaskPrompt(input: TaskPromptInput): string {
+  const { context } = input;
+  const parts = [`Task: ${sanitizeProse(input.instruction).trim()}`];
+  if (input.extra !== undefined && input.extra.trim() !== "") {
+    parts.push("", "Background from the issue or thread:", wrapData("issue", sanitizeProse(input.extra).trim()));
+  }
+  if (input.focus) {
+    parts.push(
+      "",
+      `Focus: the change is about ${input.focus.path}, lines ${input.focus.startLine}-${input.focus.endLine} ` +
+        "(the lines a reviewer commented on).",
+    );
+  }
+  parts.push("", describeTests(input.testCommand, input.before, input.redact));
+  parts.push("", "Repository map:", wrapData("repository map", context.repoMap.text));
+  if (context.files.length > 0) {
+    parts.push("", "Files (current content):");
+    for (const file of context.files) parts.push(renderFile(file.path, file.content, file.lines));
+  }
+  if (context.omitted.length > 0) {
+    parts.push(
+      "",
+      `These files are relevant but too big to show; quote only lines you are sure of: ${context.omitted.join(", ")}.`,
+    );
+  }
+  parts.push("", "Reply with SEARCH/REPLACE blocks, then the COMMIT line.");
+  return parts.join("\n");
+}
+
+export interface ReflectionInput {
+  readonly attempt: number;
+  readonly tests: TestSummary;
+  readonly newFailures: readonly string[];
+  readonly stillFailing: readonly string[];
+  /** Current content of the files changed so far (undefined: deleted). */
+  readonly files: ReadonlyMap<string, string | undefined>;
+  readonly redact: (text: string) => string;
+}
+
+export function buildReflectionPrompt(input: ReflectionInput): string {
+  const { tests } = input;
+  const parts = [
+    `Your edits were applied, but the tests ${tests.timedOut ? "timed out" : "fail"} (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).`,
+  ];
+  if (input.newFailures.length > 0) parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
+  if (input.stillFailing.length > 0)
+    parts.push(`Failing before and still failing: ${input.stillFailing.slice(0, 20).join(", ")}.`);
+  parts.push(
+    "Test output (the end of it):",
+    wrapData("test output", tailForModel(input.redact(sanitizeOutput(tests.tail)))),
+  );
+  if (input.files.size > 0) {
+    parts.push("", "The files you changed, as they are now:");
+    for (const [path, content] of input.files) {
+      parts.push(content === undefined ? `${path}: deleted` : renderFile(path, content));
+    }
+  }
+  parts.push(
+    "",
+    `This is attempt ${input.attempt + 1}. Fix the cause so that the tests pass, with SEARCH/REPLACE blocks against ` +
+      "the current content above, then the COMMIT line.",
+  );
+  return parts.join("\n");
+}
+
+/** After a reply that held no edit at all ("done", prose, garbage). */
+export function buildNoEditsPrompt(testsFailing: boolean): string {
+  return [
+    "Your reply contained no edit blocks, so nothing was changed.",
+    testsFailing
+      ? "The tests still fail: the task is not done until they pass."
+      : "The task is not done until the code changes.",
+    "Reply with SEARCH/REPLACE blocks exactly as described (file path on its own line, then the fenced block), then the COMMIT line.",
+  ].join("\n");
+}

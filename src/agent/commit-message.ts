@@ -1,0 +1,150 @@
+/**
+ * Commit messages (pure): a short Conventional-Commits subject the model wrote (`COMMIT: fix(parser): …`), checked,
+ * with a deterministic fallback from the instruction and the changed paths; then the attribution trailers.
+ */
+import type { Identity } from "./types.js";
+
+export const MAX_SUBJECT_LENGTH = 72;
+
+const TYPES = ["feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"] as const;
+const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\([a-z0-9][a-z0-9._/-]*\\))?!?: \\S.*$`);
+
+export const DEFAULT_BOT_IDENTITY: Identity = {
+  name: "patchsmith[bot]",
+  email: "patchsmith[bot]@users.noreply.github.com",
+};
+
+/** The last `COMMIT:` line of a reply, outside code fences, without the label. */
+export function extractCommitSubject(reply: string): string | undefined {
+  let found: string | undefined;
+  let fence: string | undefined;
+  for (const line of reply.split(/\r?\n/)) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === undefined) fence = marker;
+      else if (marker.startsWith(fence[0]!) && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const match = /^\s*\**COMMIT\**:\**\s*(.+?)\s*$/.exec(line);
+    if (match) found = match[1]!.replace(/^[`"'*]+|[`"'*]+$/g, "").trim();
+  }
+  return found;
+}
+
+export type SubjectCheck =
+  { readonly ok: true; readonly subject: string } | { readonly ok: false; readonly why: string };
+
+/** A subject must be one line, at most 72 characters, `type(scope)?: description`. */
+export function validateSubject(subject: string): SubjectCheck {
+  const trimmed = subject.trim();
+  if (trimmed === "") return { ok: false, why: "empty" };
+  if (/[\r\n]/.test(trimmed)) return { ok: false, why: "more than one line" };
+  if (trimmed.length > MAX_SUBJECT_LENGTH) return { ok: false, why: `longer than ${MAX_SUBJECT_LENGTH} characters` };
+  if (!SUBJECT.test(trimmed)) return { ok: false, why: "not of the form type(scope): description" };
+  // A subject that starts a line with a bot trigger would make other bots (or us) act on our own commit.
+  if (/(^|\s)\/[a-z]/.test(trimmed.slice(trimmed.indexOf(":") + 1)))
+    return { ok: false, why: "contains a slash command" };
+  return { ok: true, subject: trimmed };
+}
+
+const BUG_WORDS =
+  /\b(fix|bug|broken|crash(es|ed)?|error|fail(s|ing|ure)?|wrong|incorrect|regression|exception|throws?)\b/i;
+const FEATURE_WORDS = /\b(add|implement|support|introduce|create|new)\b/i;
+const REFACTOR_WORDS = /\b(refactor|rename|extract|simplify|clean ?up|move)\b/i;
+
+function commitType(instruction: string, paths: readonly string[]): (typeof TYPES)[number] {
+  const isDoc = (p: string): boolean => /\.(md|rst|txt|adoc)$/i.test(p) || p.startsWith("docs/");
+  const isTest = (p: string): boolean =>
+    /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|(^|\/)test_[^/]*$/i.test(p);
+  if (paths.length > 0 && paths.every(isDoc)) return "docs";
+  if (paths.length > 0 && paths.every(isTest)) return "test";
+  if (BUG_WORDS.test(instruction)) return "fix";
+  if (REFACTOR_WORDS.test(instruction)) return "refactor";
+  if (FEATURE_WORDS.test(instruction)) return "feat";
+  return "chore";
+}
+
+function commitScope(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
+  const stem = (p: string): string => (p.split("/").pop() ?? p).replace(/\.[^.]*$/, "");
+  const scope =
+    paths.length === 1
+      ? stem(paths[0]!)
+      : (() => {
+          const dirs = new Set(paths.map((p) => (p.includes("/") ? p.slice(0, p.indexOf("/")) : "")));
+          const [only] = [...dirs];
+          return dirs.size === 1 && only !== undefined && only !== "" ? only : undefined;
+        })();
+  const clean = scope
+    ?.toLowerCase()
+    .replace(/[^a-z0-9._/-]+/g, "-")
+    .replace(/^[^a-z0-9]+|-+$/g, "");
+  return clean === undefined || clean === "" || clean.length > 20 ? undefined : clean;
+}
+
+/** A subject built without the model: type from the instruction's words, scope from the paths. */
+export function fallbackSubject(instruction: string, paths: readonly string[]): string {
+  const type = commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths);
+  const scope = commitScope(paths);
+  const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;
+  const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
+  let text = firstLine
+    .replace(/^\s*\/fix\b\s*/i, "")
+    .replace(/[`*_]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/[.!\s]+$/, "")
+    .trim();
+  // Avoid "fix: fix the parser" when the instruction already starts with the type's verb.
+  if (type === "fix") text = text.replace(/^fix(es|ed)?\s+/i, "");
+  if (text === "") text = paths.length > 0 ? `update ${paths.join(", ")}` : "apply requested change";
+  text = text.charAt(0).toLowerCase() + text.slice(1);
+  const room = MAX_SUBJECT_LENGTH - head.length;
+  if (text.length > room) {
+    const cut = text.slice(0, room - 1);
+    const space = cut.lastIndexOf(" ");
+    text = `${(space > room / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  }
+  return head + text;
+}
+
+/** The model's subject when it passes the checks, else the fallback. */
+export function chooseSubject(reply: string, instruction: string, paths: readonly string[]): string {
+  const proposed = extractCommitSubject(reply);
+  if (proposed !== undefined) {
+    const check = validateSubject(proposed);
+    if (check.ok) return check.subject;
+  }
+  return fallbackSubject(instruction, paths);
+}
+
+/** A trailer value is one line; a newline in it would let a requester forge further trailers. */
+const trailerValue = (value: string): string => value.replace(/[\r\n]+/g, " ").trim();
+
+export interface CommitMessageInput {
+  readonly subject: string;
+  readonly body?: string;
+  readonly coAuthor?: string;
+  readonly model: string;
+  readonly trailers?: Readonly<Record<string, string>>;
+}
+
+export function buildCommitMessage(input: CommitMessageInput): string {
+  const trailers: string[] = [];
+  if (input.coAuthor !== undefined && input.coAuthor.trim() !== "") {
+    trailers.push(`Co-authored-by: ${trailerValue(input.coAuthor)}`);
+  }
+  trailers.push(`Patchsmith-Model: ${trailerValue(input.model)}`);
+  for (const [key, value] of Object.entries(input.trailers ?? {})) {
+    if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(key)) continue;
+    trailers.push(`${key}: ${trailerValue(value)}`);
+  }
+  const body = input.body?.trim();
+  return [input.subject, "", ...(body ? [body, ""] : []), ...trailers, ""].join("\n");
+}
+
+/** "Name <email>" → identity, or undefined when malformed. */
+export function parseIdentity(text: string): Identity | undefined {
+  const match = /^\s*([^<>\r\n]+?)\s*<([^<>\s@]+@[^<>\s@]+)>\s*$/.exec(text);
+  return match ? { name: match[1]!, email: match[2]! } : undefined;
+}

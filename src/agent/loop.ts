@@ -1,0 +1,196 @@
+/**
+ * The bounded loop: attempts until the tests are green (or, without tests, the edits all landed), or a budget
+ * runs out. Each accepted attempt becomes one commit; a rejected attempt's changes stay in the tree for the next
+ * attempt to build on, and are rolled back if no later attempt is accepted.
+ */
+import type { Sandbox } from "../ports/git-sandbox.js";
+import { readText, retryPromptFor, type PathGuard } from "./apply-step.js";
+import { runEditPhase, type LoopStop } from "./attempt.js";
+import { checkBudget, usageSince } from "./budget.js";
+import { buildNoEditsPrompt, buildReflectionPrompt } from "./build-prompt.js";
+import { buildCommitMessage, chooseSubject } from "./commit-message.js";
+import type { FixDeps, WorkTree } from "./deps.js";
+import { commitChange, evaluateAttempt } from "./evaluate.js";
+import type { Session } from "./session.js";
+import type { AttemptReport, CommitInfo, FixRequest, FixStage, Identity, TestSummary } from "./types.js";
+
+export interface LoopInput {
+  readonly deps: FixDeps;
+  readonly request: FixRequest;
+  readonly session: Session;
+  readonly sandbox: Sandbox;
+  readonly tree: WorkTree;
+  readonly knownPaths: readonly string[];
+  readonly guard: PathGuard;
+  readonly firstPrompt: string;
+  readonly before: TestSummary | null;
+  readonly test: (() => Promise<TestSummary>) | undefined;
+  readonly reproduce: boolean;
+  readonly bot: Identity;
+  readonly redact: (text: string) => string;
+  readonly progress: (stage: FixStage, detail?: string) => void;
+}
+
+export interface LoopResult {
+  readonly attempts: readonly AttemptReport[];
+  readonly commits: readonly CommitInfo[];
+  /** Tests of the last accepted state (the baseline when nothing was accepted). */
+  readonly finalTests: TestSummary | null;
+  /** The last accepted state passes its tests (or, without tests, an attempt was accepted). */
+  readonly done: boolean;
+  readonly accepted: number;
+  readonly stop?: LoopStop;
+  /** The last thing that went wrong, model-readable. */
+  readonly lastProblem?: { readonly reason: string; readonly message: string };
+  /** Every path the model wrote at some point. */
+  readonly touched: ReadonlySet<string>;
+  readonly red?: { readonly testPath: string; readonly failedBefore: boolean };
+}
+
+export async function runLoop(input: LoopInput): Promise<LoopResult> {
+  const { session, request, tree } = input;
+  const attempts: AttemptReport[] = [];
+  const commits: CommitInfo[] = [];
+  const touched = new Set<string>();
+  // Content at the last accepted state of every path ever written: what a final rollback restores (noCommit).
+  const lastGood = new Map<string, string | null>();
+  let baseline = input.before;
+  let prompt = input.firstPrompt;
+  let done = false;
+  let accepted = 0;
+  let pending = false;
+  let stop: LoopStop | undefined;
+  let lastProblem: LoopResult["lastProblem"];
+  let red: LoopResult["red"];
+
+  for (;;) {
+    stop = checkBudget(session.limits, session.state(), session.now());
+    if (stop) break;
+    session.attemptsUsed++;
+    const number = session.attemptsUsed;
+    const usageBefore = session.usage;
+    input.progress("asking-model", `attempt ${number} of ${session.limits.maxAttempts}`);
+    const phase = await runEditPhase({
+      session,
+      tree,
+      knownPaths: input.knownPaths,
+      guard: input.guard,
+      prompt,
+      testsFailing: baseline !== null && !baseline.passed,
+      onApplying: () => {
+        input.progress("applying", `attempt ${number}`);
+      },
+    });
+    if (phase.replies.length === 0) {
+      session.attemptsUsed--;
+      stop = phase.stop;
+      break;
+    }
+    for (const [path, preimage] of phase.preimages) if (!lastGood.has(path)) lastGood.set(path, preimage);
+    for (const path of phase.written) touched.add(path);
+    if (phase.written.length > 0) pending = true;
+    const usage = usageSince(usageBefore, session.usage);
+    const base = { number, edits: phase.outcomes, retried: phase.retried, usage };
+
+    if (phase.written.length === 0) {
+      const noEdits = phase.outcomes.length === 0;
+      const note = noEdits ? "the reply held no edits" : "no edit could be applied";
+      attempts.push({ ...base, tests: null, accepted: false, note });
+      if (noEdits) {
+        prompt = buildNoEditsPrompt(baseline !== null && !baseline.passed);
+        lastProblem = { reason: "no-edits", message: "The model's replies held no edit blocks." };
+      } else {
+        prompt = await retryPromptFor(tree, phase.failures, input.guard);
+        const first = phase.failures[0];
+        lastProblem = { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt };
+      }
+      if (phase.stop) {
+        stop = phase.stop;
+        break;
+      }
+      continue;
+    }
+
+    input.progress("testing", `attempt ${number}`);
+    const evaluation = await evaluateAttempt({
+      tree,
+      phase,
+      baseline,
+      test: input.test,
+      checkReproduction: input.reproduce && red === undefined,
+    });
+    if (evaluation.red) red = { testPath: evaluation.red.testPath, failedBefore: evaluation.red.failedBefore };
+    let commit: string | undefined;
+    if (evaluation.accepted) {
+      accepted++;
+      pending = false;
+      baseline = evaluation.tests ?? baseline;
+      for (const path of touched) lastGood.set(path, (await readText(tree, path)) ?? null);
+      if (request.noCommit !== true) {
+        input.progress("committing", `attempt ${number}`);
+        const changed = await input.sandbox.changedPaths();
+        const subject = chooseSubject(
+          phase.replies.join("\n"),
+          request.instruction,
+          changed.filter((p) => touched.has(p)),
+        );
+        const message = buildCommitMessage({
+          subject,
+          model: session.model,
+          ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
+          ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
+        });
+        commit = await commitChange(input.sandbox, tree, touched, message, input.bot);
+        if (commit !== undefined) commits.push({ sha: commit, subject, message });
+      }
+      done = evaluation.tests === null || evaluation.tests.passed;
+    }
+    attempts.push({
+      ...base,
+      tests: evaluation.tests === null ? null : { ...evaluation.tests, tail: input.redact(evaluation.tests.tail) },
+      accepted: evaluation.accepted,
+      ...(commit !== undefined ? { commit } : {}),
+      ...(evaluation.note !== undefined ? { note: evaluation.note } : {}),
+    });
+    if (done) break;
+
+    if (evaluation.tests !== null && evaluation.comparison !== null) {
+      const files = new Map<string, string | undefined>();
+      for (const path of phase.written) files.set(path, await readText(tree, path));
+      const cmp = evaluation.comparison;
+      prompt = buildReflectionPrompt({
+        attempt: number,
+        tests: evaluation.tests,
+        newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
+        stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
+        files,
+        redact: input.redact,
+      });
+      lastProblem = { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt };
+    } else {
+      prompt = await retryPromptFor(tree, phase.failures, input.guard);
+      lastProblem = { reason: "edits-failed", message: prompt };
+    }
+    if (phase.stop) {
+      stop = phase.stop;
+      break;
+    }
+  }
+
+  if (pending) {
+    // The last attempt was not accepted: only accepted changes stay.
+    if (request.noCommit === true) await tree.commit(lastGood);
+    else await input.sandbox.resetHard();
+  }
+  return {
+    attempts,
+    commits,
+    finalTests: baseline,
+    done,
+    accepted,
+    touched,
+    ...(stop ? { stop } : {}),
+    ...(lastProblem ? { lastProblem } : {}),
+    ...(red ? { red } : {}),
+  };
+}

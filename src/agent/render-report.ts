@@ -1,0 +1,97 @@
+/**
+ * The report for people (Markdown) and for machines (`--json`, the DESIGN section 4 shape first, then the extra
+ * fields). Pure: the CLI prints these, the GitHub worker builds its comment from the same report.
+ */
+import { fenceFor } from "../apply/feedback-retry.js";
+import type { AttemptReport, FixReport, TestSummary } from "./types.js";
+
+const STATUS_TITLE: Record<FixReport["status"], string> = {
+  success: "done",
+  exhausted: "stopped before the tests passed",
+  failed: "failed",
+};
+
+export function describeTestRun(summary: TestSummary | null): string {
+  if (summary === null) return "not run";
+  if (summary.passed) return "pass";
+  if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
+  const names =
+    summary.failing.length > 0
+      ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
+      : "";
+  const count =
+    summary.failing.length > 0 ? `${summary.failing.length} failing` : `fail (exit code ${summary.exitCode ?? "none"})`;
+  return `${count}${names}`;
+}
+
+function describeAttempt(attempt: AttemptReport): string {
+  const applied = attempt.edits.filter((e) => e.ok);
+  const failed = attempt.edits.filter((e) => !e.ok);
+  const parts: string[] = [];
+  if (attempt.edits.length === 0) parts.push("no edits");
+  else {
+    const how = [...new Set(applied.map((e) => e.strategy).filter((s) => s !== undefined))].join(", ");
+    parts.push(`${applied.length} edit${applied.length === 1 ? "" : "s"} applied${how ? ` (${how})` : ""}`);
+    if (failed.length > 0) {
+      const why = failed.map((e) => `${e.reason ?? "failed"} in ${e.path || "(no path)"}`).join("; ");
+      parts.push(`${failed.length} failed: ${why}`);
+    }
+  }
+  if (attempt.retried) parts.push("retried once");
+  if (attempt.tests) parts.push(`tests: ${describeTestRun(attempt.tests)}`);
+  const verdict = attempt.accepted
+    ? `accepted${attempt.commit ? ` as ${attempt.commit.slice(0, 7)}` : ""}`
+    : "not accepted";
+  const note = !attempt.accepted && attempt.note ? ` (${attempt.note})` : "";
+  return `${attempt.number}. ${verdict}${note}: ${parts.join("; ")}`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+export function renderReportMarkdown(report: FixReport): string {
+  const out: string[] = [`## patchsmith: ${STATUS_TITLE[report.status]}`, ""];
+  out.push(
+    [
+      `Branch \`${report.branch}\`${report.pushed ? " (pushed)" : ""}`,
+      plural(report.commits.length, "commit"),
+      plural(report.attempts.length, "attempt"),
+      `${report.usage.totalTokens.toLocaleString("en-US")} tokens in ${plural(report.usage.calls, "model call")}`,
+    ].join(" · "),
+  );
+  const command = report.testCommand ? `\`${report.testCommand.command}\`` : "no test command";
+  out.push(
+    "",
+    `Tests (${command}): before: ${describeTestRun(report.tests.before)}; after: ${describeTestRun(report.tests.after)}.`,
+  );
+  if (report.reproduction) {
+    const r = report.reproduction;
+    out.push(
+      `Reproducing test \`${r.testPath}\`: ${r.failedBefore ? "failed" : "did not fail"} without the fix, ` +
+        `${r.passesAfter ? "passes" : "does not pass"} with it.`,
+    );
+  }
+  if (report.commits.length > 0) {
+    out.push("", "### Commits", ...report.commits.map((c) => `- \`${c.sha.slice(0, 7)}\` ${c.subject}`));
+  }
+  if (report.attempts.length > 0) out.push("", "### Attempts", ...report.attempts.map(describeAttempt));
+  if (report.diffStat.trim() !== "") {
+    const fence = fenceFor(report.diffStat);
+    out.push("", "### Changes", fence, report.diffStat.trimEnd(), fence);
+  }
+  if (report.failure) {
+    const fence = fenceFor(report.failure.message);
+    out.push("", `### What went wrong (${report.failure.reason})`, fence, report.failure.message.trimEnd(), fence);
+  }
+  if (report.context && report.context.files.length > 0) {
+    out.push("", `Files shown to the model: ${report.context.files.map((f) => `\`${f}\``).join(", ")}.`);
+  }
+  if (report.notes && report.notes.length > 0) out.push("", ...report.notes.map((n) => `- ${n}`));
+  if (report.clonePath) out.push("", `The clone was kept at ${report.clonePath}.`);
+  return `${out.join("\n")}\n`;
+}
+
+/** The `--json` object: the documented keys first, in order; extra fields after them. */
+export function toJsonReport(report: FixReport): Record<string, unknown> {
+  const { status, branch, commits, attempts, tests, usage, failure, ...rest } = report;
+  return { status, branch, commits, attempts, tests, usage, ...(failure ? { failure } : {}), ...rest };
+}

@@ -1,0 +1,39 @@
+/** Red, then green (pure helpers): does the instruction describe a bug, and which changed file is its test? */
+
+const BUG =
+  /\b(bug|broken|breaks?|crash(es|ed|ing)?|errors?|exceptions?|fails?|failing|failure|wrong|incorrect|regression|throws?|should(n't| not)?|instead of|doesn't|does not|returns? .* (but|instead))\b/i;
+
+export const looksLikeBugReport = (instruction: string): boolean => BUG.test(instruction);
+
+/** A test file by its path, in the usual layouts of JS/TS, Python, Go, Rust and Java projects. */
+export function isTestPath(path: string): boolean {
+  return (
+    /(^|\/)(tests?|__tests__|spec|specs)\//.test(path) ||
+    /\.(test|spec)\.[cm]?[jt]sx?$/.test(path) ||
+    /(^|\/)test_[^/]+\.py$/.test(path) ||
+    /_test\.(py|go)$/.test(path) ||
+    /Tests?\.java$/.test(path)
+  );
+}
+
+/** The path on the reply's last `REPRO: path` line, outside fences. */
+export function extractReproPath(reply: string): string | undefined {
+  let found: string | undefined;
+  let inFence = false;
+  for (const line of reply.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    const match = !inFence ? /^\s*(?:\*\*)?REPRO(?:\*\*)?:\s*`?([^`\s]+)`?\s*$/.exec(line) : null;
+    if (match) found = match[1]!.replace(/^\.\//, "");
+  }
+  return found;
+}
+
+/** The reproducing test among the changed paths: the one the model named, else the only test file changed. */
+export function pickReproTest(declared: string | undefined, changed: readonly string[]): string | undefined {
+  if (declared !== undefined && changed.includes(declared)) return declared;
+  const tests = changed.filter(isTestPath);
+  return tests.length >= 1 && tests.length < changed.length ? tests[0] : undefined;
+}

@@ -1,0 +1,56 @@
+/** The loop's I/O helpers around the ports: reading files in bulk, choosing and running the test command. */
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import type { Sandbox } from "../ports/git-sandbox.js";
+import { readText } from "./apply-step.js";
+import type { FixDeps, WorkTree } from "./deps.js";
+import { detectTestCommand, DETECTION_FILES, readConfiguredTestCommand, type TestCommand } from "./test-command.js";
+import type { TestSummary } from "./types.js";
+
+const READ_CONCURRENCY = 64;
+export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
+const PROBE_TIMEOUT_MS = 30_000;
+
+/** Text contents of `paths` (missing, binary and unreadable files are left out), a few reads at a time. */
+export async function readMany(tree: WorkTree, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+    const batch = paths.slice(i, i + READ_CONCURRENCY);
+    const texts = await Promise.all(batch.map((p) => readText(tree, p)));
+    batch.forEach((p, j) => {
+      const text = texts[j];
+      if (text !== undefined) out.set(p, text);
+    });
+  }
+  return out;
+}
+
+export async function resolveTestCommand(
+  deps: FixDeps,
+  sandbox: Sandbox,
+  tree: WorkTree,
+  requested: string | undefined,
+  paths: readonly string[],
+): Promise<TestCommand | undefined> {
+  if (requested !== undefined && requested.trim() !== "") return { command: requested.trim(), source: "request" };
+  const configured = readConfiguredTestCommand(await readText(tree, REPO_CONFIG_PATH));
+  if (configured !== undefined) return { command: configured, source: "repo-config" };
+  const small = await readMany(
+    tree,
+    DETECTION_FILES.filter((f) => paths.includes(f)),
+  );
+  const detection = detectTestCommand({ paths, read: (p) => small.get(p) });
+  switch (detection.kind) {
+    case "none":
+      return undefined;
+    case "command":
+      return { command: detection.command, source: "detected" };
+    case "python": {
+      const probe = await deps.tests.run({ command: detection.probe, cwd: sandbox.dir, timeoutMs: PROBE_TIMEOUT_MS });
+      return { command: probe.passed ? detection.pytest : detection.fallback, source: "detected" };
+    }
+  }
+}
+
+export function runTests(deps: FixDeps, sandbox: Sandbox, command: string, timeoutMs: number): Promise<TestSummary> {
+  return deps.tests.run({ command, cwd: sandbox.dir, timeoutMs: Math.max(1_000, timeoutMs) });
+}

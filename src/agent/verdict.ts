@@ -1,0 +1,74 @@
+/**
+ * The acceptance rule (pure): only the tests decide. An attempt becomes a commit when its edits applied and the
+ * tests are no worse than before it: no test fails that did not fail already.
+ */
+import type { TestSummary } from "./types.js";
+
+export type Comparison =
+  /** Nothing fails any more. */
+  | { readonly verdict: "green" }
+  /** Some tests still fail, but each of them failed before too. */
+  | { readonly verdict: "no-worse"; readonly stillFailing: readonly string[] }
+  /** At least one test fails that passed before (or the run timed out, or failures cannot be compared). */
+  | { readonly verdict: "worse"; readonly newFailures: readonly string[]; readonly why: string };
+
+/**
+ * Compares a test run with the baseline (the run before the attempt). When the runner could not name failing
+ * tests, a failing run is only "no worse" if it fails the same way as a baseline that also failed unnamed
+ * — never assumed: without names we cannot prove nothing new broke, so the run counts as worse.
+ */
+export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
+  if (after.passed) return { verdict: "green" };
+  if (after.timedOut) return { verdict: "worse", newFailures: [], why: "the tests timed out" };
+  if (baseline === null || baseline.passed) {
+    return { verdict: "worse", newFailures: [...after.failing], why: "tests that passed before now fail" };
+  }
+  if (after.failing.length === 0 || baseline.failing.length === 0) {
+    return {
+      verdict: "worse",
+      newFailures: [],
+      why: "the tests still fail and the failing tests could not be named, so nothing proves the change is no worse",
+    };
+  }
+  const before = new Set(baseline.failing);
+  const newFailures = after.failing.filter((name) => !before.has(name));
+  if (newFailures.length > 0) {
+    return { verdict: "worse", newFailures, why: `${newFailures.length} test(s) fail that did not fail before` };
+  }
+  return { verdict: "no-worse", stillFailing: [...after.failing] };
+}
+
+export const MAX_REFLECTED_LINES = 60;
+export const MAX_REFLECTED_BYTES = 4096;
+
+/**
+ * The end of a test output, for the model: the last `maxLines` lines and at most `maxBytes` UTF-8 bytes (failure
+ * summaries live at the bottom), with a note saying how much was cut so the model does not assume it saw it all.
+ */
+export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, maxBytes = MAX_REFLECTED_BYTES): string {
+  const lines = output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n");
+  let kept = lines.slice(-maxLines);
+  const encoder = new TextEncoder();
+  let bytes = kept.reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);
+  while (kept.length > 1 && bytes > maxBytes) {
+    bytes -= encoder.encode(kept[0]).length + 1;
+    kept = kept.slice(1);
+  }
+  let text = kept.join("\n");
+  // One enormous line (a minified stack, a JSON dump) still has to fit: keep its end.
+  if (encoder.encode(text).length > maxBytes) text = text.slice(-Math.floor(maxBytes / 2));
+  const cut = lines.length - kept.length;
+  return cut > 0 ? `… (${cut} earlier line${cut === 1 ? "" : "s"} not shown)\n${text}` : text;
+}
+
+/**
+ * True when `run` shows a failure the baseline did not have, as far as can be told: a failing run over a passing
+ * (or absent) baseline, or a named failure the baseline did not name. Unnamed failures over a failing baseline
+ * cannot be told apart, so they do not count (used for "does the new test fail without the fix?").
+ */
+export function showsNewFailure(baseline: TestSummary | null, run: TestSummary): boolean {
+  if (run.passed || run.timedOut) return false;
+  if (baseline === null || baseline.passed) return true;
+  const before = new Set(baseline.failing);
+  return run.failing.some((name) => !before.has(name));
+}

@@ -1,0 +1,32 @@
+/** The one place adapters are built from the environment and handed to the use cases as a Deps object. */
+import { createConsoleLogger } from "./adapters/console-logger.js";
+import { createFsTree } from "./adapters/fs-tree.js";
+import { createGitSandboxFactory } from "./adapters/git-sandbox.js";
+import { createOpenAIModelClient } from "./adapters/openai-model.js";
+import { systemClock } from "./adapters/system-clock.js";
+import { createTestRunner } from "./adapters/test-runner.js";
+import type { FixDeps } from "./agent/deps.js";
+import type { Env, ModelSettings } from "./config/env.js";
+
+export interface FixDepsOptions {
+  /** Parent folder for clones (default: the OS temp folder). */
+  readonly tempRoot?: string;
+}
+
+export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsOptions = {}): FixDeps {
+  const secrets = [model.apiKey].filter((s) => s.length >= 8);
+  return {
+    git: createGitSandboxFactory(),
+    model: createOpenAIModelClient({
+      apiKey: model.apiKey,
+      ...(model.baseURL !== undefined ? { baseURL: model.baseURL } : {}),
+    }),
+    tests: createTestRunner({ sandbox: env.PATCHSMITH_TEST_SANDBOX ?? "auto" }),
+    clock: systemClock,
+    logger: createConsoleLogger({ secrets }),
+    files: (dir) => createFsTree(dir),
+    secrets,
+    defaultModel: model.model,
+    ...(options.tempRoot !== undefined ? { tempRoot: options.tempRoot } : {}),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The process environment, parsed once with zod (DESIGN section 5). Everything is optional here; each use case
+ * asks for what it needs (`modelSettings` for the model) and gets a readable error instead of a crash.
+ */
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(z.string())
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v));
+
+export const envSchema = z.object({
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  PATCHSMITH_MODEL: optionalText,
+  /** Test sandbox: bubblewrap when it works ("auto"), always ("bwrap"), or never ("none"). */
+  PATCHSMITH_TEST_SANDBOX: optionalText.pipe(z.enum(["auto", "bwrap", "none"]).optional()),
+  PATCHSMITH_LOG_LEVEL: optionalText,
+  PATCHSMITH_REDIS_URL: optionalText,
+  PATCHSMITH_DATA_DIR: optionalText,
+  APP_ID: optionalText,
+  PRIVATE_KEY: optionalText,
+  PRIVATE_KEY_PATH: optionalText,
+  WEBHOOK_SECRET: optionalText,
+  PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/)
+      .transform(Number)
+      .pipe(z.number().max(65535))
+      .optional(),
+  ),
+  WEBHOOK_PATH: optionalText,
+  GHE_HOST: optionalText,
+  GHE_PROTOCOL: optionalText.pipe(z.enum(["http", "https"]).optional()),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type EnvResult = { readonly ok: true; readonly env: Env } | { readonly ok: false; readonly message: string };
+
+export function parseEnv(source: Readonly<Record<string, string | undefined>>): EnvResult {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return { ok: true, env: parsed.data };
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  return { ok: false, message: `invalid environment: ${problems.join("; ")}` };
+}
+
+export const DEFAULT_MODEL = "gpt-4.1";
+
+export interface ModelSettings {
+  readonly apiKey: string;
+  readonly baseURL?: string;
+  readonly model: string;
+}
+
+/**
+ * The model's settings. A key is required for OpenAI itself; a local OpenAI-compatible server (OPENAI_BASE_URL)
+ * often needs none, so a placeholder is sent (the SDK refuses an empty key).
+ */
+export function modelSettings(
+  env: Env,
+): { readonly ok: true; readonly settings: ModelSettings } | { readonly ok: false; readonly message: string } {
+  if (env.OPENAI_API_KEY === undefined && env.OPENAI_BASE_URL === undefined) {
+    return {
+      ok: false,
+      message: "OPENAI_API_KEY is not set (or set OPENAI_BASE_URL for a local OpenAI-compatible server)",
+    };
+  }
+  return {
+    ok: true,
+    settings: {
+      apiKey: env.OPENAI_API_KEY ?? "not-needed",
+      ...(env.OPENAI_BASE_URL !== undefined ? { baseURL: env.OPENAI_BASE_URL } : {}),
+      model: env.PATCHSMITH_MODEL ?? DEFAULT_MODEL,
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The built CLI as a child process: `node dist/cli.js fix --repo URL --push --json "…"` with OPENAI_BASE_URL
+ * pointing at the fake OpenAI server, against a bare remote of a real repository with a failing test.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { git, makeBareRemote, makeNodeRepo, type BareRemote, type TempRepo } from "../fakes/git-repos.js";
+import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { block, commitsOf, treeState } from "./fix-helpers.js";
+
+const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// A private build (inside the project, so node_modules resolve) keeps this file from racing other e2e builds of dist/.
+const cacheDir = path.join(project, "node_modules", ".cache");
+let outDir: string;
+let cli: string;
+const SECRET = "sk-cli-secret-abcdefghijklmnopqrstuvwxyz012345";
+
+beforeAll(() => {
+  outDir = mkdtempSync(path.join(existsSync(cacheDir) ? cacheDir : project, "patchsmith-e2e-dist-"));
+  // tsc emits even when another area's work in progress has type errors: the CLI's existence decides.
+  spawnSync(
+    process.execPath,
+    [path.join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", outDir],
+    {
+      cwd: project,
+      encoding: "utf8",
+      timeout: 240_000,
+    },
+  );
+  cli = path.join(outDir, "cli.js");
+  expect(existsSync(cli)).toBe(true);
+}, 300_000);
+
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+let repo: TempRepo | undefined;
+let remote: BareRemote | undefined;
+let server: FakeOpenAIServer | undefined;
+
+afterEach(async () => {
+  remote?.cleanup();
+  repo?.cleanup();
+  await server?.close();
+  repo = remote = server = undefined;
+});
+
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PATCHSMITH_LOG_LEVEL: "warn", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => {
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("node dist/cli.js fix", () => {
+  it("fixes, pushes the new branch to the origin with a lease, and prints the JSON report", async () => {
+    repo = makeNodeRepo();
+    remote = makeBareRemote(repo);
+    const remoteMain = git(remote.dir, ["rev-parse", "main"]).trim();
+    const callerBefore = treeState(repo);
+    const fix = block(
+      "src/stats.js",
+      "  return total / (values.length - 1);",
+      "  return total / values.length;",
+      "fix(stats): divide by the count",
+    );
+    server = await startFakeOpenAI([fix]);
+    const result = await runCli(
+      [
+        "fix",
+        "--repo",
+        remote.url,
+        "--push",
+        "--json",
+        "--co-author",
+        "Ada Lovelace <ada@example.com>",
+        "--max-attempts",
+        "2",
+        "Fix the mean",
+      ],
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: SECRET, PATCHSMITH_MODEL: "fake-model" },
+    );
+    expect(result.stderr).toContain("patchsmith: cloning");
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as Record<string, unknown> & {
+      commits: Array<{ sha: string }>;
+      branch: string;
+    };
+    expect(Object.keys(report).slice(0, 6)).toEqual(["status", "branch", "commits", "attempts", "tests", "usage"]);
+    expect(report).toMatchObject({ status: "success", branch: "patchsmith/fix-the-mean", pushed: true });
+    expect(report).not.toHaveProperty("failure");
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    // The branch landed on the origin, with the attributed commit; main is untouched.
+    const pushed = git(remote.dir, ["rev-parse", "patchsmith/fix-the-mean"]).trim();
+    expect(pushed).toBe(report.commits[0]!.sha);
+    expect(git(remote.dir, ["rev-parse", "main"]).trim()).toBe(remoteMain);
+    const [commit] = commitsOf(remote.dir, `main..patchsmith/fix-the-mean`);
+    expect(commit?.author).toBe("patchsmith[bot] <patchsmith[bot]@users.noreply.github.com>");
+    expect(commit?.message).toContain(
+      "\n\nCo-authored-by: Ada Lovelace <ada@example.com>\nPatchsmith-Model: fake-model\n",
+    );
+    expect(treeState(repo)).toEqual(callerBefore);
+    expect(server.chatRequests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
+  it("exits 1 with a failed report when the push lease is stale (the branch already exists)", async () => {
+    repo = makeNodeRepo();
+    remote = makeBareRemote(repo);
+    git(remote.dir, ["branch", "patchsmith/fix-the-mean", "main"]);
+    const fix = block("src/stats.js", "  return total / (values.length - 1);", "  return total / values.length;");
+    server = await startFakeOpenAI([fix]);
+    const result = await runCli(["fix", "--repo", remote.url, "--push", "--json", "Fix the mean"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: SECRET,
+    });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { status: string; pushed: boolean; failure: { reason: string } };
+    expect(report).toMatchObject({ status: "failed", pushed: false, failure: { reason: "push-rejected-stale" } });
+    expect(git(remote.dir, ["rev-parse", "patchsmith/fix-the-mean"]).trim()).toBe(
+      git(remote.dir, ["rev-parse", "main"]).trim(),
+    );
+  });
+
+  it("exits 2 on usage errors, before doing anything", async () => {
+    const missing = await runCli(["fix", "--json", "do it"], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--repo PATH|URL is required");
+    const badFlag = await runCli(["fix", "--repo", ".", "--max-attempts", "zero", "x"], {});
+    expect(badFlag.code).toBe(2);
+    const noKey = await runCli(["fix", "--repo", ".", "x"], {});
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("OPENAI_API_KEY");
+  });
+});

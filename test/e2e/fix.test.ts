@@ -1,0 +1,203 @@
+/**
+ * `runFix` with the real adapters: the openai SDK against the fake OpenAI server on 127.0.0.1, real git clones of
+ * real temp repositories with real failing tests, the real test runner. The model's replies are scripted.
+ */
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { runFix } from "../../src/agent/run-fix.js";
+import type { FixReport, FixRequest } from "../../src/agent/types.js";
+import { makeNodeRepo, makePythonRepo, type TempRepo } from "../fakes/git-repos.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
+import { API_KEY, block, commitsOf, realDeps, treeState } from "./fix-helpers.js";
+
+const BOT = "patchsmith[bot] <patchsmith[bot]@users.noreply.github.com>";
+const BUGGY = "  return total / (values.length - 1);";
+const FIXED = "  return total / values.length;";
+const FIX = block("src/stats.js", BUGGY, FIXED, "fix(stats): divide the mean by the number of values");
+
+let repos: TempRepo[] = [];
+let servers: FakeOpenAIServer[] = [];
+let kept: string[] = [];
+
+afterEach(async () => {
+  for (const dir of kept) rmSync(dir, { recursive: true, force: true });
+  for (const repo of repos) repo.cleanup();
+  for (const server of servers) await server.close();
+  repos = [];
+  servers = [];
+  kept = [];
+});
+
+async function fix(
+  script: readonly ScriptStep[],
+  request: Partial<FixRequest> = {},
+  repo: TempRepo = makeNodeRepo(),
+): Promise<{ report: FixReport; repo: TempRepo; server: FakeOpenAIServer; before: ReturnType<typeof treeState> }> {
+  repos.push(repo);
+  const server = await startFakeOpenAI(script);
+  servers.push(server);
+  const before = treeState(repo);
+  const report = await runFix(realDeps(server.url), {
+    repo: repo.dir,
+    instruction: "The mean of [2, 4, 6] should be 4",
+    coAuthor: "Ada Lovelace <ada@example.com>",
+    trailers: { "Patchsmith-Request": "https://example.com/issues/1" },
+    keep: true,
+    ...request,
+  });
+  if (report.clonePath !== undefined) kept.push(report.clonePath);
+  // The caller's working tree is never touched.
+  expect(treeState(repo)).toEqual(before);
+  return { report, repo, server, before };
+}
+
+function expectAttributedCommits(report: FixReport, count: number): void {
+  expect(report.commits).toHaveLength(count);
+  const commits = commitsOf(report.clonePath!, `${report.baseSha}..${report.headSha}`);
+  expect(commits).toHaveLength(count);
+  for (const commit of commits) {
+    expect(commit.author).toBe(BOT);
+    expect(commit.message).toMatch(
+      /\n\nCo-authored-by: Ada Lovelace <ada@example.com>\nPatchsmith-Model: fake-model\nPatchsmith-Request: https:\/\/example.com\/issues\/1$/,
+    );
+  }
+}
+
+describe("patchsmith fix, real adapters", () => {
+  it("fixes a Node project: one attributed commit on a new branch, tests red before and green after", async () => {
+    const { report, server } = await fix([FIX]);
+    expect(report.status).toBe("success");
+    expect(report.branch).toBe("patchsmith/the-mean-of-2-4-6-should-be-4");
+    expectAttributedCommits(report, 1);
+    expect(report.commits[0]!.subject).toBe("fix(stats): divide the mean by the number of values");
+    expect(report.tests.before).toMatchObject({ command: "npm test", passed: false });
+    expect(report.tests.before!.failing).toContain("mean averages the values");
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.changedFiles.map((f) => f.path)).toEqual(["src/stats.js"]);
+    expect(report.diffStat).toContain("src/stats.js");
+    expect(report.usage.calls).toBe(1);
+    expect(report.usage.totalTokens).toBeGreaterThan(0);
+    // The prompt carried the file, wrapped as data, and the failing test.
+    const prompt = server.chatRequests[0]!.messages.at(-1)!.content;
+    expect(prompt).toContain('<untrusted-data source="file src/stats.js">');
+    expect(prompt).toContain("mean averages the values");
+  });
+
+  it("fixes a Python project with its real tests", async () => {
+    const py = makePythonRepo();
+    const bug = py.bug!;
+    const { report } = await fix(
+      [block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range")],
+      {
+        instruction: "clamp() returns the wrong value inside the range",
+      },
+      py,
+    );
+    expect(report.status).toBe("success");
+    expectAttributedCommits(report, 1);
+    expect(report.tests.before?.passed).toBe(false);
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.testCommand?.source).toBe("detected");
+  });
+
+  it("recovers a drifted edit on the ladder (indentation drift)", async () => {
+    const drifted = block(
+      "src/stats.js",
+      `    const total = sum(values);\n  ${BUGGY}`,
+      `    const total = sum(values);\n  ${FIXED}`,
+    );
+    const { report } = await fix([drifted]);
+    expect(report.status).toBe("success");
+    expect(report.attempts[0]!.edits[0]).toMatchObject({ ok: true });
+    expect(report.attempts[0]!.edits[0]!.strategy).not.toBe("exact");
+    expectAttributedCommits(report, 1);
+  });
+
+  it("retries a failed edit with the engine's message and fresh content, then succeeds", async () => {
+    const wrong = block("src/stats.js", "  return total / (values.length + 1);", FIXED);
+    const { report, server } = await fix([wrong, FIX]);
+    expect(report.status).toBe("success");
+    expect(report.attempts).toHaveLength(1);
+    expect(report.attempts[0]!.retried).toBe(true);
+    expect(report.attempts[0]!.edits.map((e) => e.ok)).toEqual([false, true]);
+    const retry = server.chatRequests[1]!.messages.at(-1)!.content;
+    expect(retry).toContain(BUGGY.trim());
+    expectAttributedCommits(report, 1);
+  });
+
+  it("rejects a fix that breaks another test and commits the repair of the next attempt", async () => {
+    const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+    const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
+    const breaking = [FIX, block("src/stats.js", MAX, MIN)].join("\n\n");
+    const repair = block("src/stats.js", MIN, MAX, "fix(stats): divide by the count");
+    const { report, server } = await fix([breaking, repair]);
+    expect(report.status).toBe("success");
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(server.chatRequests[1]!.messages.at(-1)!.content).toContain("max finds the largest value");
+    expectAttributedCommits(report, 1);
+    expect(report.changedFiles[0]!.after).toContain("Math.max(...values)");
+  });
+
+  it("gives up, bounded, on garbage output, leaving no commit", async () => {
+    const { report, server } = await fix(Array<string>(4).fill("\u0000\u0001 lorem ipsum {{{ <<<<<<< SEARCH"), {
+      maxAttempts: 2,
+    });
+    expect(report.status).toBe("exhausted");
+    expect(report.commits).toEqual([]);
+    expect(report.headSha).toBe(report.baseSha);
+    expect(report.attempts).toHaveLength(2);
+    expect(server.chatRequests).toHaveLength(4);
+    expect(report.failure?.reason).toBe("max-attempts");
+  });
+
+  it("does not believe a model that says it is done while the tests fail", async () => {
+    const { report } = await fix(Array<string>(4).fill("Done! I fixed the mean; all tests pass now."), {
+      maxAttempts: 2,
+    });
+    expect(report.status).toBe("exhausted");
+    expect(report.commits).toEqual([]);
+    expect(report.tests.after?.passed).toBe(false);
+  });
+
+  it("rides out a 429 from the model (the SDK's retry) and succeeds", async () => {
+    const { report, server } = await fix([{ status: 429, retryAfterMs: 10, message: "rate limited" }, FIX]);
+    expect(report.status).toBe("success");
+    expect(server.chatRequests).toHaveLength(2);
+    expect(report.usage.calls).toBe(1);
+    expectAttributedCommits(report, 1);
+  });
+
+  it("times out a hanging test suite and leaves no process behind", async () => {
+    const marker = `patchsmith-hang-${process.pid}-${Date.now()}`;
+    const hang = `node -e "setInterval(() => {}, 1000) /* ${marker} */"`;
+    const { report } = await fix([FIX], { testCommand: hang, testTimeoutMs: 1500, maxAttempts: 1 });
+    expect(report.tests.before?.timedOut).toBe(true);
+    expect(report.status).not.toBe("success");
+    expect(report.commits).toEqual([]);
+    const ps = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    expect(ps).not.toContain(marker);
+  });
+
+  it("keeps secrets out of a test that prints the environment, the prompt and the report", async () => {
+    process.env.PATCHSMITH_E2E_TOKEN = API_KEY;
+    try {
+      const dump = `node -e "console.log(JSON.stringify(process.env)); process.exit(1)"`;
+      const { report, server } = await fix([FIX], { testCommand: dump, maxAttempts: 1 });
+      expect(JSON.stringify(report)).not.toContain(API_KEY);
+      expect(JSON.stringify(server.chatRequests.map((r) => r.messages))).not.toContain(API_KEY);
+      expect(report.tests.before?.tail).toContain("PATH");
+    } finally {
+      delete process.env.PATCHSMITH_E2E_TOKEN;
+    }
+  });
+
+  it("refuses an edit to a workflow file and applies the rest", async () => {
+    const repo = makeNodeRepo({ files: { ".github/workflows/ci.yml": "on: push\n" } });
+    const sneaky = [block(".github/workflows/ci.yml", "on: push", "on: pull_request_target"), FIX].join("\n\n");
+    const { report } = await fix([sneaky, FIX], {}, repo);
+    expect(report.status).toBe("success");
+    expect(report.attempts[0]!.edits[0]).toMatchObject({ ok: false, reason: "forbidden-path" });
+    expect(report.changedFiles.map((f) => f.path)).toEqual(["src/stats.js"]);
+  });
+});

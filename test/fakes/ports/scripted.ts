@@ -1,0 +1,90 @@
+/** Scripted fakes of the model, the test runner, the clock and the logger. */
+import type { TestSummary } from "../../../src/agent/types.js";
+import type { Clock } from "../../../src/ports/clock.js";
+import type { Logger } from "../../../src/ports/logger.js";
+import type { ChatRequest, ChatResponse, ModelClient } from "../../../src/ports/model-client.js";
+import type { TestRunner, TestRunRequest } from "../../../src/ports/test-runner.js";
+
+export type Reply = string | Error | ((request: ChatRequest) => string);
+
+/** Answers with the scripted replies in order (the last one repeats); each call costs `tokensPerCall`. */
+export class ScriptedModel implements ModelClient {
+  readonly requests: ChatRequest[] = [];
+  constructor(
+    private readonly replies: readonly Reply[],
+    private readonly tokensPerCall = 100,
+  ) {}
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    this.requests.push(request);
+    const reply = this.replies[Math.min(this.requests.length - 1, this.replies.length - 1)];
+    if (reply === undefined) return Promise.reject(new Error("no scripted reply"));
+    if (reply instanceof Error) return Promise.reject(reply);
+    const text = typeof reply === "function" ? reply(request) : reply;
+    const prompt = Math.floor(this.tokensPerCall * 0.8);
+    return Promise.resolve({
+      text,
+      usage: { promptTokens: prompt, completionTokens: this.tokensPerCall - prompt, totalTokens: this.tokensPerCall },
+    });
+  }
+  /** The last user message of call `i` (0-based). */
+  prompt(i: number): string {
+    const messages = this.requests[i]?.messages ?? [];
+    return messages[messages.length - 1]?.content ?? "";
+  }
+}
+
+export function summary(command: string, failing: readonly string[], extra: Partial<TestSummary> = {}): TestSummary {
+  return {
+    command,
+    passed: failing.length === 0,
+    exitCode: failing.length === 0 ? 0 : 1,
+    timedOut: false,
+    failing,
+    tail: failing.length === 0 ? "all tests passed" : failing.map((f) => `FAIL ${f}`).join("\n"),
+    durationMs: 5,
+    ...extra,
+  };
+}
+
+/** Decides each run's result from the request (usually by looking at the sandbox's working tree). */
+export class ScriptedTests implements TestRunner {
+  readonly runs: TestRunRequest[] = [];
+  constructor(private readonly decide: (request: TestRunRequest) => TestSummary) {}
+  run(request: TestRunRequest): Promise<TestSummary> {
+    this.runs.push(request);
+    return Promise.resolve(this.decide(request));
+  }
+}
+
+/** A clock that only moves when told (or by `step` on every `now()`). */
+export class ManualClock implements Clock {
+  constructor(
+    public time = 1_000_000,
+    public step = 0,
+  ) {}
+  now(): number {
+    const t = this.time;
+    this.time += this.step;
+    return t;
+  }
+  sleep(ms: number): Promise<void> {
+    this.time += ms;
+    return Promise.resolve();
+  }
+}
+
+export class MemoryLogger implements Logger {
+  readonly lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "debug", message, ...(fields ? { fields } : {}) });
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "info", message, ...(fields ? { fields } : {}) });
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "warn", message, ...(fields ? { fields } : {}) });
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: "error", message, ...(fields ? { fields } : {}) });
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { addUsage, checkBudget, checkSpend, NO_USAGE, resolveLimits } from "../../../src/agent/budget.js";
+import { checkBranchName, slugify, targetBranch } from "../../../src/agent/branch.js";
+import {
+  buildCommitMessage,
+  chooseSubject,
+  extractCommitSubject,
+  fallbackSubject,
+  parseIdentity,
+  validateSubject,
+} from "../../../src/agent/commit-message.js";
+import { compareTests, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
+import { summary } from "../../fakes/ports/scripted.js";
+
+describe("budgets", () => {
+  const limits = resolveLimits({ maxAttempts: 2, tokenBudget: 1000, wallTimeMs: 10_000 });
+  it("defaults nonsense values", () => {
+    expect(resolveLimits({ maxAttempts: 0, tokenBudget: -1, wallTimeMs: Number.NaN })).toEqual({
+      maxAttempts: 3,
+      tokenBudget: 200_000,
+      wallTimeMs: 1_200_000,
+    });
+  });
+  it("stops on attempts, then tokens, then time", () => {
+    const state = { attemptsUsed: 0, usage: NO_USAGE, startedAt: 0 };
+    expect(checkBudget(limits, state, 0)).toBeUndefined();
+    expect(checkBudget(limits, { ...state, attemptsUsed: 2 }, 0)?.reason).toBe("max-attempts");
+    const spent = addUsage(NO_USAGE, { promptTokens: 900, completionTokens: 100, totalTokens: 1000 });
+    expect(spent.calls).toBe(1);
+    expect(checkSpend(limits, { ...state, usage: spent }, 0)?.reason).toBe("token-budget");
+    expect(checkSpend(limits, state, 9_999)).toBeUndefined();
+    expect(checkSpend(limits, state, 10_000)?.reason).toBe("wall-time");
+  });
+});
+
+describe("acceptance rule", () => {
+  const before = summary("t", ["a", "b"]);
+  it("green beats everything", () => {
+    expect(compareTests(before, summary("t", [])).verdict).toBe("green");
+  });
+  it("fewer failures of the same tests is no worse", () => {
+    expect(compareTests(before, summary("t", ["a"]))).toEqual({ verdict: "no-worse", stillFailing: ["a"] });
+  });
+  it("a new failing name is worse", () => {
+    expect(compareTests(before, summary("t", ["a", "c"]))).toMatchObject({ verdict: "worse", newFailures: ["c"] });
+  });
+  it("any failure over a passing baseline is worse, and so is a timeout", () => {
+    expect(compareTests(summary("t", []), summary("t", ["a"])).verdict).toBe("worse");
+    expect(compareTests(before, summary("t", ["a"], { timedOut: true })).verdict).toBe("worse");
+  });
+  it("unnamed failures cannot prove no-worse", () => {
+    expect(compareTests(summary("t", [], { passed: false }), summary("t", [], { passed: false })).verdict).toBe(
+      "worse",
+    );
+  });
+  it("tells whether a run shows a new failure", () => {
+    expect(showsNewFailure(summary("t", []), summary("t", ["x"]))).toBe(true);
+    expect(showsNewFailure(before, summary("t", ["a"]))).toBe(false);
+    expect(showsNewFailure(before, summary("t", ["z"]))).toBe(true);
+  });
+});
+
+describe("reflection truncation", () => {
+  it("keeps the last 60 lines and says how many were cut", () => {
+    const output = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n");
+    const tail = tailForModel(output);
+    expect(tail.startsWith("… (40 earlier lines not shown)\nline 41\n")).toBe(true);
+    expect(tail.endsWith("line 100")).toBe(true);
+  });
+  it("caps bytes too, keeping the end", () => {
+    const output = Array.from({ length: 50 }, (_, i) => `${i}:${"x".repeat(200)}`).join("\n");
+    const tail = tailForModel(output, 60, 1000);
+    expect(new TextEncoder().encode(tail).length).toBeLessThan(1100);
+    expect(tail).toContain(`49:${"x".repeat(200)}`);
+    expect(tail).not.toContain("\n0:");
+  });
+  it("leaves short output alone", () => {
+    expect(tailForModel("ok\n")).toBe("ok");
+  });
+});
+
+describe("commit subjects", () => {
+  it("reads the last COMMIT line outside code fences", () => {
+    const reply = "```\nCOMMIT: fix: inside a fence\n```\nCOMMIT: feat(cli): add --json\n";
+    expect(extractCommitSubject(reply)).toBe("feat(cli): add --json");
+    expect(extractCommitSubject("**COMMIT:** `fix: quoted`")).toBe("fix: quoted");
+  });
+  it("validates the Conventional Commits form and length", () => {
+    expect(validateSubject("fix(parser): handle empty input")).toEqual({
+      ok: true,
+      subject: "fix(parser): handle empty input",
+    });
+    expect(validateSubject("feat!: drop node 18").ok).toBe(true);
+    expect(validateSubject("Fixed stuff").ok).toBe(false);
+    expect(validateSubject(`fix: ${"x".repeat(70)}`).ok).toBe(false);
+    expect(validateSubject("fix: run /fix again").ok).toBe(false);
+    expect(validateSubject("wip: x").ok).toBe(false);
+  });
+  it("derives a deterministic fallback from the instruction and paths", () => {
+    expect(fallbackSubject("Fix the crash in parse() when input is empty", ["src/parser.ts"])).toBe(
+      "fix(parser): the crash in parse() when input is empty",
+    );
+    expect(fallbackSubject("Add a --json flag", ["src/cli/a.ts", "src/cli/b.ts"])).toBe("feat(src): add a --json flag");
+    expect(fallbackSubject("Document the flags", ["README.md"])).toBe("docs(readme): document the flags");
+    const long = fallbackSubject(`/fix ${"make the widget frobnicate ".repeat(10)}`, []);
+    expect(long.length).toBeLessThanOrEqual(72);
+    expect(long.startsWith("chore: make the widget")).toBe(true);
+    expect(validateSubject(long).ok).toBe(true);
+    expect(chooseSubject("COMMIT: nonsense", "Rename foo to bar", ["a.ts", "b/c.ts"])).toBe(
+      "refactor: rename foo to bar",
+    );
+  });
+  it("builds the message with one-line trailers", () => {
+    const message = buildCommitMessage({
+      subject: "fix: x",
+      model: "m",
+      coAuthor: "Ada <ada@x.org>",
+      trailers: { "Patchsmith-Request": "https://e/1\nSigned-off-by: evil", "bad key": "v" },
+    });
+    expect(message).toBe(
+      "fix: x\n\nCo-authored-by: Ada <ada@x.org>\nPatchsmith-Model: m\nPatchsmith-Request: https://e/1 Signed-off-by: evil\n",
+    );
+  });
+  it("parses identities", () => {
+    expect(parseIdentity("Ada Lovelace <ada@x.org>")).toEqual({ name: "Ada Lovelace", email: "ada@x.org" });
+    expect(parseIdentity("ada@x.org")).toBeUndefined();
+  });
+});
+
+describe("branches", () => {
+  it("slugs the instruction", () => {
+    expect(slugify("/fix Crash in `parse()` when input is empty!")).toBe("crash-in-parse-when-input-is-empty");
+    expect(slugify("Ünïcödé naïve café résumé and a very long tail of words here")).toBe(
+      "unicode-naive-cafe-resume-and-a-very",
+    );
+    expect(slugify("!!!")).toBe("change");
+    expect(targetBranch("x y", undefined)).toBe("patchsmith/x-y");
+    expect(targetBranch("x", "main")).toBe("main");
+  });
+  it("refuses unsafe names", () => {
+    for (const bad of ["-f", "a..b", "a b", "a~1", "x.lock", "a/.b", "a//b", "@{u}", "a\nb"]) {
+      expect(checkBranchName(bad).ok, bad).toBe(false);
+    }
+    expect(checkBranchName("patchsmith/fix-1").ok).toBe(true);
+  });
+});
