@@ -1,0 +1,30 @@
+/** The scenario categories (DESIGN.md §8, research/edit-engines.md §5); every case has exactly one. */
+export const CATEGORIES = [
+  "exact",
+  "line-endings",
+  "bom",
+  "final-newline",
+  "whitespace",
+  "indentation",
+  "unicode",
+  "elision",
+  "stale-line-numbers",
+  "fuzzy",
+  "ambiguity",
+  "not-found",
+  "already-applied",
+  "creation",
+  "creation-collision",
+  "deletion",
+  "move",
+  "missing-original",
+  "path-safety",
+  "sequential",
+  "multi-file",
+  "transaction",
+  "invalid-format",
+  "path-decoration",
+  "whole-file",
+] as const;
+
+export type Category = (typeof CATEGORIES)[number];

@@ -1,0 +1,242 @@
+/** fuzzy: small drift in a long enough block applies (file bytes kept); paraphrase and ties are refused. */
+import { editblock, fence, patchDoc, patchUpdate, reply, udiff } from "../render.js";
+import { swap } from "../spec.js";
+import type { CaseSpec } from "../spec.js";
+import { P, S, oneFile, tree } from "./common.js";
+
+const REFILL = `  private refill(): void {
+    const current = this.now();
+    const elapsed = (current - this.lastRefill) / 1000;
+    if (elapsed <= 0) {
+      return;
+    }
+    const added = elapsed * this.options.refillPerSecond;
+    this.tokens = Math.min(this.options.capacity, this.tokens + added);
+    this.lastRefill = current;
+  }`;
+const REFILL_TO = swap(
+  REFILL,
+  "    const added = elapsed * this.options.refillPerSecond;",
+  "    const added = Math.min(elapsed, 3600) * this.options.refillPerSecond;",
+);
+const typoRefill = (t: string): string => swap(t, "(current - this.lastRefill)", "(current - this.lastRefil)");
+
+const CSV_FN = S.exporters.split("\n").slice(8, 21).join("\n");
+const CSV_TO = swap(
+  CSV_FN,
+  "        writer = csv.DictWriter(handle, fieldnames=sorted(rows[0]))",
+  '        writer = csv.DictWriter(handle, fieldnames=sorted(rows[0]), extrasaction="ignore")',
+);
+const csvDrift = (t: string): string => swap(t, "return how many were written.", "return how many rows were written.");
+
+const NUMBER_ARM = S.tokenizer.split("\n").slice(62, 71).join("\n");
+const NUMBER_TO = [
+  [
+    "(chars[i].is_ascii_digit() || chars[i] == '.')",
+    "(chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_')",
+  ],
+  ["let value = text.parse::<f64>()", "let value = text.replace('_', \"\").parse::<f64>()"],
+].reduce((t, [a, b]) => swap(t, a!, b!), NUMBER_ARM);
+const numberDrift = (t: string): string =>
+  swap(
+    t,
+    "let text: String = chars[start..i].iter().collect();",
+    "let text = chars[start..i].iter().collect::<String>();",
+  );
+
+const ordersPlaced = swap(
+  S.orders,
+  "        repository.save(order);\n        return order;",
+  "        repository.save(order);\n        events.publish(new OrderPlaced(order.id()));\n        return order;",
+);
+const javaDrift = (t: string): string =>
+  swap(
+    t,
+    "new Order(customerId, lines, total, Instant.now(clock))",
+    "new Order(customerId, line, total, Instant.now(clock))",
+  );
+
+const cachePut = swap(
+  S.cache,
+  "\tc.items[key] = entry{value: value, expires: c.now().Add(c.ttl)}",
+  "\texpires := c.now().Add(c.ttl)\n\tc.items[key] = entry{value: value, expires: expires}",
+);
+const goDrift = (t: string): string =>
+  swap(
+    t,
+    "// Put stores value under key, evicting expired entries when full.",
+    "// Put stores value under key, evicting stale entries when full.",
+  );
+
+export const FUZZY: CaseSpec[] = [
+  oneFile({
+    id: "fuzzy-typo-in-context-ts",
+    category: "fuzzy",
+    note: "A one-letter typo in an unchanged line of a 10-line SEARCH; the fuzzy rung places it, the file keeps its spelling.",
+    key: "limiter",
+    from: REFILL,
+    to: REFILL_TO,
+    search: typoRefill(REFILL),
+    replace: typoRefill(REFILL_TO),
+    say: "Cap the refill window at an hour so a suspended laptop doesn't overflow the maths:",
+  }),
+  oneFile({
+    id: "fuzzy-docstring-word-py",
+    category: "fuzzy",
+    note: "The docstring in SEARCH has an extra word; 13-line block, clearly the best window.",
+    key: "exporters",
+    from: CSV_FN,
+    to: CSV_TO,
+    search: csvDrift(CSV_FN),
+    replace: csvDrift(CSV_TO),
+    say: "Rows with extra keys crash the CSV writer. Ignore fields that aren't in the header:",
+  }),
+  oneFile({
+    id: "fuzzy-rust-rewritten-context-line",
+    category: "fuzzy",
+    note: "One unchanged line in SEARCH is written in an equivalent but different form; 9-line block.",
+    key: "tokenizer",
+    from: NUMBER_ARM,
+    to: NUMBER_TO,
+    search: numberDrift(NUMBER_ARM),
+    replace: numberDrift(NUMBER_TO),
+    say: "Allow `_` digit separators like `1_000`:",
+  }),
+  {
+    id: "fuzzy-udiff-typo-context",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "apply",
+    note: "udiff with a typo in a context line; applied, the context line keeps the file's text.",
+    before: tree({ [P.orders]: S.orders }),
+    after: tree({ [P.orders]: ordersPlaced }),
+    reply: reply(
+      "Publish an `OrderPlaced` event:",
+      fence(udiff(P.orders, javaDrift(S.orders), javaDrift(ordersPlaced))),
+    ),
+  },
+  {
+    id: "fuzzy-patch-comment-drift",
+    category: "fuzzy",
+    format: "patch",
+    expect: "apply",
+    note: "apply_patch whose context has one comment word changed, in a 9-line chunk.",
+    before: tree({ [P.cache]: S.cache }),
+    after: tree({ [P.cache]: cachePut }),
+    reply: reply(
+      "Compute the expiry once:",
+      fence(patchDoc(patchUpdate(P.cache, goDrift(S.cache), goDrift(cachePut), { context: 7 })), ""),
+    ),
+  },
+  {
+    id: "fuzzy-paraphrase-refused-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["search-not-found"],
+    hint: ["    def refund(self, amount: Decimal) -> None:"],
+    note: "The SEARCH paraphrases refund() from memory; far below any safe threshold. The message should quote the real method.",
+    before: tree({ [P.billing]: S.billing }),
+    reply: reply(
+      "Partial refunds should also be logged:",
+      editblock(
+        P.billing,
+        `    def refund(self, amount):
+        if amount > self.total_paid:
+            raise RefundError("refund exceeds payments")
+        self.total_paid = self.total_paid - amount`,
+        `    def refund(self, amount):
+        if amount > self.total_paid:
+            raise RefundError("refund exceeds payments")
+        self.total_paid = self.total_paid - amount
+        log.info("refunded %s", amount)`,
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-paraphrase-refused-udiff",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["hunk-context-mismatch", "search-not-found"],
+    hint: ["func healthHandler(started time.Time) http.HandlerFunc {"],
+    note: "A hunk written against an imagined version of the handler. Refused, quoting the real handler.",
+    before: tree({ [P.server]: S.server }),
+    reply: reply(
+      "Don't let proxies cache the health response:",
+      fence(
+        [
+          `--- a/${P.server}`,
+          `+++ b/${P.server}`,
+          "@@ -22,9 +22,10 @@",
+          " func healthHandler(started time.Time) http.HandlerFunc {",
+          " \treturn func(w http.ResponseWriter, _ *http.Request) {",
+          '-\t\tw.Header().Add("content-type", "application/json; charset=utf-8")',
+          "-\t\tenc := json.NewEncoder(w)",
+          '-\t\tenc.Encode(map[string]string{"status": "ok", "since": started.String()})',
+          '+\t\tw.Header().Set("Content-Type", "application/json")',
+          '+\t\tw.Header().Set("Cache-Control", "no-store")',
+          '+\t\t_ = json.NewEncoder(w).Encode(healthReport{Status: "ok", Version: version, Started: started})',
+          " \t}",
+          " }",
+        ].join("\n"),
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-paraphrase-refused-patch",
+    category: "fuzzy",
+    format: "patch",
+    expect: "refuse",
+    reasons: ["hunk-context-mismatch", "search-not-found"],
+    hint: ["    public Order place(String customerId, List<OrderLine> lines) {"],
+    note: "apply_patch whose removed lines describe a stream-based place() that does not exist. Refused.",
+    before: tree({ [P.orders]: S.orders }),
+    reply: reply(
+      "Emit an event after saving:",
+      fence(
+        patchDoc(
+          [
+            `*** Update File: ${P.orders}`,
+            "@@ public Order place(String customerId, List<OrderLine> lines) {",
+            "-        BigDecimal sum = lines.stream().map(OrderLine::total).reduce(BigDecimal.ZERO, BigDecimal::add);",
+            "-        Order created = Order.create(customerId, lines, sum);",
+            "-        repository.persist(created);",
+            "-        return created;",
+            "+        BigDecimal sum = lines.stream().map(OrderLine::total).reduce(BigDecimal.ZERO, BigDecimal::add);",
+            "+        Order created = Order.create(customerId, lines, sum);",
+            "+        repository.persist(created);",
+            "+        events.publish(new OrderPlaced(created.id()));",
+            "+        return created;",
+          ].join("\n"),
+        ),
+        "",
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-tie-refused",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["ambiguous-match", "search-not-found"],
+    note: "A drifted SEARCH equally close to two identical windows (export_json, export_lines): no clear best, refused.",
+    before: tree({ [P.exporters]: S.exporters }),
+    reply: reply(
+      "Empty exports deserve a warning, not an info line:",
+      editblock(
+        P.exporters,
+        `    if not rows:
+        log.info("nothing to exprot")
+        return 0
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    with destination.open("w") as handle:`,
+        `    if not rows:
+        log.warning("nothing to export")
+        return 0
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    with destination.open("w") as handle:`,
+      ),
+    ),
+  },
+];

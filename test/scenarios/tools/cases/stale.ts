@@ -1,0 +1,120 @@
+/** stale-line-numbers: loose unified diffs (wrong numbers and counts, bare headers, blank context without a space). */
+import type { CaseSpec } from "../spec.js";
+import { oneFile } from "./common.js";
+
+export const STALE: CaseSpec[] = [
+  oneFile({
+    id: "stale-line-numbers-shifted-forward",
+    category: "stale-line-numbers",
+    note: "Hunk numbers 17 lines too high (the model saw an older file).",
+    key: "billing",
+    render: "udiff",
+    udiff: { numbers: "shift", shiftBy: 17 },
+    from: "        if not invoice.items:",
+    to: "        if not invoice.items or invoice.total() == 0:",
+    say: "Zero-value invoices shouldn't count towards the totals either:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-shifted-back-two-hunks",
+    category: "stale-line-numbers",
+    note: "Two hunks, both numbered 9 lines too low.",
+    key: "handlers",
+    render: "udiff",
+    udiff: { numbers: "shift", shiftBy: -9 },
+    from: `    sendJson(res, 404, { error: "no such user" });`,
+    to: `    sendJson(res, 404, { error: "user not found", userId: session.userId });`,
+    also: [
+      [
+        `  const updated = await updateUser(session.userId, body);`,
+        `  const updated = await updateUser(session.userId, sanitize(body));`,
+      ],
+    ],
+    say: "Two small fixes: a clearer 404 and sanitising the patch body:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-wrong-counts",
+    category: "stale-line-numbers",
+    note: "Hunk header line counts are wrong (too high by two).",
+    key: "yaml",
+    render: "udiff",
+    udiff: { wrongCounts: true },
+    from: `    schedule: "0 3 * * *"
+    timeout: 45m`,
+    to: `    schedule: "30 2 * * *"
+    timeout: 90m`,
+    say: "Reindex earlier and give it more time; it's been timing out since the catalogue doubled:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-bare-headers",
+    category: "stale-line-numbers",
+    note: "Hunk headers are a bare `@@ @@`.",
+    key: "tokenizer",
+    render: "udiff",
+    udiff: { numbers: "bare" },
+    from: `            other => return Err(LexError { offset: i, found: other }),`,
+    to: `            other => {
+                return Err(LexError {
+                    offset: input.char_indices().nth(i).map_or(i, |(byte, _)| byte),
+                    found: other,
+                })
+            }`,
+    say: "Report byte offsets rather than char indices, so editors can jump to the error:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-dots-headers",
+    category: "stale-line-numbers",
+    note: "Aider-style `@@ ... @@` headers with no numbers.",
+    key: "exporters",
+    render: "udiff",
+    udiff: { numbers: "dots", git: false },
+    from: `        json.dump(rows, handle, indent=2, sort_keys=True)`,
+    to: `        json.dump(rows, handle, indent=2, sort_keys=True, ensure_ascii=False)`,
+    say: "Keep accented names readable in the JSON export:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-blank-context-no-space",
+    category: "stale-line-numbers",
+    note: "Blank context lines written as empty lines (the leading space was stripped).",
+    key: "server",
+    render: "udiff",
+    udiff: { blankNoSpace: true },
+    from: `\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)`,
+    to: `\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)`,
+    say: "Kubernetes sends SIGTERM, not SIGINT:",
+    outro: "Add `syscall` to the imports.",
+  }),
+  oneFile({
+    id: "stale-line-numbers-past-end-of-file",
+    category: "stale-line-numbers",
+    note: "Hunk numbers point hundreds of lines past the end of the file.",
+    key: "sync",
+    render: "udiff",
+    udiff: { numbers: "shift", shiftBy: 400 },
+    from: `                log.warning("rate limited, sleeping %s s", exc.retry_after)`,
+    to: `                log.warning("rate limited by upstream, sleeping %s s", exc.retry_after)`,
+    say: "Make the log line say who rate-limited us:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-section-header",
+    category: "stale-line-numbers",
+    note: "Wrong numbers plus git's function-context text after the second @@.",
+    key: "orders",
+    render: "udiff",
+    udiff: { numbers: "shift", shiftBy: 6, section: "public final class OrderService {" },
+    from: `            throw new IllegalStateException("order " + orderId + " has already shipped");`,
+    to: `            throw new OrderAlreadyShippedException(orderId);`,
+    say: "Use the dedicated exception so the API maps it to 409:",
+  }),
+  oneFile({
+    id: "stale-line-numbers-plain-bare-blank",
+    category: "stale-line-numbers",
+    note: "Plain `---`/`+++` headers, bare `@@ @@`, and blank context lines without a space, all at once.",
+    key: "limiter",
+    render: "udiff",
+    udiff: { git: false, numbers: "bare", blankNoSpace: true },
+    from: `  private readonly now: () => number;`,
+    to: `  private readonly now: () => number;
+  private throttledCount = 0;`,
+    say: "Count throttled calls for the metrics endpoint:",
+  }),
+];
