@@ -1,0 +1,154 @@
+/**
+ * Rung 7, bounded fuzzy: for a SEARCH that drifted from the file by a typo or a small edit the model made while
+ * copying. A wrong edit is the worst outcome, so it applies only a window that is both very similar and clearly
+ * better than any other place.
+ *
+ * Windows have the old side's line count, or one line more or less. Each is compared on its loose keys (trimmed,
+ * Unicode-folded, whitespace-collapsed lines joined with `\n`), after cheap filters: at least half of the old
+ * side's non-blank lines occur verbatim in the window, and neither the lengths nor the character counts rule out
+ * reaching threshold − margin (below that a window can be neither the match nor its runner-up).
+ */
+import type { TextFile } from "../core/text.js";
+import { isBlank } from "./normalize.js";
+import type { OldLine } from "./old-side.js";
+import { looseKey, looseKeys } from "./rungs/unicode.js";
+import {
+  characterWindow,
+  forEachWindow,
+  indexSharedLines,
+  joinedLength,
+  loosePrefixLengths,
+  similarity,
+} from "./window-filter.js";
+
+/**
+ * Minimum similarity of the chosen window. Peers: Roo Code tests use 0.9 (default 1.0), Zed 0.8 per line, Aider's
+ * disabled fallback 0.8, Cline's SDK 0.66 (observed to be too loose). At 0.9 a 6-line block tolerates a typo or a
+ * renamed word, not a different statement.
+ */
+export const FUZZY_THRESHOLD = 0.9;
+
+/**
+ * Required lead of the best window over the best window that does not overlap it. Two near-identical functions
+ * must not be resolved by a coin flip: below this lead the edit is ambiguous.
+ */
+export const FUZZY_MARGIN = 0.05;
+
+/**
+ * Character comparisons one lookup may spend on Levenshtein: the cells of the edit-distance matrices after common
+ * prefixes and suffixes are set aside. 60 million is about 20 ms with fastest-levenshtein's bit-parallel
+ * algorithm here; a near-identical window costs next to nothing, so only pathological files reach it.
+ */
+export const FUZZY_BUDGET = 60_000_000;
+
+/** A SEARCH smaller than this is too short to be recognised safely by similarity. */
+const MIN_NON_BLANK_LINES = 2;
+const MIN_CHARACTERS = 40;
+
+export interface FuzzyOptions {
+  readonly threshold: number;
+  readonly margin: number;
+  readonly budget: number;
+}
+
+export type FuzzyOutcome =
+  | { readonly kind: "found"; readonly start: number; readonly end: number; readonly similarity: number }
+  | { readonly kind: "ambiguous"; readonly starts: readonly number[] }
+  | { readonly kind: "not-found"; readonly note?: string };
+
+interface Scored {
+  readonly start: number;
+  readonly size: number;
+  readonly similarity: number;
+}
+
+const percent = (x: number): string => `${Math.floor(x * 1000) / 10} %`;
+const overlaps = (a: Scored, b: Scored): boolean => a.start < b.start + b.size && b.start < a.start + a.size;
+
+/** Whether the old side is long enough for the fuzzy rung. */
+export function fuzzyEligible(old: readonly OldLine[]): boolean {
+  const real = old.filter((l) => !isBlank(l.text));
+  const characters = real.reduce((sum, l) => sum + l.text.replace(/\s+/g, "").length, 0);
+  return real.length >= MIN_NON_BLANK_LINES && characters >= MIN_CHARACTERS;
+}
+
+/** Better similarity first; on a tie the window of the old side's own size, then the earlier one. */
+function better(a: Scored, b: Scored, size: number): boolean {
+  if (a.similarity !== b.similarity) return a.similarity > b.similarity;
+  const da = Math.abs(a.size - size);
+  const db = Math.abs(b.size - size);
+  if (da !== db) return da < db;
+  return a.start < b.start;
+}
+
+function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOptions): Scored[] | "exhausted" {
+  const keys = looseKeys(file);
+  const index = indexSharedLines(keys, want);
+  const sums = loosePrefixLengths(file);
+  const wantText = want.join("\n");
+  const minShared = Math.ceil(index.wanted / 2);
+  // Windows that cannot reach threshold - margin cannot be a runner-up either: lev >= |lenA - lenB|.
+  const slack = 1 - Math.max(0, options.threshold - options.margin);
+  const floor = options.threshold - options.margin;
+  const survivors: { start: number; size: number }[] = [];
+  for (const size of [want.length - 1, want.length, want.length + 1]) {
+    if (size < 1 || size > keys.length) continue;
+    const chars = characterWindow(keys, wantText, size);
+    forEachWindow(index, size, (start, shared) => {
+      if (shared < minShared) return;
+      const length = joinedLength(sums, start, size);
+      if (Math.abs(length - wantText.length) > slack * Math.max(length, wantText.length)) return;
+      if (chars.boundAt(start, length) >= floor) survivors.push({ start, size });
+    });
+  }
+  let budget = options.budget;
+  const scored: Scored[] = [];
+  for (const { start, size } of survivors) {
+    const result = similarity(wantText, keys.slice(start, start + size).join("\n"), budget);
+    if (result === undefined) return "exhausted";
+    budget -= result.cost;
+    scored.push({ start, size, similarity: result.similarity });
+  }
+  return scored;
+}
+
+/** The fuzzy rung for an old side without elisions. */
+export function locateFuzzy(file: TextFile, old: readonly OldLine[], options: FuzzyOptions): FuzzyOutcome {
+  if (!fuzzyEligible(old)) return { kind: "not-found" };
+  const want = old.map((l) => looseKey(l.text));
+  const scored = scoreWindows(file, want, options);
+  if (scored === "exhausted") {
+    return {
+      kind: "not-found",
+      note: `the fuzzy search stopped at its budget of ${options.budget} character comparisons; copy the lines exactly`,
+    };
+  }
+  let best: Scored | undefined;
+  for (const s of scored) if (best === undefined || better(s, best, want.length)) best = s;
+  if (best === undefined) {
+    const floor = percent(Math.max(0, options.threshold - options.margin));
+    return {
+      kind: "not-found",
+      note: `no region of the file is ${floor} similar to the SEARCH text; a fuzzy match needs ${percent(options.threshold)}`,
+    };
+  }
+  const lines = `lines ${best.start + 1}-${best.start + best.size}`;
+  if (best.similarity < options.threshold) {
+    return {
+      kind: "not-found",
+      note: `the most similar region (${lines}) is ${percent(best.similarity)} similar; a fuzzy match needs ${percent(options.threshold)}`,
+    };
+  }
+  const rivals: Scored[] = [];
+  const ranked = [...scored].sort((a, b) => (better(a, b, want.length) ? -1 : 1));
+  for (const s of ranked) {
+    if (s.similarity <= best.similarity - options.margin || overlaps(s, best)) continue;
+    if (rivals.some((r) => overlaps(r, s))) continue;
+    rivals.push(s);
+  }
+  if (rivals.length > 0) {
+    const starts = [best, ...rivals].map((s) => s.start).sort((a, b) => a - b);
+    return { kind: "ambiguous", starts };
+  }
+  return { kind: "found", start: best.start, end: best.start + best.size, similarity: best.similarity };
+}

@@ -1,0 +1,85 @@
+/**
+ * Position hints break ties between real candidates of one rung; they never make a window match. Every hint given
+ * must agree (they are intersected); a selection of none or of several candidates stays ambiguous.
+ */
+import type { EditHint } from "../core/edit.js";
+import type { TextFile } from "../core/text.js";
+import { isBlank } from "./normalize.js";
+import { looseKey, looseKeys } from "./rungs/unicode.js";
+
+export interface Window {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The first index in a sorted list whose value is greater than `after`. */
+function firstAfter(sorted: readonly number[], after: number): number | undefined {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! > after) hi = mid;
+    else lo = mid + 1;
+  }
+  return sorted[lo];
+}
+
+/**
+ * Where an `@@` anchor chain can end: each anchor line is matched loosely (trimmed, Unicode-folded, whole line),
+ * each after the previous one. Every occurrence of the outermost anchor starts a chain; the distinct 0-based
+ * positions of the innermost anchor line are returned, sorted. An empty result means the chain does not resolve.
+ */
+export function resolveAnchors(file: TextFile, anchors: readonly string[]): number[] {
+  const wanted = anchors.filter((a) => !isBlank(a)).map(looseKey);
+  if (wanted.length === 0) return [];
+  const keys = looseKeys(file);
+  const occurrences = wanted.map((want) => {
+    const at: number[] = [];
+    for (let i = 0; i < keys.length; i++) if (keys[i] === want) at.push(i);
+    return at;
+  });
+  const ends = new Set<number>();
+  for (const first of occurrences[0]!) {
+    let at: number | undefined = first;
+    for (let k = 1; k < occurrences.length && at !== undefined; k++) at = firstAfter(occurrences[k]!, at);
+    if (at !== undefined) ends.add(at);
+  }
+  return [...ends].sort((a, b) => a - b);
+}
+
+export interface HintContext {
+  readonly hint: EditHint;
+  /** Added to hint.line to compare it with the current file (earlier edits, dropped leading blank lines). */
+  readonly lineOffset: number;
+}
+
+export const hasHint = (hint: EditHint): boolean =>
+  hint.line !== undefined || (hint.anchors?.some((a) => !isBlank(a)) ?? false) || hint.atEndOfFile === true;
+
+/**
+ * The one candidate the hints select, or undefined. `line` selects the candidate starting exactly there; anchors
+ * select, for each way the chain resolves, the first candidate starting at or after its innermost anchor line (a
+ * SEARCH may begin with the anchor line itself); `atEndOfFile` selects the candidate ending at the last line.
+ */
+export function selectByHints(
+  file: TextFile,
+  candidates: readonly Window[],
+  { hint, lineOffset }: HintContext,
+): Window | undefined {
+  if (!hasHint(hint)) return undefined;
+  let selected = [...candidates];
+  if (hint.line !== undefined) {
+    const start = hint.line - 1 + lineOffset;
+    selected = selected.filter((c) => c.start === start);
+  }
+  if (hint.anchors?.some((a) => !isBlank(a))) {
+    const picked = new Set<Window>();
+    for (const end of resolveAnchors(file, hint.anchors)) {
+      const first = candidates.find((c) => c.start >= end);
+      if (first !== undefined) picked.add(first);
+    }
+    selected = selected.filter((c) => picked.has(c));
+  }
+  if (hint.atEndOfFile === true) selected = selected.filter((c) => c.end === file.lines.length);
+  return selected.length === 1 ? selected[0] : undefined;
+}

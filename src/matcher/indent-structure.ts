@@ -1,0 +1,79 @@
+/**
+ * The nesting rule of the indentation-insensitive rungs.
+ *
+ * Trimmed lines can be equal while the code is not: `if a:` / `    x()` / `y()` and `if a:` / `    x()` /
+ * `    y()` differ in meaning. A window therefore matches only when, for every non-blank line, its indentation
+ * relative to the first non-blank line agrees between the model's text and the file, read in either of two ways:
+ *
+ * 1. in levels of each side's own unit (model unit detected from the edit's lines, file unit from the whole file):
+ *    2-space model text against a 4-space file, or spaces against tabs;
+ * 2. in levels of the file's unit on both sides: the model kept the file's unit but shifted the block (an outdented
+ *    SEARCH), which a unit misread from a short snippet must not reject.
+ *
+ * Blank lines carry no indentation and are skipped.
+ */
+import type { LineOp } from "../core/edit.js";
+import { detectIndentStyle, indentLevels, leadingWhitespace, type IndentStyle } from "../core/indent.js";
+import type { TextFile } from "../core/text.js";
+import { cached } from "./file-cache.js";
+import { isBlank } from "./normalize.js";
+
+/** Spaces in a tab-indented text are read as this many per level. */
+const TAB_WIDTH = 4;
+const EPSILON = 1e-6;
+
+export const spaceWidth = (style: IndentStyle | undefined): number =>
+  style?.kind === "spaces" ? style.width : TAB_WIDTH;
+
+/** Indentation depth of a line in levels of a style. */
+export const levelsOf = (line: string, style: IndentStyle | undefined): number =>
+  indentLevels(leadingWhitespace(line), spaceWidth(style));
+
+/** Lines read to detect a file's style: plenty for a verdict, and it keeps a 100,000-line file cheap. */
+const STYLE_SAMPLE_LINES = 10_000;
+
+/** The file's indentation style, from its first lines, memoised. */
+export const fileIndentStyle = (file: TextFile): IndentStyle | undefined =>
+  cached(file, "indent-style", () =>
+    detectIndentStyle(file.lines.length > STYLE_SAMPLE_LINES ? file.lines.slice(0, STYLE_SAMPLE_LINES) : file.lines),
+  );
+
+/** The unit the model wrote in, read from all the edit's lines (old and new sides give more samples). */
+export const modelIndentStyle = (ops: readonly LineOp[]): IndentStyle | undefined =>
+  detectIndentStyle(ops.map((o) => o.text));
+
+export interface LinePair {
+  readonly model: string;
+  readonly file: string;
+}
+
+function deltasAgree(
+  pairs: readonly LinePair[],
+  modelStyle: IndentStyle | undefined,
+  fileStyle: IndentStyle | undefined,
+): boolean {
+  let modelBase: number | undefined;
+  let fileBase = 0;
+  for (const { model, file } of pairs) {
+    const m = levelsOf(model, modelStyle);
+    const f = levelsOf(file, fileStyle);
+    if (modelBase === undefined) {
+      modelBase = m;
+      fileBase = f;
+      continue;
+    }
+    if (Math.abs(m - modelBase - (f - fileBase)) > EPSILON) return false;
+  }
+  return true;
+}
+
+/** True when the pairs' relative indentation agrees (see the rule above). */
+export function nestingCompatible(
+  pairs: readonly LinePair[],
+  modelStyle: IndentStyle | undefined,
+  fileStyle: IndentStyle | undefined,
+): boolean {
+  const real = pairs.filter((p) => !isBlank(p.model) && !isBlank(p.file));
+  if (real.length < 2) return true;
+  return deltasAgree(real, modelStyle ?? fileStyle, fileStyle) || deltasAgree(real, fileStyle, fileStyle);
+}

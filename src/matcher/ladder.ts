@@ -1,0 +1,165 @@
+/**
+ * The ladder: where a replace edit's old lines sit in a file. Rungs are tried in order over every position; the
+ * first rung with at least one candidate decides (one: found; several: ambiguous, unless the hints select exactly
+ * one). Ambiguity never falls through to a looser rung, where it could only look resolved. If nothing matches and
+ * the old side starts or ends with blank context lines, the whole ladder runs once more without them.
+ */
+import type { EditHint } from "../core/edit.js";
+import type { IndentStyle } from "../core/indent.js";
+import type { TextFile } from "../core/text.js";
+import { alignFuzzyWindow } from "./fuzzy-align.js";
+import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
+import { selectByHints, type Window } from "./hints.js";
+import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
+import { locateInsertion } from "./insertion.js";
+import { findNearestLines } from "./nearest-lines.js";
+import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
+import { locateElided } from "./rungs/elision.js";
+import { exactRung } from "./rungs/exact.js";
+import { indentationRung } from "./rungs/indentation.js";
+import type { LineRung } from "./rungs/line-rung.js";
+import { lineEndingsRung } from "./rungs/line-endings.js";
+import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
+import { unicodeRung } from "./rungs/unicode.js";
+import type { Alignment, LocateInput, LocateOptions, LocateResult, Match } from "./types.js";
+import { findWindows, toLineNumbers } from "./windows.js";
+
+/** The line rungs, strictest first; elision and fuzzy follow. */
+export const LINE_RUNGS: readonly LineRung[] = [
+  exactRung,
+  lineEndingsRung,
+  trailingWhitespaceRung,
+  indentationRung,
+  unicodeRung,
+];
+
+interface Pass {
+  readonly file: TextFile;
+  readonly old: readonly OldLine[];
+  readonly hint: EditHint;
+  /** Added to hint.line to compare it with this pass's first old line in the current file. */
+  readonly lineOffset: number;
+  readonly modelStyle: IndentStyle | undefined;
+  readonly fuzzy: FuzzyOptions;
+}
+
+type PassResult =
+  | { readonly kind: "found"; readonly match: Match }
+  | { readonly kind: "ambiguous"; readonly strategy: Match["strategy"]; readonly lines: readonly number[] }
+  | { readonly kind: "not-found"; readonly notes: readonly string[] };
+
+function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): PassResult {
+  const windows: Window[] = starts.map((start) => ({ start, end: start + pass.old.length }));
+  const chosen =
+    windows.length === 1
+      ? windows[0]
+      : selectByHints(pass.file, windows, { hint: pass.hint, lineOffset: pass.lineOffset });
+  if (chosen === undefined) return { kind: "ambiguous", strategy: rung, lines: toLineNumbers(starts) };
+  const alignment = straightAlignment(pass.old, chosen.start);
+  return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
+}
+
+function runLineRungs(pass: Pass, notes: string[]): PassResult | undefined {
+  const { file, old } = pass;
+  for (const rung of LINE_RUNGS) {
+    const found = findWindows(
+      rung.fileKeys(file),
+      old.map((l) => rung.modelKey(l.text)),
+    );
+    const starts = rung.checksNesting
+      ? found.filter((s) =>
+          nestingCompatible(
+            old.map((l, j) => ({ model: l.text, file: file.lines[s + j]! })),
+            pass.modelStyle,
+            fileIndentStyle(file),
+          ),
+        )
+      : found;
+    if (starts.length > 0) return decide(pass, rung.name, starts);
+    if (found.length > 0 && notes.length === 0) {
+      const lines = toLineNumbers(found).join(", ");
+      notes.push(`the text is at line ${lines} but nested differently there (compare the indentation)`);
+    }
+  }
+  return undefined;
+}
+
+function runFuzzy(pass: Pass, notes: string[]): PassResult {
+  const outcome = locateFuzzy(pass.file, pass.old, pass.fuzzy);
+  if (outcome.kind === "ambiguous")
+    return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(outcome.starts) };
+  if (outcome.kind === "not-found")
+    return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
+  const aligned = alignFuzzyWindow(pass.file, pass.old, outcome.start, outcome.end);
+  if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
+  if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file))) {
+    return {
+      kind: "not-found",
+      notes: [
+        ...notes,
+        `lines ${aligned.start + 1}-${aligned.end} are similar but nested differently (compare the indentation)`,
+      ],
+    };
+  }
+  const match: Match = {
+    start: aligned.start,
+    end: aligned.end,
+    strategy: "fuzzy",
+    alignment: aligned.alignment,
+    similarity: outcome.similarity,
+  };
+  return { kind: "found", match };
+}
+
+function runPass(pass: Pass): PassResult {
+  const notes: string[] = [];
+  const byLines = runLineRungs(pass, notes);
+  if (byLines !== undefined) return byLines;
+  if (pass.old.some((l) => l.kind === "elision")) {
+    const outcome = locateElided(pass.file, pass.old, pass.modelStyle, fileIndentStyle(pass.file));
+    if (outcome.kind === "found") return { kind: "found", match: { ...outcome, strategy: "elision" } };
+    if (outcome.kind === "ambiguous")
+      return { kind: "ambiguous", strategy: "elision", lines: toLineNumbers(outcome.starts) };
+    return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
+  }
+  return runFuzzy(pass, notes);
+}
+
+/** Adds empty alignments for the blank context lines a retry dropped, at the edges of the match. */
+function withDropped(match: Match, leading: readonly OldLine[], trailing: readonly OldLine[]): Match {
+  const before: Alignment[] = leading.map((l) => ({ op: l.op, start: match.start, end: match.start }));
+  const after: Alignment[] = trailing.map((l) => ({ op: l.op, start: match.end, end: match.end }));
+  return { ...match, alignment: [...before, ...match.alignment, ...after] };
+}
+
+export function locate(file: TextFile, input: LocateInput, options: LocateOptions = {}): LocateResult {
+  const old = oldSide(input.ops);
+  if (old.length === 0) return locateInsertion(file, input.hint);
+  const base: Pass = {
+    file,
+    old,
+    hint: input.hint,
+    lineOffset: options.hintOffset ?? 0,
+    modelStyle: modelIndentStyle(input.ops),
+    fuzzy: {
+      threshold: options.fuzzyThreshold ?? FUZZY_THRESHOLD,
+      margin: options.fuzzyMargin ?? FUZZY_MARGIN,
+      budget: options.fuzzyBudget ?? FUZZY_BUDGET,
+    },
+  };
+  let result = runPass(base);
+  const trimmed = trimBlankContext(old);
+  if (result.kind === "not-found" && trimmed !== undefined) {
+    const retry = runPass({ ...base, old: trimmed.kept, lineOffset: base.lineOffset + trimmed.leading.length });
+    if (retry.kind === "found")
+      return { kind: "found", match: withDropped(retry.match, trimmed.leading, trimmed.trailing) };
+    if (retry.kind === "ambiguous") return retry;
+    result = { kind: "not-found", notes: [...new Set([...result.notes, ...retry.notes])] };
+  }
+  if (result.kind !== "not-found") return result;
+  const wanted = old.filter((l) => l.kind !== "elision").map((l) => l.text);
+  const nearest = findNearestLines(file, wanted);
+  return result.notes.length === 0
+    ? { kind: "not-found", nearest }
+    : { kind: "not-found", nearest, note: result.notes.join("; ") };
+}

@@ -1,0 +1,45 @@
+/**
+ * Line normalisations behind the ladder's keys, loosest last. Each is a function of the previous one's result, so
+ * a window equal on a strict rung is also equal on every looser rung (the rungs only ever merge lines).
+ */
+
+/** Models write typographic punctuation where code has ASCII (and the reverse); these fold to ASCII. */
+const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u2035]/g; // ‘ ’ ‚ ‛ and the prime marks ′ ‵
+const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033\u2036]/g; // “ ” „ ‟ ″ ‶
+const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g; // hyphens, figure/en/em dashes, U+2212 minus
+const ELLIPSIS = /\u2026/g;
+/** `\s` already covers NBSP, the U+2000 spaces, U+202F, U+205F, U+3000 and U+FEFF. */
+const WHITESPACE_RUN = /\s+/g;
+/** Printable ASCII without doubled spaces needs no folding beyond trim(): the common case, kept cheap. */
+const NEEDS_FOLDING = /[^\x21-\x7e ]| {2}/;
+
+/** `line-endings`: a `\r` left at the end of a line (CRLF read as content) does not count. */
+export function stripCarriageReturn(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
+/** `trailing-whitespace`. trimEnd also removes `\r`. */
+export const trimLineEnd = (line: string): string => line.trimEnd();
+
+/** `indentation`: leading and trailing whitespace ignored. */
+export const trimLine = (line: string): string => line.trim();
+
+/**
+ * `unicode`: trimmed, typographic punctuation folded to ASCII, odd spaces treated as spaces, internal whitespace
+ * runs collapsed to one space.
+ */
+export function foldLine(line: string): string {
+  const trimmed = line.trim();
+  if (!NEEDS_FOLDING.test(trimmed)) return trimmed;
+  return trimmed
+    .replace(SINGLE_QUOTES, "'")
+    .replace(DOUBLE_QUOTES, '"')
+    .replace(DASHES, "-")
+    .replace(ELLIPSIS, "...")
+    .replace(WHITESPACE_RUN, " ")
+    .trim();
+}
+
+export const isBlank = (line: string): boolean => line.trim() === "";

@@ -1,0 +1,47 @@
+/**
+ * The old side of a replace edit (its non-`add` ops) as the matcher sees it, with each line's op index so that
+ * alignments can point back into `edit.ops`.
+ */
+import type { LineOp } from "../core/edit.js";
+import { isBlank } from "./normalize.js";
+import type { Alignment } from "./types.js";
+
+export interface OldLine {
+  /** Index of the op in the edit's `ops` (add ops included). */
+  readonly op: number;
+  readonly kind: "context" | "remove" | "elision";
+  readonly text: string;
+}
+
+export function oldSide(ops: readonly LineOp[]): OldLine[] {
+  const lines: OldLine[] = [];
+  ops.forEach((o, op) => {
+    if (o.op !== "add") lines.push({ op, kind: o.op, text: o.text });
+  });
+  return lines;
+}
+
+/** One line per old line, from `start` on: the alignment of a window found by a line rung. */
+export const straightAlignment = (old: readonly OldLine[], start: number): Alignment[] =>
+  old.map((line, i) => ({ op: line.op, start: start + i, end: start + i + 1 }));
+
+export interface BlankTrim {
+  readonly leading: readonly OldLine[];
+  readonly kept: readonly OldLine[];
+  readonly trailing: readonly OldLine[];
+}
+
+const droppable = (line: OldLine): boolean => line.kind === "context" && isBlank(line.text);
+
+/**
+ * Leading and trailing blank CONTEXT lines, which models add or lose around a block; undefined when there are none
+ * or nothing else would remain. Removed blank lines are never dropped: the edit means to delete them.
+ */
+export function trimBlankContext(old: readonly OldLine[]): BlankTrim | undefined {
+  let first = 0;
+  while (first < old.length && droppable(old[first]!)) first++;
+  let last = old.length;
+  while (last > first && droppable(old[last - 1]!)) last--;
+  if (first === last || (first === 0 && last === old.length)) return undefined;
+  return { leading: old.slice(0, first), kept: old.slice(first, last), trailing: old.slice(last) };
+}

@@ -1,0 +1,103 @@
+/**
+ * Rung 6, elision: the old side is cut at its elision lines (`...`, `// ... existing code ...`) into pieces. Each
+ * piece is located with the loosest line key (and the nesting rule), in order, each after the previous one, and
+ * must be unique within that range: "the first one after" could land an edit in the wrong function, so a second
+ * candidate refuses. An elision covers the gap between its neighbouring pieces (kept verbatim when written); a
+ * leading one stands for everything before the first piece, a trailing one for everything after the last.
+ */
+import type { IndentStyle } from "../../core/indent.js";
+import type { TextFile } from "../../core/text.js";
+import { nestingCompatible } from "../indent-structure.js";
+import type { OldLine } from "../old-side.js";
+import type { Alignment } from "../types.js";
+import { findWindows } from "../windows.js";
+import { looseKey, looseKeys } from "./unicode.js";
+
+export type ElisionOutcome =
+  | { readonly kind: "found"; readonly start: number; readonly end: number; readonly alignment: readonly Alignment[] }
+  | { readonly kind: "ambiguous"; readonly starts: readonly number[] }
+  | { readonly kind: "not-found"; readonly note?: string };
+
+/** Consecutive non-elision old lines. */
+function splitPieces(old: readonly OldLine[]): OldLine[][] {
+  const pieces: OldLine[][] = [];
+  let current: OldLine[] = [];
+  for (const line of old) {
+    if (line.kind !== "elision") current.push(line);
+    else if (current.length > 0) {
+      pieces.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) pieces.push(current);
+  return pieces;
+}
+
+export function locateElided(
+  file: TextFile,
+  old: readonly OldLine[],
+  modelStyle: IndentStyle | undefined,
+  fileStyle: IndentStyle | undefined,
+): ElisionOutcome {
+  const pieces = splitPieces(old);
+  if (pieces.length === 0) return { kind: "not-found", note: "the SEARCH holds only elision lines" };
+  const keys = looseKeys(file);
+  const starts: number[] = [];
+  let cursor = 0;
+  for (const [k, piece] of pieces.entries()) {
+    const found = findWindows(
+      keys,
+      piece.map((l) => looseKey(l.text)),
+      cursor,
+    ).filter((s) =>
+      nestingCompatible(
+        piece.map((l, j) => ({ model: l.text, file: file.lines[s + j]! })),
+        modelStyle,
+        fileStyle,
+      ),
+    );
+    if (found.length === 0) {
+      const where = k === 0 ? "" : ` after line ${cursor}`;
+      return {
+        kind: "not-found",
+        note: `the part of the SEARCH between elisions starting "${piece[0]!.text.trim()}" is not in the file${where}`,
+      };
+    }
+    if (found.length > 1) return { kind: "ambiguous", starts: found };
+    starts.push(found[0]!);
+    cursor = found[0]! + piece.length;
+  }
+  return { kind: "found", ...alignPieces(old, starts, pieces, file.lines.length) };
+}
+
+/** Piece lines cover one line each; the first elision of a gap covers the gap, further ones cover nothing. */
+function alignPieces(
+  old: readonly OldLine[],
+  starts: readonly number[],
+  pieces: readonly OldLine[][],
+  total: number,
+): { start: number; end: number; alignment: Alignment[] } {
+  const alignment: Alignment[] = [];
+  let piece = 0;
+  let inPiece = 0;
+  let position = 0;
+  let gapOpen = true;
+  for (const line of old) {
+    if (line.kind === "elision") {
+      const gapEnd = piece < pieces.length ? starts[piece]! : total;
+      alignment.push({ op: line.op, start: position, end: gapOpen ? gapEnd : position });
+      if (gapOpen) position = gapEnd;
+      gapOpen = false;
+      continue;
+    }
+    if (inPiece === 0) position = starts[piece]!;
+    alignment.push({ op: line.op, start: position, end: position + 1 });
+    position++;
+    gapOpen = true;
+    if (++inPiece === pieces[piece]!.length) {
+      piece++;
+      inPiece = 0;
+    }
+  }
+  return { start: alignment[0]!.start, end: position, alignment };
+}

@@ -1,0 +1,32 @@
+/**
+ * Finding every window of file lines whose keys equal a list of wanted keys. One pass over the file per rung,
+ * comparing a single probe key per line (the longest wanted line: usually the rarest), then checking the window
+ * around each probe hit. Whole lines only: a SEARCH never matches a fragment of a longer line.
+ */
+
+/** 0-based starts of every window within [from, to) whose keys equal `want`, in file order. */
+export function findWindows(
+  keys: readonly string[],
+  want: readonly string[],
+  from = 0,
+  to: number = keys.length,
+): number[] {
+  const n = want.length;
+  const starts: number[] = [];
+  if (n === 0 || to - from < n) return starts;
+  let probe = 0;
+  for (let j = 1; j < n; j++) if (want[j]!.length > want[probe]!.length) probe = j;
+  const probeKey = want[probe]!;
+  const last = to - n + probe;
+  for (let i = from + probe; i <= last; i++) {
+    if (keys[i] !== probeKey) continue;
+    const start = i - probe;
+    let j = 0;
+    while (j < n && keys[start + j] === want[j]) j++;
+    if (j === n) starts.push(start);
+  }
+  return starts;
+}
+
+/** The 1-based line numbers of 0-based window starts, for messages. */
+export const toLineNumbers = (starts: readonly number[]): number[] => starts.map((s) => s + 1);

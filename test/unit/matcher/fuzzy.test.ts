@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { parseText } from "../../../src/core/text.js";
+import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD } from "../../../src/matcher/fuzzy.js";
+import { locate } from "../../../src/matcher/ladder.js";
+import { applyOps, lines, searchReplace } from "./helpers.js";
+
+const body = [
+  "function computeTotal(items) {",
+  "  let total = 0;",
+  "  for (const item of items) {",
+  "    total += item.price * item.quantity;",
+  "  }",
+  "  return total;",
+  "}",
+];
+const file = lines("// header", "", ...body, "", "export { computeTotal };");
+
+describe("fuzzy rung", () => {
+  it("has documented, sane constants", () => {
+    expect(FUZZY_THRESHOLD).toBeGreaterThanOrEqual(0.85);
+    expect(FUZZY_MARGIN).toBeGreaterThan(0);
+    expect(FUZZY_BUDGET).toBeGreaterThan(1_000_000);
+  });
+
+  it("applies a 6-line block with one typo, keeping the file's bytes for context lines", () => {
+    const search = body.slice(0, 6).join("\n").replace("item.quantity", "item.quantiy");
+    const replace = search.replace("let total = 0;", "let total = 0; // sum");
+    const applied = applyOps(file, searchReplace(search, replace));
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "fuzzy", start: 2, end: 8 } } });
+    if (applied.ok && applied.result.kind === "found") {
+      expect(applied.result.match.similarity).toBeGreaterThan(0.95);
+      // The typo was in a context line: the file's correct line survives.
+      expect(applied.after).toBe(file.replace("let total = 0;", "let total = 0; // sum"));
+    }
+  });
+
+  it("a drifted removed line is paired with the window's line and replaced", () => {
+    const search = body.slice(1, 6).join("\n").replace("total += item.price", "total += item.prize");
+    const replace = search.replace("total += item.prize * item.quantity;", "total += item.cost;");
+    const applied = applyOps(file, searchReplace(search, replace));
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "fuzzy" } } });
+    expect(applied.ok && applied.after).toBe(
+      file.replace("total += item.price * item.quantity;", "total += item.cost;"),
+    );
+  });
+
+  const server = [
+    "export function configure(app, port) {",
+    "  app.use(logger({ level: 'info' }));",
+    "  app.use(bodyParser.json({ limit: '1mb' }));",
+    "  app.use(cors());",
+    "  app.use(compression({ threshold: 1024 }));",
+    "  app.use('/api', apiRouter);",
+    "  app.use('/static', serveStatic('public'));",
+    "  app.use(errorHandler({ verbose: false }));",
+    "  app.set('trust proxy', true);",
+    "  app.listen(port);",
+    "}",
+  ];
+  const serverFile = lines("// server", ...server, "");
+
+  it("a line of the file missing from the SEARCH, next to context, is kept", () => {
+    const search = server.filter((l) => !l.includes("cors")).join("\n");
+    const replace = search.replace("app.listen(port);", "app.listen(port, '0.0.0.0');");
+    const applied = applyOps(serverFile, searchReplace(search, replace));
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "fuzzy" } } });
+    expect(applied.ok && applied.after).toBe(serverFile.replace("app.listen(port);", "app.listen(port, '0.0.0.0');"));
+  });
+
+  it("a context line the model invented covers nothing; the edit still lands", () => {
+    const search = [...server.slice(0, 5), "  app.use(helmet());", ...server.slice(5)].join("\n");
+    const replace = search.replace("app.set('trust proxy', true);", "app.set('trust proxy', 1);");
+    const applied = applyOps(serverFile, searchReplace(search, replace));
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "fuzzy" } } });
+    expect(applied.ok && applied.after).toBe(serverFile.replace("'trust proxy', true", "'trust proxy', 1"));
+  });
+
+  it("a removed line with no counterpart in the file refuses", () => {
+    const search = [...server.slice(0, 5), "  app.use(helmet());", ...server.slice(5)].join("\n");
+    const replace = search.replace("  app.use(helmet());\n", "");
+    const result = locate(parseText(serverFile), { ops: searchReplace(search, replace), hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") expect(result.note).toContain('app.use(helmet());" has no counterpart');
+  });
+
+  it("two near-identical functions are not resolved by a coin flip", () => {
+    const twin = body.map((l) => l.replace("computeTotal", "computeSum"));
+    const content = lines(...body, "", ...twin);
+    const search = body.slice(1, 6).join("\n").replace("item.quantity", "item.qty");
+    const result = locate(parseText(content), { ops: searchReplace(search, search + "\n// x"), hint: {} });
+    expect(["ambiguous", "not-found"]).toContain(result.kind);
+    if (result.kind === "ambiguous") expect(result.lines).toEqual([2, 10]);
+  });
+
+  it("below the threshold: not found, with the similarity in the note", () => {
+    const search = [
+      "function computeTotal(items) {",
+      "  let sum = 0;",
+      "  for (const item of items) {",
+      "    sum += item.cost * item.quantity;",
+      "  }",
+      "  return sum;",
+    ].join("\n");
+    const result = locate(parseText(file), { ops: searchReplace(search, "x"), hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") {
+      expect(result.note).toMatch(/most similar region \(lines 3-8\) is 8\d\.\d % similar; a fuzzy match needs 90 %/);
+      expect(result.nearest).toMatchObject({ why: "similar", startLine: 1 });
+    }
+  });
+
+  it("far from everything: not found, saying nothing came close", () => {
+    const search = [
+      "function computeTotal(things) {",
+      "  let sum = 0;",
+      "  for (const item of items) {",
+      "    sum += thing.cost * thing.count;",
+      "  }",
+      "  return total;",
+    ].join("\n");
+    const result = locate(parseText(file), { ops: searchReplace(search, "x"), hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") {
+      expect(result.note).toMatch(/no region of the file is 85 % similar .*needs 90 %/);
+      expect(result.nearest.lines.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("is skipped for short SEARCH text", () => {
+    const result = locate(parseText(lines("let a = 1;", "let b = 2;")), {
+      ops: searchReplace("let a = 2;\nlet b = 2;", "x"),
+      hint: {},
+    });
+    expect(result.kind).toBe("not-found");
+  });
+
+  it("refuses a flattened copy even when the text is nearly identical", () => {
+    const nested = lines(
+      "def process(records):",
+      "    for record in records:",
+      "        if record.valid:",
+      "            store(record)",
+      "            notify(record.owner)",
+      "    return len(records)",
+    );
+    const search = [
+      "for record in records:",
+      "    if record.valid:",
+      "        store(record)",
+      "    notify(record.ownr)",
+      "return len(records)",
+    ].join("\n");
+    const result = locate(parseText(nested), { ops: searchReplace(search, search.replace("store", "save")), hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") expect(result.note).toMatch(/nested differently/);
+  });
+
+  it("stops at the budget and says so", () => {
+    const search = body
+      .slice(0, 6)
+      .join("\n")
+      .replace("total += item.price", "total += item.prize")
+      .replace("return total;", "return totl;");
+    const result = locate(parseText(file), { ops: searchReplace(search, "x"), hint: {} }, { fuzzyBudget: 1 });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") expect(result.note).toMatch(/budget/);
+  });
+
+  it("a 100,000-line file with a failing lookup: not found, with nearest lines", () => {
+    const big = Array.from({ length: 100_000 }, (_, i) => `const value${i} = compute(${i}, "label ${i % 97}");`);
+    const content = lines(...big);
+    const search = [
+      "function neverThere(alpha, beta) {",
+      "  const gamma = alpha * beta;",
+      "  return gamma + compute(42, 'x');",
+      "}",
+    ].join("\n");
+    const file100k = parseText(content);
+    const result = locate(file100k, { ops: searchReplace(search, "x"), hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") {
+      expect(result.nearest.fileLines).toBe(100_000);
+      expect(result.nearest.lines.length).toBeGreaterThan(0);
+    }
+    // A second lookup on the same file object reuses the memoised keys and must agree.
+    const near =
+      'const value500 = compute(500, "label 15");\nconst value501 = compute(501, "label 16");\nconst value502 = compute(502, "label 17");\nconst value503 = compute(503, "label 18");';
+    const typo = near.replace("value501 = compute(501", "value501 = compte(501");
+    const second = locate(file100k, { ops: searchReplace(typo, "x"), hint: {} });
+    expect(second).toMatchObject({ kind: "found", match: { strategy: "fuzzy", start: 500, end: 504 } });
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { parseText } from "../../../src/core/text.js";
+import { locate } from "../../../src/matcher/ladder.js";
+import type { LocateResult } from "../../../src/matcher/types.js";
+import { applyOps, applySR, lines, searchReplace } from "./helpers.js";
+
+const find = (content: string, search: string, replace = "CHANGED"): LocateResult =>
+  locate(parseText(content), { ops: searchReplace(search, replace), hint: {} });
+
+const strategyOf = (result: LocateResult): string => (result.kind === "found" ? result.match.strategy : result.kind);
+
+describe("ladder rungs", () => {
+  it("exact: finds the raw lines", () => {
+    const result = find(lines("a", "b", "c"), "b");
+    expect(result).toMatchObject({ kind: "found", match: { start: 1, end: 2, strategy: "exact" } });
+  });
+
+  it("exact: a CRLF line is not exactly equal to LF model text", () => {
+    expect(strategyOf(find("a\r\nb\r\n", "b"))).toBe("line-endings");
+  });
+
+  it("exact: model text carrying the \\r matches a CRLF line exactly", () => {
+    expect(strategyOf(find("a\r\nb\r\n", "b\r"))).toBe("exact");
+  });
+
+  it("line-endings: ignores \\r; trailing-whitespace still differs", () => {
+    expect(strategyOf(find("x = 1\r\ny = 2\r\n", "x = 1\ny = 2"))).toBe("line-endings");
+    expect(strategyOf(find("x = 1  \r\ny = 2\r\n", "x = 1\ny = 2"))).toBe("trailing-whitespace");
+  });
+
+  it("trailing-whitespace: ignores trailing spaces and tabs, not leading ones", () => {
+    expect(strategyOf(find(lines("foo();  ", "bar();\t"), "foo();\nbar();"))).toBe("trailing-whitespace");
+    expect(strategyOf(find(lines("foo();", "bar();"), "  foo();\n  bar();"))).toBe("indentation");
+  });
+
+  it("indentation: matches an outdented block with the same nesting", () => {
+    const file = lines("class A:", "    def f(self):", "        if x:", "            go()", "        return 1");
+    const result = find(file, "if x:\n    go()\nreturn 1");
+    expect(result).toMatchObject({ kind: "found", match: { start: 2, end: 5, strategy: "indentation" } });
+  });
+
+  it("indentation: refuses a flattened copy of differently nested code", () => {
+    const file = lines("def f():", "    if a:", "        x()", "        y()", "    return 0");
+    // The model believes y() is outside the if: trimmed lines are equal, the meaning is not.
+    const result = find(file, "if a:\n    x()\ny()");
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") expect(result.note).toMatch(/nested differently/);
+  });
+
+  it("indentation: 2-space model text matches a 4-space file level for level", () => {
+    const file = lines("def f():", "    if a:", "        x()", "    return 0");
+    expect(strategyOf(find(file, "def f():\n  if a:\n    x()\n  return 0"))).toBe("indentation");
+  });
+
+  it("indentation: spaces model text matches a tab-indented file", () => {
+    const file = lines("func f() {", "\tif a {", "\t\tx()", "\t}", "}");
+    expect(strategyOf(find(file, "func f() {\n    if a {\n        x()\n    }\n}"))).toBe("indentation");
+  });
+
+  it("unicode: curly quotes, en dashes, NBSP and ellipsis fold to ASCII", () => {
+    const file = lines("const s = 'it's';", "const r = a - b;", 'log("wait...");');
+    const result = find(file, "const s = \u2018it\u2019s\u2019;\nconst r = a \u2013 b;\nlog(\u201Cwait\u2026\u201D);");
+    expect(strategyOf(result)).toBe("unicode");
+    expect(strategyOf(find(lines("a\u00A0=  1;"), "a = 1;"))).toBe("unicode");
+    expect(strategyOf(find(lines("x = a \u2212 b"), "x = a - b"))).toBe("unicode");
+  });
+
+  it("unicode: different words are not folded together", () => {
+    expect(find(lines("const s = 'its';"), "const s = \u2018it\u2019s\u2019;").kind).toBe("not-found");
+  });
+
+  it("a SEARCH never matches a fragment of a longer line", () => {
+    expect(find(lines("const value = compute(1);"), "compute(1)").kind).toBe("not-found");
+    expect(find(lines("  return total + 1;"), "return total").kind).toBe("not-found");
+  });
+
+  it("a file's BOM is not part of line 1", () => {
+    expect(find("\uFEFFfirst\nsecond\n", "first")).toMatchObject({
+      kind: "found",
+      match: { start: 0, strategy: "exact" },
+    });
+  });
+});
+
+describe("uniqueness per rung", () => {
+  it("an exact unique match wins over loose duplicates", () => {
+    const file = lines("    go();", "go();", "  go();  ");
+    expect(find(file, "go();")).toMatchObject({ kind: "found", match: { start: 1, strategy: "exact" } });
+  });
+
+  it("exact duplicates refuse with every candidate's line", () => {
+    const result = find(lines("x()", "y()", "x()", "z()", "x()"), "x()");
+    expect(result).toEqual({ kind: "ambiguous", strategy: "exact", lines: [1, 3, 5] });
+  });
+
+  it("loose ties refuse and never fall through", () => {
+    const result = find(lines("  go();", "stop();", "    go();"), "go();");
+    expect(result).toEqual({ kind: "ambiguous", strategy: "indentation", lines: [1, 3] });
+  });
+
+  it("overlapping windows count as separate candidates", () => {
+    expect(find(lines("a", "a", "a"), "a\na")).toMatchObject({ kind: "ambiguous", lines: [1, 2] });
+  });
+});
+
+describe("blank context lines", () => {
+  it("retries without leading and trailing blank context lines", () => {
+    const file = lines("def f():", "    return 1", "def g():", "    return 2");
+    const after = applySR(file, "\ndef g():\n    return 2\n", "\ndef g():\n    return 3\n");
+    expect(after).toBe(lines("def f():", "    return 1", "def g():", "    return 3"));
+  });
+
+  it("keeps blank lines that are in the file", () => {
+    const file = lines("a", "", "b");
+    const applied = applyOps(file, searchReplace("a\n\nb", "a\n\nc"));
+    expect(applied).toMatchObject({ ok: true, after: lines("a", "", "c"), result: { match: { strategy: "exact" } } });
+  });
+
+  it("never drops a removed blank line", () => {
+    const ops = searchReplace("\nz", "z");
+    expect(ops[0]).toEqual({ op: "remove", text: "" });
+    expect(applyOps(lines("a", "z"), ops).ok).toBe(false);
+  });
+});

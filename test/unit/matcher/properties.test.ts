@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import type { Eol } from "../../../src/core/text.js";
+import { parseText, serializeText } from "../../../src/core/text.js";
+import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
+import { characterWindow, similarity } from "../../../src/matcher/window-filter.js";
+import { applyOps, opsFromLines } from "./helpers.js";
+
+const lineText = fc.string({ maxLength: 16 }).map((s) => s.replace(/[\r\n]/g, ""));
+
+describe("properties", () => {
+  it("an exact SEARCH of a window of distinct lines lands there; the rest stays byte-identical", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(lineText, fc.constantFrom<Eol>("\n", "\r\n")), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.nat(),
+        fc.nat(),
+        fc.array(lineText, { maxLength: 5 }),
+        (rows, bom, finalNewline, a, b, replacementTexts) => {
+          // Non-empty: an empty last line without a newline cannot be told from no line at all.
+          const replacement = replacementTexts.map((t) => `R: ${t}`);
+          // A unique tag keeps the lines distinct on every rung.
+          const fileLines = rows.map(([text], i) => `L${i}: ${text}`);
+          const eols = rows.map(([, eol], i) => (i === rows.length - 1 && !finalNewline ? "" : eol));
+          const content = serializeText({ bom, lines: fileLines, eols });
+          const start = a % fileLines.length;
+          const end = start + 1 + (b % (fileLines.length - start));
+          const applied = applyOps(content, opsFromLines(fileLines.slice(start, end), replacement));
+          expect(applied.ok).toBe(true);
+          if (!applied.ok || applied.result.kind !== "found") return;
+          expect(applied.result.match).toMatchObject({ start, end });
+          const beforeEols = eols.slice(0, start);
+          // Deleting the last lines of a file without a final newline: the new last line takes over that state.
+          if (end === fileLines.length && !finalNewline && replacement.length === 0 && start > 0)
+            beforeEols[start - 1] = "";
+          const before = serializeText({ bom, lines: fileLines.slice(0, start), eols: beforeEols });
+          expect(applied.after.startsWith(before)).toBe(true);
+          if (end < fileLines.length) {
+            const after = serializeText({ bom: false, lines: fileLines.slice(end), eols: eols.slice(end) });
+            expect(applied.after.endsWith(after)).toBe(true);
+          }
+          const result = parseText(applied.after);
+          expect(result.lines.length).toBe(fileLines.length - (end - start) + replacement.length);
+          expect(result.bom).toBe(bom);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never reports found on rungs exact..unicode for a window whose keys differ", () => {
+    const piece = fc.constantFrom(
+      "a",
+      " a",
+      "a ",
+      "\ta",
+      "b",
+      "  b",
+      "\u2018a\u2019",
+      "'a'",
+      "a\u00A0b",
+      "a b",
+      "",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(piece, fc.constantFrom<Eol>("\n", "\r\n")), { minLength: 1, maxLength: 12 }),
+        fc.array(piece, { minLength: 1, maxLength: 3 }),
+        (rows, search) => {
+          const file = parseText(
+            serializeText({ bom: false, lines: rows.map(([t]) => t), eols: rows.map(([, e]) => e) }),
+          );
+          const ops = search.map((text) => ({ op: "remove" as const, text }));
+          const result = locate(file, { ops, hint: {} });
+          if (result.kind !== "found") return;
+          const rung = LINE_RUNGS.find((r) => r.name === result.match.strategy);
+          if (rung === undefined) return;
+          const keys = rung.fileKeys(file);
+          expect(result.match.end - result.match.start).toBe(search.length);
+          search.forEach((text, j) => {
+            expect(keys[result.match.start + j]).toBe(rung.modelKey(text));
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("on the exact rung, text written in the file's own style is written unchanged", () => {
+    const indented = (unit: string) =>
+      fc
+        .tuple(
+          fc.integer({ min: 0, max: 3 }),
+          fc.string({
+            unit: fc.constantFrom("a", "b", "c", "x", "(", ")", "{", "}", ";", "="),
+            minLength: 1,
+            maxLength: 8,
+          }),
+        )
+        .map(([depth, text]) => unit.repeat(depth) + text);
+    const scenario = fc
+      .constantFrom("\t", "  ", "    ")
+      .chain((unit) =>
+        fc.tuple(
+          fc.array(indented(unit), { minLength: 2, maxLength: 20 }),
+          fc.array(indented(unit), { maxLength: 6 }),
+          fc.nat(),
+        ),
+      );
+    fc.assert(
+      fc.property(scenario, ([body, replacement, seed]) => {
+        const fileLines = body.map((l, i) => `${l} // ${i}`);
+        const start = seed % fileLines.length;
+        const end = Math.min(fileLines.length, start + 2);
+        const content = fileLines.map((l) => `${l}\n`).join("");
+        const applied = applyOps(content, opsFromLines(fileLines.slice(start, end), replacement));
+        expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "exact" } } });
+        const expected = [...fileLines.slice(0, start), ...replacement, ...fileLines.slice(end)];
+        expect(applied.ok && applied.after).toBe(expected.map((l) => `${l}\n`).join(""));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("an outdented SEARCH is found and the replacement lands at the file's depth, nesting kept", () => {
+    // Realistic nesting: each line at most one level deeper than the previous one.
+    const depths = fc
+      .array(fc.integer({ min: -3, max: 1 }), { minLength: 3, maxLength: 16 })
+      .map((steps) => steps.reduce<number[]>((out, step) => [...out, Math.max(0, (out.at(-1) ?? 0) + step)], []));
+    const scenario = fc.tuple(
+      fc.constantFrom("\t", "    ", "  "),
+      depths,
+      fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 4 }),
+      fc.nat(),
+    );
+    fc.assert(
+      fc.property(scenario, ([unit, fileDepths, newDepths, seed]) => {
+        const fileLines = fileDepths.map((d, i) => `${unit.repeat(d)}line${i}();`);
+        const start = seed % (fileLines.length - 1);
+        const end = start + 2;
+        const shift = Math.min(...fileDepths.slice(start, end));
+        const model = (d: number, text: string) => unit.repeat(d) + text;
+        const search = fileDepths.slice(start, end).map((d, j) => model(d - shift, `line${start + j}();`));
+        const base = fileDepths[start]! - shift;
+        const added = newDepths.map((d, k) => model(base + d, `added${k}();`));
+        const applied = applyOps(fileLines.map((l) => `${l}\n`).join(""), opsFromLines(search, [...search, ...added]));
+        expect(applied.ok).toBe(true);
+        const expected = [
+          ...fileLines.slice(0, end),
+          ...newDepths.map((d, k) => `${unit.repeat(base + d + shift)}added${k}();`),
+          ...fileLines.slice(end),
+        ];
+        expect(applied.ok && applied.after).toBe(expected.map((l) => `${l}\n`).join(""));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the character-count bound never rules out a window Levenshtein would accept", () => {
+    const key = fc.string({ unit: fc.constantFrom("a", "b", "c", " ", "(", "\u00e9"), maxLength: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(key, { minLength: 1, maxLength: 12 }),
+        fc.array(key, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+        (keys, want, jumps) => {
+          const wantText = want.join("\n");
+          const size = Math.min(want.length, keys.length);
+          const chars = characterWindow(keys, wantText, size);
+          let start = 0;
+          for (const jump of jumps) {
+            start = Math.min(keys.length - size, start + (jump % 4));
+            const text = keys.slice(start, start + size).join("\n");
+            const exact = similarity(wantText, text, Infinity)!.similarity;
+            expect(chars.boundAt(start, text.length)).toBeGreaterThanOrEqual(exact - 1e-9);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
