@@ -1,5 +1,15 @@
-// Placeholder until the 'worker' subcommand lands.
-export function run(_argv: string[]): Promise<number> {
-  process.stderr.write("patchsmith worker: not implemented yet\n");
+/**
+ * `patchsmith worker`: a separate queue worker, for scaling out over a shared queue. This build's queue is
+ * in-process, so `patchsmith serve` runs the worker itself; a standalone worker has nothing to take jobs from.
+ */
+export function run(argv: string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write("usage: patchsmith worker\n\nProcesses jobs from a shared queue (PATCHSMITH_REDIS_URL).\n");
+    return Promise.resolve(0);
+  }
+  process.stderr.write(
+    "patchsmith worker: this build has only the in-process queue, which `patchsmith serve` works on itself;\n" +
+      "a separate worker needs a shared queue (PATCHSMITH_REDIS_URL), which is not available yet.\n",
+  );
   return Promise.resolve(2);
 }

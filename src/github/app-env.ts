@@ -1,0 +1,95 @@
+/**
+ * The GitHub App's environment (DESIGN section 5; probot's variable names), validated with zod. Pure: the caller
+ * passes the variables and, for PRIVATE_KEY_PATH, the file's text.
+ */
+import { z } from "zod";
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+
+const envSchema = z.object({
+  APP_ID: z.string().regex(/^\d+$/, "must be the numeric App ID"),
+  WEBHOOK_SECRET: z.string().min(1, "is required: unsigned deliveries must be refused"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("localhost"),
+  WEBHOOK_PATH: z.string().startsWith("/").default("/api/github/webhooks"),
+  GHE_HOST: z.string().min(1).optional(),
+  GHE_PROTOCOL: z.enum(["http", "https"]).default("https"),
+  PATCHSMITH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  PATCHSMITH_THROTTLE: z.enum(["on", "off"]).default("on"),
+  PATCHSMITH_REDIS_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+});
+
+export interface AppEnv {
+  readonly appId: string;
+  readonly privateKey: string;
+  readonly webhookSecret: string;
+  readonly port: number;
+  readonly host: string;
+  readonly webhookPath: string;
+  /** `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`, or undefined for github.com. */
+  readonly baseUrl: string | undefined;
+  readonly concurrency: number;
+  readonly throttle: boolean;
+  readonly logLevel: (typeof LOG_LEVELS)[number] | undefined;
+  readonly logFormat: "json" | "pretty" | undefined;
+}
+
+export type AppEnvResult =
+  { readonly ok: true; readonly env: AppEnv } | { readonly ok: false; readonly message: string };
+
+/** True when the app has no credentials yet: `serve` then runs probot's registration (manifest) page instead. */
+export function needsSetup(vars: Readonly<Record<string, string | undefined>>): boolean {
+  const blank = (name: string): boolean => (vars[name] ?? "").trim() === "";
+  return blank("APP_ID") || (blank("PRIVATE_KEY") && blank("PRIVATE_KEY_PATH"));
+}
+
+/** Accepts a PEM as is, with `\n` escapes (one-line env files), or base64-encoded (probot's conventions). */
+export function normalizePrivateKey(raw: string): string | undefined {
+  const text = raw.trim().replace(/^"|"$/g, "").replace(/\\n/g, "\n");
+  if (text.includes("-----BEGIN")) return `${text.trim()}\n`;
+  const decoded = Buffer.from(text, "base64").toString("utf8");
+  return decoded.includes("-----BEGIN") ? `${decoded.trim()}\n` : undefined;
+}
+
+export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, privateKeyFile?: string): AppEnvResult {
+  // Empty strings count as unset (docker --env-file and CI often write `NAME=`).
+  const present = Object.fromEntries(Object.entries(vars).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+    return { ok: false, message: `invalid environment:\n  ${lines.join("\n  ")}` };
+  }
+  const env = parsed.data;
+  if (env.PATCHSMITH_REDIS_URL !== undefined) {
+    return {
+      ok: false,
+      message:
+        "PATCHSMITH_REDIS_URL is set, but this build only has the in-process queue; unset it to run `serve` alone.",
+    };
+  }
+  const privateKey = normalizePrivateKey(privateKeyFile ?? vars.PRIVATE_KEY ?? "");
+  if (privateKey === undefined) {
+    return {
+      ok: false,
+      message: "invalid environment:\n  PRIVATE_KEY (or the PRIVATE_KEY_PATH file) is not a PEM private key",
+    };
+  }
+  return {
+    ok: true,
+    env: {
+      appId: env.APP_ID,
+      privateKey,
+      webhookSecret: env.WEBHOOK_SECRET,
+      port: env.PORT,
+      host: env.HOST,
+      webhookPath: env.WEBHOOK_PATH,
+      baseUrl: env.GHE_HOST === undefined ? undefined : `${env.GHE_PROTOCOL}://${env.GHE_HOST}/api/v3`,
+      concurrency: env.PATCHSMITH_CONCURRENCY,
+      throttle: env.PATCHSMITH_THROTTLE === "on",
+      logLevel: env.LOG_LEVEL,
+      logFormat: env.LOG_FORMAT,
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * The progress comment, edited in place as the job moves, and its final form (pure). The worker passes every body
+ * through the redactor before it is posted.
+ */
+import type { FixStage } from "../agent/types.js";
+import type { Denial } from "./authorize.js";
+import { MARKER, fence, plural, quoteInline, shortSha } from "./markdown.js";
+import type { Delivery, Outcome, Progress, Stop } from "./outcome.js";
+import {
+  renderAttempts,
+  renderChanges,
+  renderFailure,
+  renderNotes,
+  renderTestTail,
+  renderTests,
+  renderUsage,
+} from "./render-report.js";
+
+const STAGES: ReadonlyArray<readonly [FixStage, string]> = [
+  ["queued", "queued"],
+  ["cloning", "cloning"],
+  ["testing-before", "running the tests first"],
+  ["asking-model", "asking the model"],
+  ["applying", "applying the edits"],
+  ["testing", "testing"],
+  ["committing", "committing"],
+  ["pushing", "pushing"],
+];
+
+export function stageLabel(stage: FixStage): string {
+  return STAGES.find(([s]) => s === stage)?.[1] ?? "done";
+}
+
+function header(requester: string, command: string): string {
+  return `${MARKER}\n**patchsmith** · \`${quoteInline(command)}\` for @${requester}`;
+}
+
+/** A checklist: stages already passed are ticked, the current one is marked. */
+export function renderProgress(progress: Progress): string {
+  const current = STAGES.findIndex(([stage]) => stage === progress.stage);
+  const lines = STAGES.map(([, label], index) => {
+    if (index < current) return `- [x] ${label}`;
+    if (index === current) {
+      const detail = progress.detail === undefined ? "" : ` — ${quoteInline(progress.detail)}`;
+      return `- [ ] **${label}** ⏳${detail}`;
+    }
+    return `- [ ] ${label}`;
+  });
+  const waiting =
+    progress.stage === "queued" && progress.waitingBehind !== undefined && progress.waitingBehind > 0
+      ? `\n\nWaiting behind ${plural(progress.waitingBehind, "earlier command")} on this thread.`
+      : "";
+  return `${header(progress.requester, progress.command)}\n\n${lines.join("\n")}${waiting}`;
+}
+
+function renderDelivery(delivery: Delivery): string {
+  switch (delivery.kind) {
+    case "pushed": {
+      const commits = delivery.commits.map((c) => `- [\`${shortSha(c.sha)}\`](${c.url}) ${quoteInline(c.subject)}`);
+      const pull =
+        delivery.pull === undefined
+          ? ""
+          : `\n\n${delivery.pull.created ? "Opened" : "Updated"} pull request #${delivery.pull.number}: ${delivery.pull.url}`;
+      return `Pushed ${plural(delivery.commits.length, "commit")} to \`${delivery.branch}\`:\n${commits.join("\n")}${pull}`;
+    }
+    case "suggestion":
+      return `Posted a suggestion in the review thread (applied and tested in a clone first): ${delivery.replyUrl}`;
+    case "patch":
+      return `${delivery.why} Here is the change as a patch (\`git apply\` it, or copy the parts you want):`;
+  }
+}
+
+const STOP_TITLES: Record<Stop, string> = {
+  "head-moved": "Stopped: the branch moved",
+  "push-race": "Stopped: someone pushed meanwhile",
+  "pull-closed": "Stopped: the pull request is closed",
+  "fork-no-push": "Could not push to the fork",
+  "suggest-needs-review-comment": "`--suggest` needs a review comment",
+  "nothing-to-undo": "Nothing to undo",
+  "undo-conflict": "Could not undo",
+  "branch-missing": "Nothing to undo",
+};
+
+export function stopTitle(stop: Stop): string {
+  return STOP_TITLES[stop];
+}
+
+const DENIALS: Record<Denial, string> = {
+  "insufficient-permission": "patchsmith only acts for people with write access to this repository",
+  "not-listed": "this repository's `.github/patchsmith.yml` limits who may trigger patchsmith",
+  bot: "bots cannot trigger patchsmith",
+  self: "patchsmith does not answer itself",
+};
+
+export function renderDenied(login: string, reason: Denial): string {
+  return [
+    MARKER,
+    `Hi @${login}, thanks for the suggestion! I can't run this for you: ${DENIALS[reason]}.`,
+    "A maintainer can run the same command if they agree with it.",
+  ].join("\n");
+}
+
+/** The final body of the progress comment. */
+export function renderOutcome(outcome: Outcome, requester: string, command: string): string {
+  const top = header(requester, command);
+  switch (outcome.kind) {
+    case "fixed": {
+      const r = outcome.report;
+      const parts = [
+        `${top} — ✅ done`,
+        renderDelivery(outcome.delivery),
+        outcome.delivery.kind === "patch" ? fence(r.diff, "diff") : renderChanges(r),
+        renderTests(r),
+        renderUsage(r),
+        renderAttempts(r),
+        renderNotes(r),
+      ];
+      return parts.filter((p) => p !== "").join("\n\n");
+    }
+    case "not-fixed": {
+      const r = outcome.report;
+      const what = r.status === "exhausted" ? "ran out of attempts or budget" : "could not make this change";
+      const parts = [
+        `${top} — ❌ ${what}`,
+        "Nothing was pushed.",
+        renderFailure(r),
+        renderTests(r),
+        renderUsage(r),
+        renderAttempts(r),
+        renderTestTail(r),
+        renderNotes(r),
+      ];
+      return parts.filter((p) => p !== "").join("\n\n");
+    }
+    case "stopped": {
+      const extra = outcome.report === undefined ? [] : [renderUsage(outcome.report)];
+      return [`${top} — ⚠️ ${STOP_TITLES[outcome.stop]}`, outcome.detail, ...extra].join("\n\n");
+    }
+    case "undone":
+      return [
+        `${top} — ✅ undone`,
+        `Reverted [\`${shortSha(outcome.reverted.sha)}\`](${outcome.reverted.url}) ${quoteInline(outcome.reverted.subject)}` +
+          ` with [\`${shortSha(outcome.revert.sha)}\`](${outcome.revert.url}) on \`${outcome.branch}\`.`,
+      ].join("\n\n");
+    case "config-error":
+      return [
+        `${top} — ⚠️ configuration error`,
+        "Nothing was run. Fix the file on the default branch and run the command again:",
+        fence(outcome.message),
+      ].join("\n\n");
+    case "denied":
+      return `${top} — not run\n\n${DENIALS[outcome.reason]} (your permission: \`${outcome.permission}\`).`;
+    case "error":
+      return [`${top} — ❌ something went wrong`, fence(outcome.message), "Running the command again may help."].join(
+        "\n\n",
+      );
+  }
+}
+
+export function renderHelp(): string {
+  return [
+    MARKER,
+    "**patchsmith** commands (at the start of a line, by people with write access):",
+    "",
+    "| command | where | what it does |",
+    "|---|---|---|",
+    "| `/fix <instructions>` | issue | opens a pull request from `patchsmith/issue-N` that fixes the issue |",
+    "| `/fix <instructions>` | pull request | pushes a tested commit to the pull request's branch |",
+    "| `/fix <instructions>` | review comment | the same, focused on the commented lines |",
+    "| `/fix --suggest` | review comment | answers with a suggestion block, tested in a clone first |",
+    "| `/undo` | issue or pull request | reverts patchsmith's last commit on the branch with a revert commit |",
+    "| `/help` | anywhere | this table |",
+    "",
+    "Settings live in `.github/patchsmith.yml` on the default branch (test command, model, budgets, forbidden paths, who may trigger).",
+  ].join("\n");
+}

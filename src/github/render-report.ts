@@ -1,0 +1,73 @@
+/** The parts of a FixReport people read: what changed, tests before and after, attempts, tokens (pure). */
+import type { FixReport, TestSummary } from "../agent/types.js";
+import { details, fence, plural, quoteInline, truncate } from "./markdown.js";
+
+function testCell(summary: TestSummary | null): string {
+  if (summary === null) return "not run";
+  if (summary.passed) return "✅ passed";
+  if (summary.timedOut) return "⏱️ timed out";
+  const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
+  return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
+}
+
+export function renderTests(report: FixReport): string {
+  const { before, after } = report.tests;
+  const command = after?.command ?? before?.command ?? report.testCommand?.command;
+  if (command === undefined) return "**Tests:** none found (set `test:` in `.github/patchsmith.yml`).";
+  const source = report.testCommand?.source === "detected" ? " (detected)" : "";
+  return [
+    `**Tests:** \`${quoteInline(command)}\`${source}`,
+    "",
+    "| before | after |",
+    "|---|---|",
+    `| ${testCell(before)} | ${testCell(after)} |`,
+  ].join("\n");
+}
+
+export function renderUsage(report: FixReport): string {
+  const u = report.usage;
+  const tokens = `${u.totalTokens.toLocaleString("en-US")} tokens (${u.promptTokens.toLocaleString("en-US")} prompt + ${u.completionTokens.toLocaleString("en-US")} completion)`;
+  return `**Attempts:** ${report.attempts.length} · **Model calls:** ${u.calls} · **Tokens:** ${tokens}`;
+}
+
+/** One line per attempt: what the edits did, whether tests passed, whether it was kept. */
+export function renderAttempts(report: FixReport): string {
+  if (report.attempts.length === 0) return "";
+  const rows = report.attempts.map((attempt) => {
+    const applied = attempt.edits.filter((e) => e.ok).length;
+    const failed = attempt.edits.length - applied;
+    const edits = `${applied} applied${failed > 0 ? `, ${failed} refused` : ""}${attempt.retried ? " (after a retry)" : ""}`;
+    const tests = attempt.tests === null ? "—" : attempt.tests.passed ? "passed" : "failed";
+    const kept = attempt.accepted
+      ? "kept"
+      : `not kept${attempt.note === undefined ? "" : `: ${quoteInline(attempt.note)}`}`;
+    return `| ${attempt.number} | ${edits} | ${tests} | ${kept} |`;
+  });
+  return details("Attempts", ["| # | edits | tests | result |", "|---|---|---|---|", ...rows].join("\n"));
+}
+
+export function renderChanges(report: FixReport): string {
+  const parts: string[] = [];
+  if (report.diffStat.trim() !== "") parts.push(fence(report.diffStat.trimEnd()));
+  if (report.diff.trim() !== "") parts.push(details("Diff", fence(truncate(report.diff), "diff")));
+  return parts.join("\n\n");
+}
+
+export function renderNotes(report: FixReport): string {
+  const notes = report.notes ?? [];
+  return notes.map((note) => `> ${quoteInline(note)}`).join("\n");
+}
+
+/** The model-readable failure, in a code block so nothing in it can render as markup or a command. */
+export function renderFailure(report: FixReport): string {
+  const failure = report.failure;
+  if (failure === undefined) return `The loop ended with status \`${report.status}\`.`;
+  return [`**Reason:** \`${quoteInline(failure.reason)}\``, "", fence(truncate(failure.message, 8000))].join("\n");
+}
+
+/** The last test output, when the tests are what failed. */
+export function renderTestTail(report: FixReport): string {
+  const after = report.tests.after;
+  if (after === null || after.passed || after.tail.trim() === "") return "";
+  return details("Test output (tail)", fence(truncate(after.tail, 6000)));
+}

@@ -1,0 +1,130 @@
+/**
+ * What every command checks when its job starts (the queue delay is a window in which things change): the repo
+ * config from the default branch, the requester's live permission, and the branch to work on with the SHA the
+ * push will be leased on. Returns either a plan or the outcome that ends the job.
+ */
+import type { Identity } from "../agent/types.js";
+import { loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
+import { authorize } from "../github/authorize.js";
+import type { Outcome } from "../github/outcome.js";
+import type { AppIdentity, GitHubGateway, RepoInfo } from "../ports/github-gateway.js";
+import type { Job } from "./job-schema.js";
+
+export interface BranchPlan {
+  /** The branch the clone starts from. */
+  readonly from: string;
+  /** The branch the commits go on (the PR head, or `patchsmith/issue-N`). */
+  readonly into: string;
+  /** The SHA the remote branch must still have when we push; null: it must not exist yet. */
+  readonly lease: string | null;
+  /** The SHA the check run is attached to. */
+  readonly headSha: string;
+  readonly cloneUrl: string;
+  /** A pull request from another repository. */
+  readonly fork: boolean;
+  /** False for a fork that does not allow edits from maintainers. */
+  readonly canPush: boolean;
+  readonly pull?: { readonly number: number; readonly title: string; readonly body: string };
+}
+
+export interface Plan {
+  readonly repoInfo: RepoInfo;
+  readonly config: RepoConfig;
+  readonly app: AppIdentity;
+  readonly branch: BranchPlan;
+}
+
+export type Prepared = { readonly ok: true; readonly plan: Plan } | { readonly ok: false; readonly outcome: Outcome };
+
+export function issueBranch(number: number): string {
+  return `patchsmith/issue-${number}`;
+}
+
+async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo): Promise<BranchPlan | Outcome> {
+  const repo = job.repo;
+  if (job.target.kind === "issue") {
+    const into = issueBranch(job.target.number);
+    const existing = await gateway.getBranchSha(repo, into);
+    const headSha = existing ?? (await gateway.getBranchSha(repo, repoInfo.defaultBranch));
+    if (headSha === undefined)
+      return { kind: "error", message: `The default branch ${repoInfo.defaultBranch} has no commits.` };
+    // A second /fix on the same issue continues the branch (and its pull request) instead of starting over.
+    return {
+      from: existing === undefined ? repoInfo.defaultBranch : into,
+      into,
+      lease: existing ?? null,
+      headSha,
+      cloneUrl: repoInfo.cloneUrl,
+      fork: false,
+      canPush: true,
+    };
+  }
+  const pull = await gateway.getPull(repo, job.target.number);
+  if (pull.state !== "open") {
+    return {
+      kind: "stopped",
+      stop: "pull-closed",
+      detail: `Pull request #${pull.number} is ${pull.merged ? "merged" : "closed"}; nothing was changed.`,
+    };
+  }
+  if (job.headSha !== null && pull.headSha !== job.headSha) {
+    return {
+      kind: "stopped",
+      stop: "head-moved",
+      detail:
+        `\`${pull.headRef}\` moved from \`${job.headSha.slice(0, 7)}\` to \`${pull.headSha.slice(0, 7)}\` after the command was written. ` +
+        "patchsmith never works on top of changes the requester has not seen: look at the new commits and run the command again.",
+    };
+  }
+  const fork = pull.headRepoFullName !== `${repo.owner}/${repo.name}`;
+  if (fork && pull.headCloneUrl === null) {
+    return { kind: "stopped", stop: "fork-no-push", detail: "The fork this pull request comes from no longer exists." };
+  }
+  return {
+    from: pull.headRef,
+    into: pull.headRef,
+    lease: pull.headSha,
+    headSha: pull.headSha,
+    cloneUrl: fork ? pull.headCloneUrl! : repoInfo.cloneUrl,
+    fork,
+    canPush: !fork || pull.maintainerCanModify,
+    pull: { number: pull.number, title: pull.title, body: pull.body },
+  };
+}
+
+export async function prepare(gateway: GitHubGateway, job: Job): Promise<Prepared> {
+  const repoInfo = await gateway.getRepo(job.repo);
+  const loaded = await loadRepoConfig(gateway, job.repo, repoInfo.defaultBranch);
+  if (!loaded.ok) return { ok: false, outcome: { kind: "config-error", message: loaded.message } };
+  const [app, permission] = await Promise.all([
+    gateway.getAppIdentity(),
+    gateway.getPermission(job.repo, job.requester.login),
+  ]);
+  const actor = { login: job.requester.login, type: "User" };
+  const auth = authorize(actor, permission, loaded.config.trigger, app.botLogin);
+  if (!auth.ok) {
+    return { ok: false, outcome: { kind: "denied", reason: auth.reason, login: job.requester.login, permission } };
+  }
+  const branch = await planBranch(gateway, job, repoInfo);
+  if ("kind" in branch) return { ok: false, outcome: branch };
+  return { ok: true, plan: { repoInfo, config: loaded.config, app, branch } };
+}
+
+/** The host of GitHub's web UI, for noreply addresses: github.com, or the Enterprise Server's host. */
+export function webHostOf(htmlUrl: string): string {
+  try {
+    return new URL(htmlUrl).hostname;
+  } catch {
+    return "github.com";
+  }
+}
+
+/** Commits are authored by the app's bot account, as GitHub itself writes them. */
+export function botIdentity(app: AppIdentity, webHost: string): Identity {
+  const user = app.botUserId === null ? app.botLogin : `${app.botUserId}+${app.botLogin}`;
+  return { name: app.botLogin, email: `${user}@users.noreply.${webHost}` };
+}
+
+export function coAuthorOf(requester: { readonly login: string; readonly id: number }, webHost: string): string {
+  return `${requester.login} <${requester.id}+${requester.login}@users.noreply.${webHost}>`;
+}

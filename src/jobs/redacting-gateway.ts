@@ -1,0 +1,34 @@
+/**
+ * Wraps a gateway so every text patchsmith publishes (comments, replies, pull request bodies, check runs) passes
+ * through the redactor: no code path can post a token, however the text was built.
+ */
+import { redactSecrets } from "../core/redact.js";
+import type { CheckOutput, GitHubGateway } from "../ports/github-gateway.js";
+
+export function withRedaction(gateway: GitHubGateway, secrets: () => readonly string[]): GitHubGateway {
+  const clean = (text: string): string => redactSecrets(text, secrets());
+  const cleanOutput = (output: CheckOutput): CheckOutput => ({
+    title: clean(output.title),
+    summary: clean(output.summary),
+    ...(output.text === undefined ? {} : { text: clean(output.text) }),
+  });
+  return {
+    getPermission: (repo, login) => gateway.getPermission(repo, login),
+    getRepo: (repo) => gateway.getRepo(repo),
+    getFileContent: (repo, path, ref) => gateway.getFileContent(repo, path, ref),
+    getBranchSha: (repo, branch) => gateway.getBranchSha(repo, branch),
+    getIssue: (repo, number) => gateway.getIssue(repo, number),
+    getPull: (repo, number) => gateway.getPull(repo, number),
+    findOpenPull: (repo, branch) => gateway.findOpenPull(repo, branch),
+    createPull: (repo, pull) => gateway.createPull(repo, { ...pull, title: clean(pull.title), body: clean(pull.body) }),
+    addReaction: (repo, target, content) => gateway.addReaction(repo, target, content),
+    createComment: (repo, issue, body) => gateway.createComment(repo, issue, clean(body)),
+    updateComment: (repo, id, body) => gateway.updateComment(repo, id, clean(body)),
+    replyToReviewComment: (repo, pull, id, body) => gateway.replyToReviewComment(repo, pull, id, clean(body)),
+    createCheckRun: (repo, run) => gateway.createCheckRun(repo, { ...run, output: cleanOutput(run.output) }),
+    updateCheckRun: (repo, id, update) =>
+      gateway.updateCheckRun(repo, id, { ...update, output: cleanOutput(update.output) }),
+    createRepoToken: (repo) => gateway.createRepoToken(repo),
+    getAppIdentity: () => gateway.getAppIdentity(),
+  };
+}

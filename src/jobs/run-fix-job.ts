@@ -1,0 +1,185 @@
+/**
+ * `/fix` as a job: build the FixRequest from the plan, run the loop, and deliver what it made — commits (and a pull
+ * request for an issue), a tested suggestion block, or a patch in the comment when pushing is not possible.
+ */
+import type { FixReport, FixRequest } from "../agent/types.js";
+import type { CommitLink, Outcome } from "../github/outcome.js";
+import { renderSuggestion, suggestionLines } from "../github/suggestion.js";
+import type { GitHubGateway } from "../ports/github-gateway.js";
+import type { Job } from "./job-schema.js";
+import { botIdentity, coAuthorOf, webHostOf, type Plan } from "./prepare.js";
+import type { Tracker } from "./tracker.js";
+
+export interface FixJobDeps {
+  readonly runFix: (request: FixRequest) => Promise<FixReport>;
+  readonly defaultModel?: string | undefined;
+}
+
+type FixCommand = Extract<Job["command"], { kind: "fix" }>;
+
+/** A lease that failed because the remote moved (someone pushed meanwhile). */
+export function isPushRace(report: FixReport): boolean {
+  return !report.pushed && report.failure?.reason === "push-rejected-stale";
+}
+
+function testsLine(report: FixReport): string {
+  const { before, after } = report.tests;
+  if (after === null) return "No tests were run.";
+  const was = before === null ? "" : before.passed ? " (passing before too)" : " (failing before)";
+  return after.passed ? `Tests pass: \`${after.command}\`${was}.` : `Tests still fail: \`${after.command}\`${was}.`;
+}
+
+async function untrustedContext(gateway: GitHubGateway, job: Job, plan: Plan): Promise<string | undefined> {
+  if (job.target.kind === "issue") {
+    const issue = await gateway.getIssue(job.repo, job.target.number);
+    return `Issue #${issue.number}: ${issue.title}\n\n${issue.body}`;
+  }
+  const pull = plan.branch.pull;
+  return pull === undefined ? undefined : `Pull request #${pull.number}: ${pull.title}\n\n${pull.body}`;
+}
+
+export function buildFixRequest(
+  job: Job,
+  command: FixCommand,
+  plan: Plan,
+  extra: {
+    readonly token: string;
+    readonly context?: string | undefined;
+    readonly noCommit: boolean;
+    readonly tracker: Tracker;
+  },
+  defaultModel: string | undefined,
+): FixRequest {
+  const webHost = webHostOf(plan.repoInfo.htmlUrl);
+  const { config, branch } = plan;
+  const model = config.model ?? defaultModel;
+  const target = job.target;
+  const instruction =
+    command.instructions !== ""
+      ? command.instructions
+      : target.kind === "issue"
+        ? `Fix issue #${target.number} as described in the context.`
+        : "Make the change the review comment asks for.";
+  return {
+    repo: branch.cloneUrl,
+    branch: branch.from,
+    into: branch.into,
+    instruction,
+    ...(extra.context === undefined ? {} : { context: extra.context }),
+    ...(target.kind === "review"
+      ? { focus: { path: target.path, startLine: target.startLine ?? target.line, endLine: target.line } }
+      : {}),
+    ...(config.testCommand === undefined ? {} : { testCommand: config.testCommand }),
+    ...(model === undefined ? {} : { model }),
+    maxAttempts: config.maxAttempts,
+    tokenBudget: config.tokenBudget,
+    wallTimeMs: config.wallTimeMs,
+    coAuthor: coAuthorOf(job.requester, webHost),
+    trailers: { "Patchsmith-Request": job.comment.htmlUrl },
+    botIdentity: botIdentity(plan.app, webHost),
+    push: extra.noCommit ? false : { lease: branch.lease },
+    noCommit: extra.noCommit,
+    forbiddenPaths: config.forbiddenPaths,
+    token: extra.token,
+    onProgress: (stage, detail) => {
+      extra.tracker.stage(stage, detail);
+    },
+  };
+}
+
+function commitLinks(report: FixReport, htmlUrl: string): CommitLink[] {
+  return report.commits.map((c) => ({ sha: c.sha, subject: c.subject, url: `${htmlUrl}/commit/${c.sha}` }));
+}
+
+async function openOrFindPull(gateway: GitHubGateway, job: Job, plan: Plan, report: FixReport) {
+  const existing = await gateway.findOpenPull(job.repo, plan.branch.into);
+  if (existing !== undefined) return { number: existing.number, url: existing.htmlUrl, created: false };
+  const issue = await gateway.getIssue(job.repo, job.target.number);
+  const title = `Fix #${issue.number}: ${issue.title}`.slice(0, 250);
+  const body = [
+    `Fixes #${issue.number}`,
+    "",
+    `Requested by @${job.requester.login} in ${job.comment.htmlUrl}.`,
+    "",
+    "```",
+    report.diffStat.trimEnd(),
+    "```",
+    "",
+    "Each commit was tested before it was pushed; `/undo` on this pull request reverts the last one.",
+  ].join("\n");
+  const pull = await gateway.createPull(job.repo, {
+    title,
+    head: plan.branch.into,
+    base: plan.repoInfo.defaultBranch,
+    body,
+  });
+  return { number: pull.number, url: pull.htmlUrl, created: true };
+}
+
+export async function runFixJob(
+  gateway: GitHubGateway,
+  job: Job,
+  command: FixCommand,
+  plan: Plan,
+  tracker: Tracker,
+  deps: FixJobDeps,
+): Promise<Outcome> {
+  const target = job.target;
+  if (command.suggest && target.kind !== "review") {
+    return {
+      kind: "stopped",
+      stop: "suggest-needs-review-comment",
+      detail: "Write `/fix --suggest` as a review comment on the lines to change, or use `/fix` here to get commits.",
+    };
+  }
+  const forkWithoutEdits = !plan.branch.canPush;
+  const noCommit = command.suggest || forkWithoutEdits;
+  const token = await gateway.createRepoToken(job.repo);
+  const context = await untrustedContext(gateway, job, plan);
+  const request = buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel);
+  const report = await deps.runFix(request);
+
+  if (report.status !== "success") {
+    if (isPushRace(report)) {
+      return {
+        kind: "stopped",
+        stop: "push-race",
+        detail: `Someone pushed to \`${plan.branch.into}\` while patchsmith worked, so nothing was pushed (patchsmith never force-pushes or rebases over people). Run the command again to work on top of the new commits.`,
+        report,
+      };
+    }
+    return { kind: "not-fixed", report };
+  }
+
+  if (target.kind === "review" && command.suggest) {
+    const focus = { path: target.path, startLine: target.startLine ?? target.line, endLine: target.line };
+    const lines = suggestionLines(report.changedFiles, focus);
+    if (!lines.ok) return { kind: "fixed", report, delivery: { kind: "patch", why: `${lines.message} ` } };
+    const reply = await gateway.replyToReviewComment(
+      job.repo,
+      target.number,
+      target.commentId,
+      renderSuggestion(lines.lines, testsLine(report)),
+    );
+    return { kind: "fixed", report, delivery: { kind: "suggestion", replyUrl: reply.htmlUrl } };
+  }
+  if (noCommit) {
+    const why =
+      "This pull request comes from a fork that does not allow edits from maintainers, so patchsmith cannot push to it.";
+    return { kind: "fixed", report, delivery: { kind: "patch", why } };
+  }
+  if (!report.pushed && report.commits.length > 0) {
+    // Forks that allow maintainer edits still refuse some installation tokens: hand over the patch instead.
+    if (plan.branch.fork) {
+      const why = "The fork refused the push (it allows edits from maintainers, but not from this app's token).";
+      return { kind: "fixed", report, delivery: { kind: "patch", why } };
+    }
+    return { kind: "not-fixed", report };
+  }
+  const commits = commitLinks(report, plan.repoInfo.htmlUrl);
+  if (target.kind === "issue" && report.pushed && commits.length > 0) {
+    const pull = await openOrFindPull(gateway, job, plan, report);
+    return { kind: "fixed", report, delivery: { kind: "pushed", branch: plan.branch.into, commits, pull } };
+  }
+  return { kind: "fixed", report, delivery: { kind: "pushed", branch: plan.branch.into, commits } };
+}

@@ -1,0 +1,92 @@
+/**
+ * The visible side of a running job: one progress comment edited in place, and one check run on the head SHA,
+ * both ending with the same summary. Updates are serialised and coalesced (a burst of stages makes at most one
+ * edit in flight and one waiting), and a failed edit never fails the job.
+ */
+import type { FixStage } from "../agent/types.js";
+import type { GitHubGateway, RepoRef } from "../ports/github-gateway.js";
+import type { Logger } from "../ports/logger.js";
+import type { Outcome, Progress } from "../github/outcome.js";
+import { CHECK_NAME, renderCheckOutcome, renderCheckProgress } from "../github/render-check.js";
+import { renderOutcome, renderProgress } from "../github/render-comment.js";
+
+export interface Tracker {
+  /** Moves the progress comment to a stage (fire and forget; ordered). */
+  stage(stage: FixStage, detail?: string): void;
+  /** Opens the check run on the SHA the job works from. */
+  startCheck(headSha: string): Promise<void>;
+  /** Writes the final comment and completes the check run. */
+  finish(outcome: Outcome): Promise<void>;
+}
+
+export interface TrackerOptions {
+  readonly gateway: GitHubGateway;
+  readonly logger: Logger;
+  readonly repo: RepoRef;
+  readonly issueNumber: number;
+  readonly progressCommentId: number | null;
+  readonly requester: string;
+  readonly command: string;
+  readonly detailsUrl: string;
+}
+
+export function createTracker(options: TrackerOptions): Tracker {
+  const { gateway, logger, repo } = options;
+  let commentId = options.progressCommentId;
+  let checkId: number | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let waiting: Progress | undefined;
+  let lastStage: FixStage | undefined;
+
+  const warn = (what: string) => (error: unknown) => {
+    logger.warn(`could not ${what}`, { error: error instanceof Error ? error.message : String(error) });
+  };
+
+  async function writeComment(body: string): Promise<void> {
+    if (commentId === null) commentId = (await gateway.createComment(repo, options.issueNumber, body)).id;
+    else await gateway.updateComment(repo, commentId, body);
+  }
+
+  function flush(): void {
+    chain = chain.then(async () => {
+      const progress = waiting;
+      waiting = undefined;
+      if (progress !== undefined) await writeComment(renderProgress(progress)).catch(warn("update the comment"));
+    });
+  }
+
+  return {
+    stage(stage, detail) {
+      // "done" is the loop's own last word; the final comment replaces it.
+      if (stage === "done" || (stage === lastStage && detail === undefined)) return;
+      lastStage = stage;
+      const queued = waiting !== undefined;
+      waiting = {
+        command: options.command,
+        requester: options.requester,
+        stage,
+        ...(detail === undefined ? {} : { detail }),
+      };
+      if (!queued) flush();
+    },
+    async startCheck(headSha) {
+      const output = renderCheckProgress({ command: options.command, requester: options.requester, stage: "cloning" });
+      checkId = await gateway
+        .createCheckRun(repo, { name: CHECK_NAME, headSha, output, detailsUrl: options.detailsUrl })
+        .catch((error: unknown) => {
+          warn("create the check run")(error);
+          return undefined;
+        });
+    },
+    async finish(outcome) {
+      await chain;
+      waiting = undefined;
+      const body = renderOutcome(outcome, options.requester, options.command);
+      await writeComment(body).catch(warn("write the final comment"));
+      if (checkId !== undefined) {
+        const { conclusion, ...output } = renderCheckOutcome(outcome, options.requester, options.command);
+        await gateway.updateCheckRun(repo, checkId, { output, conclusion }).catch(warn("complete the check run"));
+      }
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The GitHub API as the app's handlers and worker see it: one gateway per installation, small typed records in and
+ * out. Implemented over Octokit in adapters/octokit-gateway.ts; unit tests use an in-memory fake.
+ */
+
+export interface RepoRef {
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** A collaborator's live permission (`role_name` of the permission endpoint, falling back to `permission`). */
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+export interface RepoInfo {
+  readonly defaultBranch: string;
+  /** The API's `clone_url` (so GitHub Enterprise Server works without guessing hosts). */
+  readonly cloneUrl: string;
+  readonly htmlUrl: string;
+  readonly private: boolean;
+}
+
+export interface PullInfo {
+  readonly number: number;
+  readonly state: "open" | "closed";
+  readonly merged: boolean;
+  readonly title: string;
+  readonly body: string;
+  readonly htmlUrl: string;
+  readonly headRef: string;
+  readonly headSha: string;
+  /** `owner/name` of the head repository; null when the fork was deleted. */
+  readonly headRepoFullName: string | null;
+  readonly headCloneUrl: string | null;
+  readonly baseRef: string;
+  readonly maintainerCanModify: boolean;
+}
+
+export interface IssueInfo {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly htmlUrl: string;
+  readonly isPullRequest: boolean;
+}
+
+export interface CommentRef {
+  readonly id: number;
+  readonly htmlUrl: string;
+}
+
+export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled";
+
+export interface CheckOutput {
+  readonly title: string;
+  readonly summary: string;
+  readonly text?: string;
+}
+
+export interface AppIdentity {
+  /** The app's slug; its bot account is `${slug}[bot]`. */
+  readonly slug: string;
+  readonly botLogin: string;
+  /** The bot account's user id (for the noreply commit email); null when it could not be read. */
+  readonly botUserId: number | null;
+}
+
+export type ReactionTarget = { readonly kind: "issue-comment" | "review-comment"; readonly commentId: number };
+
+export interface GitHubGateway {
+  getPermission(repo: RepoRef, login: string): Promise<Permission>;
+  getRepo(repo: RepoRef): Promise<RepoInfo>;
+  /** A file's text at `ref`, or undefined when it does not exist. */
+  getFileContent(repo: RepoRef, path: string, ref: string): Promise<string | undefined>;
+  /** The branch's head SHA, or undefined when the branch does not exist. */
+  getBranchSha(repo: RepoRef, branch: string): Promise<string | undefined>;
+  getIssue(repo: RepoRef, number: number): Promise<IssueInfo>;
+  getPull(repo: RepoRef, number: number): Promise<PullInfo>;
+  /** The open pull request whose head is `branch` in this repository, if any. */
+  findOpenPull(
+    repo: RepoRef,
+    branch: string,
+  ): Promise<{ readonly number: number; readonly htmlUrl: string } | undefined>;
+  createPull(
+    repo: RepoRef,
+    pull: { readonly title: string; readonly head: string; readonly base: string; readonly body: string },
+  ): Promise<{ readonly number: number; readonly htmlUrl: string }>;
+  addReaction(repo: RepoRef, target: ReactionTarget, content: "eyes" | "confused"): Promise<void>;
+  createComment(repo: RepoRef, issueNumber: number, body: string): Promise<CommentRef>;
+  updateComment(repo: RepoRef, commentId: number, body: string): Promise<void>;
+  /** A reply in a pull request review thread (where a suggestion block can be applied). */
+  replyToReviewComment(repo: RepoRef, pullNumber: number, commentId: number, body: string): Promise<CommentRef>;
+  createCheckRun(
+    repo: RepoRef,
+    run: {
+      readonly name: string;
+      readonly headSha: string;
+      readonly output: CheckOutput;
+      readonly detailsUrl?: string;
+    },
+  ): Promise<number>;
+  updateCheckRun(
+    repo: RepoRef,
+    id: number,
+    update: { readonly output: CheckOutput; readonly conclusion?: CheckConclusion },
+  ): Promise<void>;
+  /** An installation token scoped to this one repository with `contents: write` (for git over HTTP). */
+  createRepoToken(repo: RepoRef): Promise<string>;
+  getAppIdentity(): Promise<AppIdentity>;
+}
+
+/** Gateways are per installation: the worker gets one for each job's installation id. */
+export type GitHubGatewayFactory = (installationId: number) => GitHubGateway;

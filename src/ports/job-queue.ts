@@ -1,0 +1,33 @@
+/**
+ * Where webhook handlers leave work for the worker. Jobs are small serialisable records (validated with zod on both
+ * sides). The in-process adapter is adapters/memory-queue.ts; a durable or distributed one implements the same port.
+ */
+
+export interface EnqueueOptions {
+  /** Idempotency key: a job whose id was ever added before is not added again. */
+  readonly id: string;
+  /** Jobs of one group run one at a time, in order (one pull request or issue); other groups run in parallel. */
+  readonly group: string;
+}
+
+export type JobHandler<J> = (job: J) => Promise<void>;
+
+export interface JobQueue<J> {
+  /** False when a job with this id was already added (a replay): nothing is queued. */
+  add(job: J, options: EnqueueOptions): Promise<boolean>;
+  /**
+   * Records a key (a webhook delivery id, a reserved job id). False when the key was already recorded, so the
+   * caller can stop before doing any visible work twice.
+   */
+  remember(key: string): Promise<boolean>;
+  /** Forgets a key, so a delivery that failed half-way can be redelivered by hand. */
+  forget(key: string): Promise<void>;
+  /** Number of jobs queued or running in a group (to tell the requester they wait behind another job). */
+  pending(group: string): Promise<number>;
+  /** Starts handing jobs to `handler`. Errors thrown by the handler are reported to `onError`, never lost. */
+  start(handler: JobHandler<J>, onError: (error: unknown, job: J) => void): void;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  /** Stops taking jobs and waits for the running ones. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,385 @@
+/**
+ * A fake GitHub (Enterprise Server layout) on 127.0.0.1 for e2e tests: the REST endpoints the app uses under
+ * /api/v3, with every call recorded in order, and real git repositories over smart HTTP under /git. App JWTs are
+ * verified with the app's public key, and installation tokens are checked on every API and git request.
+ */
+import { execFileSync } from "node:child_process";
+import { createPublicKey, verify } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serveGit } from "./git-http-server.js";
+
+export interface RecordedCall {
+  readonly method: string;
+  /** Path below /api/v3, without the query string. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly body: Record<string, unknown>;
+}
+
+export interface FakeRepo {
+  readonly owner: string;
+  readonly name: string;
+  readonly defaultBranch: string;
+}
+
+export interface FakePull {
+  readonly number: number;
+  title: string;
+  body: string;
+  readonly headRef: string;
+  /** `owner/name` of the head repository (a fork when it differs from the base). */
+  readonly headRepo: string;
+  readonly baseRef: string;
+  readonly maintainerCanModify: boolean;
+  state: "open" | "closed";
+}
+
+export interface FakeGitHubOptions {
+  /** Folder with bare repositories `<owner>/<name>.git`. */
+  readonly projectRoot: string;
+  /** The app's private key (PEM): JWTs must verify against it. */
+  readonly privateKey: string;
+  readonly appSlug?: string;
+}
+
+type Json = Record<string, unknown>;
+type Handler = (match: RegExpExecArray, call: RecordedCall, auth: string) => readonly [number, unknown];
+
+export class FakeGitHub {
+  readonly calls: RecordedCall[] = [];
+  readonly repos = new Map<string, FakeRepo>();
+  readonly permissions = new Map<string, string>();
+  readonly issues = new Map<string, { title: string; body: string }>();
+  readonly pulls = new Map<string, FakePull>();
+  readonly comments = new Map<number, { repo: string; issue: number; body: string }>();
+  readonly checkRuns = new Map<number, Json>();
+  /** Installation tokens issued, with the repositories they are scoped to (undefined: all). */
+  readonly tokens = new Map<string, readonly string[] | undefined>();
+  /** Called for each API call before it is answered (to make the world change at a precise moment). */
+  onCall: (call: RecordedCall) => void = () => undefined;
+  url = "";
+  private server: Server | undefined;
+  private nextId = 5000;
+  private readonly routes: [string, RegExp, Handler][];
+
+  constructor(private readonly options: FakeGitHubOptions) {
+    this.routes = this.buildRoutes();
+  }
+
+  addRepo(repo: FakeRepo): void {
+    this.repos.set(`${repo.owner}/${repo.name}`, repo);
+  }
+
+  gitDir(fullName: string): string {
+    return `${this.options.projectRoot}/${fullName}.git`;
+  }
+
+  /** The SHA of a branch in the fake's bare repository, or undefined. */
+  branchSha(fullName: string, branch: string): string | undefined {
+    try {
+      return execFileSync("git", ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], {
+        cwd: this.gitDir(fullName),
+        encoding: "utf8",
+      }).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Calls whose "METHOD path" matches, in order. */
+  find(pattern: RegExp): RecordedCall[] {
+    return this.calls.filter((c) => pattern.test(`${c.method} ${c.path}`));
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((request, response) => {
+      void this.handle(request, response);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.server === undefined) {
+        resolve();
+        return;
+      }
+      this.server.closeAllConnections();
+      this.server.close(() => {
+        resolve();
+      });
+    });
+  }
+
+  private repoJson(full: string): Json {
+    const repo = this.repos.get(full)!;
+    return {
+      name: repo.name,
+      full_name: full,
+      owner: { login: repo.owner, type: "Organization" },
+      private: true,
+      default_branch: repo.defaultBranch,
+      html_url: `${this.url}/${full}`,
+      clone_url: `${this.url}/git/${full}.git`,
+    };
+  }
+
+  private pullJson(full: string, pull: FakePull): Json {
+    return {
+      number: pull.number,
+      state: pull.state,
+      merged: false,
+      title: pull.title,
+      body: pull.body,
+      html_url: `${this.url}/${full}/pull/${pull.number}`,
+      maintainer_can_modify: pull.maintainerCanModify,
+      head: { ref: pull.headRef, sha: this.branchSha(pull.headRepo, pull.headRef), repo: this.repoJson(pull.headRepo) },
+      base: { ref: pull.baseRef, sha: this.branchSha(full, pull.baseRef), repo: this.repoJson(full) },
+    };
+  }
+
+  private isInstallationToken(auth: string, repo: string): boolean {
+    const token = /^token (\S+)$/i.exec(auth)?.[1];
+    if (token === undefined || !this.tokens.has(token)) return false;
+    const scope = this.tokens.get(token);
+    return scope === undefined || scope.includes(repo.split("/")[1] ?? "");
+  }
+
+  private isAppJwt(auth: string): boolean {
+    const jwt = /^bearer (\S+)$/i.exec(auth)?.[1];
+    const [header, payload, signature] = jwt?.split(".") ?? [];
+    if (header === undefined || payload === undefined || signature === undefined) return false;
+    const key = createPublicKey(this.options.privateKey);
+    return verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, "base64url"));
+  }
+
+  private issueToken(scope: readonly string[] | undefined): Json {
+    const token = `ghs_fake${String(this.nextId++)}${"x".repeat(28)}`;
+    this.tokens.set(token, scope);
+    return { token, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {} };
+  }
+
+  private buildRoutes(): [string, RegExp, Handler][] {
+    const repoPath = "/repos/([^/]+)/([^/]+)";
+    const full = (m: RegExpExecArray): string => `${m[1]!}/${m[2]!}`;
+    const created = (id: number, body: Json): readonly [number, unknown] => [201, { id, ...body }];
+    return [
+      [
+        "POST",
+        /^\/app\/installations\/(\d+)\/access_tokens$/,
+        (_m, call) => {
+          const repositories = call.body.repositories as string[] | undefined;
+          return [201, this.issueToken(repositories)];
+        },
+      ],
+      ["GET", /^\/app$/, () => [200, { id: 1, slug: this.options.appSlug ?? "patchsmith", name: "patchsmith" }]],
+      ["GET", /^\/users\/([^/]+)$/, (m) => [200, { login: decodeURIComponent(m[1]!), id: 4100, type: "Bot" }]],
+      ["GET", new RegExp(`^${repoPath}$`), (m) => [200, this.repoJson(full(m))]],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/collaborators/([^/]+)/permission$`),
+        (m) => {
+          const permission = this.permissions.get(`${full(m)}:${m[3]!}`) ?? "read";
+          const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+          return [200, { permission: legacy, role_name: permission, user: { login: m[3] } }];
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/contents/(.+)$`),
+        (m, call) => {
+          const ref = call.query.get("ref") ?? this.repos.get(full(m))!.defaultBranch;
+          const path = decodeURIComponent(m[3]!);
+          try {
+            const text = execFileSync("git", ["show", `${ref}:${path}`], {
+              cwd: this.gitDir(full(m)),
+              stdio: ["ignore", "pipe", "ignore"],
+            });
+            return [200, { type: "file", path, encoding: "base64", content: text.toString("base64") }];
+          } catch {
+            return [404, { message: "Not Found" }];
+          }
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/branches/(.+)$`),
+        (m) => {
+          const name = decodeURIComponent(m[3]!);
+          const sha = this.branchSha(full(m), name);
+          return sha === undefined ? [404, { message: "Branch not found" }] : [200, { name, commit: { sha } }];
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/issues/(\\d+)$`),
+        (m) => {
+          const issue = this.issues.get(`${full(m)}#${m[3]!}`);
+          if (issue === undefined) return [404, { message: "Not Found" }];
+          return [200, { number: Number(m[3]), ...issue, html_url: `${this.url}/${full(m)}/issues/${m[3]!}` }];
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/pulls/(\\d+)$`),
+        (m) => {
+          const pull = this.pulls.get(`${full(m)}#${m[3]!}`);
+          return pull === undefined ? [404, { message: "Not Found" }] : [200, this.pullJson(full(m), pull)];
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/pulls$`),
+        (m, call) => {
+          const head = call.query.get("head");
+          const open = [...this.pulls.entries()]
+            .filter(([key, p]) => key.startsWith(`${full(m)}#`) && p.state === "open")
+            .filter(([, p]) => head === null || `${p.headRepo.split("/")[0]!}:${p.headRef}` === head)
+            .map(([, p]) => this.pullJson(full(m), p));
+          return [200, open];
+        },
+      ],
+      [
+        "POST",
+        new RegExp(`^${repoPath}/pulls$`),
+        (m, call) => {
+          const number = this.nextId++;
+          const pull: FakePull = {
+            number,
+            title: String(call.body.title),
+            body: String(call.body.body),
+            headRef: String(call.body.head),
+            headRepo: full(m),
+            baseRef: String(call.body.base),
+            maintainerCanModify: true,
+            state: "open",
+          };
+          this.pulls.set(`${full(m)}#${number}`, pull);
+          return [201, this.pullJson(full(m), pull)];
+        },
+      ],
+      [
+        "POST",
+        new RegExp(`^${repoPath}/(issues|pulls)/comments/(\\d+)/reactions$`),
+        (_m, call) => created(this.nextId++, { content: call.body.content }),
+      ],
+      [
+        "POST",
+        new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+        (m, call) => {
+          const id = this.nextId++;
+          this.comments.set(id, { repo: full(m), issue: Number(m[3]), body: String(call.body.body) });
+          return created(id, {
+            html_url: `${this.url}/${full(m)}/issues/${m[3]!}#issuecomment-${id}`,
+            body: call.body.body,
+          });
+        },
+      ],
+      [
+        "PATCH",
+        new RegExp(`^${repoPath}/issues/comments/(\\d+)$`),
+        (m, call) => {
+          const comment = this.comments.get(Number(m[3]));
+          if (comment === undefined) return [404, { message: "Not Found" }];
+          comment.body = String(call.body.body);
+          return [
+            200,
+            { id: Number(m[3]), body: comment.body, html_url: `${this.url}/${full(m)}#issuecomment-${m[3]!}` },
+          ];
+        },
+      ],
+      [
+        "POST",
+        new RegExp(`^${repoPath}/pulls/(\\d+)/comments/(\\d+)/replies$`),
+        (m, call) => {
+          const id = this.nextId++;
+          this.comments.set(id, { repo: full(m), issue: Number(m[3]), body: String(call.body.body) });
+          return created(id, {
+            html_url: `${this.url}/${full(m)}/pull/${m[3]!}#discussion_r${id}`,
+            body: call.body.body,
+          });
+        },
+      ],
+      [
+        "POST",
+        new RegExp(`^${repoPath}/check-runs$`),
+        (_m, call) => {
+          const id = this.nextId++;
+          this.checkRuns.set(id, { ...call.body });
+          return created(id, { ...call.body });
+        },
+      ],
+      [
+        "PATCH",
+        new RegExp(`^${repoPath}/check-runs/(\\d+)$`),
+        (m, call) => {
+          const run = this.checkRuns.get(Number(m[3]));
+          if (run === undefined) return [404, { message: "Not Found" }];
+          Object.assign(run, call.body);
+          return [200, { id: Number(m[3]), ...run }];
+        },
+      ],
+    ];
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", this.url);
+    if (url.pathname.startsWith("/git/")) {
+      serveGit(
+        {
+          projectRoot: this.options.projectRoot,
+          authorize: (authorization, repo) => {
+            const basic = /^basic (\S+)$/i.exec(authorization ?? "")?.[1];
+            const [user, token] = Buffer.from(basic ?? "", "base64")
+              .toString("utf8")
+              .split(":");
+            const scope = token === undefined ? undefined : this.tokens.get(token);
+            const allowed = user === "x-access-token" && token !== undefined && this.tokens.has(token);
+            return allowed && (scope === undefined || scope.includes(repo.split("/")[1]!.replace(/\.git$/, "")))
+              ? "x-access-token"
+              : undefined;
+          },
+        },
+        request,
+        response,
+        url.pathname.slice("/git".length),
+      );
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const path = url.pathname.replace(/^\/api\/v3/, "");
+    const call: RecordedCall = {
+      method: request.method ?? "GET",
+      path,
+      query: url.searchParams,
+      body: raw === "" ? {} : (JSON.parse(raw) as Json),
+    };
+    this.calls.push(call);
+    this.onCall(call);
+    const auth = request.headers.authorization ?? "";
+    const send = (status: number, body: unknown): void => {
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    for (const [method, pattern, handler] of this.routes) {
+      const match = method === call.method ? pattern.exec(path) : null;
+      if (match === null) continue;
+      const repo = /^\/repos\/([^/]+\/[^/]+)/.exec(path)?.[1];
+      const authorized = path.startsWith("/app")
+        ? this.isAppJwt(auth)
+        : repo === undefined || this.isInstallationToken(auth, repo);
+      if (!authorized) {
+        send(401, { message: "Bad credentials" });
+        return;
+      }
+      const [status, body] = handler(match, call, auth);
+      send(status, body);
+      return;
+    }
+    send(404, { message: `fake GitHub has no route for ${call.method} ${path}` });
+  }
+}

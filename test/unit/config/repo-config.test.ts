@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../../src/config/repo-config.js";
+
+describe("parseRepoConfig", () => {
+  it("gives the defaults when there is no file", () => {
+    expect(parseRepoConfig(undefined)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+    expect(DEFAULT_REPO_CONFIG.forbiddenPaths).toEqual([".github/workflows/**"]);
+  });
+
+  it("reads every setting", () => {
+    const text = [
+      "test: npm run test:unit",
+      "model: qwen2.5-coder",
+      "budget:",
+      "  attempts: 2",
+      "  tokens: 80000",
+      "  minutes: 10",
+      "paths:",
+      "  forbidden: ['secrets/**', 'vendor/**']",
+      "triggers:",
+      "  min-permission: maintain",
+      "  users: [maintainer-mia]",
+    ].join("\n");
+    expect(parseRepoConfig(text)).toEqual({
+      ok: true,
+      config: {
+        testCommand: "npm run test:unit",
+        model: "qwen2.5-coder",
+        maxAttempts: 2,
+        tokenBudget: 80000,
+        wallTimeMs: 600_000,
+        forbiddenPaths: [".github/workflows/**", "secrets/**", "vendor/**"],
+        trigger: { minPermission: "maintain", users: ["maintainer-mia"] },
+        fromFile: true,
+      },
+    });
+  });
+
+  it("keeps workflows forbidden unless explicitly allowed", () => {
+    const allowed = parseRepoConfig("paths:\n  allow-workflows: true\n");
+    expect(allowed.ok && allowed.config.forbiddenPaths).toEqual([]);
+    const empty = parseRepoConfig("# nothing yet\n");
+    expect(empty.ok && empty.config.forbiddenPaths).toEqual([".github/workflows/**"]);
+  });
+
+  it("refuses unknown keys, so a typo cannot silently change behaviour", () => {
+    const result = parseRepoConfig("budget:\n  atempts: 2\n");
+    expect(result).toMatchObject({ ok: false, reason: "invalid-config" });
+    expect(!result.ok && result.message).toContain("atempts");
+  });
+
+  it("refuses values out of range and a permission below write", () => {
+    expect(parseRepoConfig("budget: { attempts: 0 }")).toMatchObject({ ok: false, reason: "invalid-config" });
+    const triage = parseRepoConfig("triggers: { min-permission: triage }");
+    expect(triage).toMatchObject({ ok: false, reason: "invalid-config" });
+    expect(!triage.ok && triage.message).toContain("min-permission");
+  });
+
+  it("reports broken YAML with the parser's words", () => {
+    const result = parseRepoConfig("test: [unclosed\n");
+    expect(result).toMatchObject({ ok: false, reason: "invalid-yaml" });
+    expect(!result.ok && result.message).toContain(".github/patchsmith.yml is not valid YAML");
+  });
+
+  it("refuses a file that is not a mapping", () => {
+    expect(parseRepoConfig("- a\n- b\n")).toMatchObject({ ok: false, reason: "invalid-config" });
+  });
+
+  it("refuses huge files", () => {
+    expect(parseRepoConfig(`# ${"x".repeat(70_000)}`)).toMatchObject({ ok: false, reason: "too-large" });
+  });
+});

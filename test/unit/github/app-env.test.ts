@@ -1,0 +1,64 @@
+import { generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { needsSetup, normalizePrivateKey, parseAppEnv } from "../../../src/github/app-env.js";
+
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 1024,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+describe("app environment", () => {
+  it("needs the set-up page without an App ID or a key", () => {
+    expect(needsSetup({})).toBe(true);
+    expect(needsSetup({ APP_ID: "1" })).toBe(true);
+    expect(needsSetup({ APP_ID: "1", PRIVATE_KEY_PATH: "key.pem" })).toBe(false);
+  });
+
+  it("reads probot's variables and builds the GHE API base", () => {
+    const result = parseAppEnv({
+      APP_ID: "123",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "s3cret",
+      PORT: "0",
+      GHE_HOST: "ghe.example.com",
+      GHE_PROTOCOL: "http",
+      PATCHSMITH_THROTTLE: "off",
+    });
+    expect(result.ok && result.env).toMatchObject({
+      appId: "123",
+      port: 0,
+      host: "localhost",
+      webhookPath: "/api/github/webhooks",
+      baseUrl: "http://ghe.example.com/api/v3",
+      throttle: false,
+      concurrency: 2,
+    });
+  });
+
+  it("uses github.com without GHE_HOST and refuses a missing webhook secret", () => {
+    const ok = parseAppEnv({ APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "x" });
+    expect(ok.ok && ok.env.baseUrl).toBeUndefined();
+    const missing = parseAppEnv({ APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "" });
+    expect(missing).toMatchObject({ ok: false });
+    expect(!missing.ok && missing.message).toContain("WEBHOOK_SECRET");
+  });
+
+  it("refuses PATCHSMITH_REDIS_URL, which this build cannot use", () => {
+    const result = parseAppEnv({
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "x",
+      PATCHSMITH_REDIS_URL: "redis://r",
+    });
+    expect(!result.ok && result.message).toContain("PATCHSMITH_REDIS_URL");
+  });
+
+  it("accepts a key with escaped newlines, quoted, or base64, and refuses anything else", () => {
+    const escaped = `"${privateKey.replace(/\n/g, "\\n")}"`;
+    expect(normalizePrivateKey(escaped)).toBe(privateKey);
+    expect(normalizePrivateKey(Buffer.from(privateKey).toString("base64"))).toBe(privateKey);
+    expect(normalizePrivateKey("not a key")).toBeUndefined();
+    expect(parseAppEnv({ APP_ID: "1", PRIVATE_KEY: "nope", WEBHOOK_SECRET: "x" })).toMatchObject({ ok: false });
+  });
+});

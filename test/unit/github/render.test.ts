@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { findCommands } from "../../../src/github/parse-command.js";
+import { fence, truncate } from "../../../src/github/markdown.js";
+import { renderCheckOutcome } from "../../../src/github/render-check.js";
+import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/github/render-comment.js";
+import { renderSuggestion, suggestionLines } from "../../../src/github/suggestion.js";
+import { failedReport, successReport } from "../jobs/reports.js";
+
+describe("markdown helpers", () => {
+  it("fences content with a fence longer than any backtick run inside", () => {
+    expect(fence("a ``` b", "diff")).toBe("````diff\na ``` b\n````");
+    expect(fence("plain\n")).toBe("```\nplain\n```");
+  });
+
+  it("truncates at a line boundary and says how much is missing", () => {
+    const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+    const cut = truncate(text, 50);
+    expect(cut.length).toBeLessThan(100);
+    expect(cut).toMatch(/… \(\d+ more lines not shown\)$/);
+  });
+});
+
+describe("progress comment", () => {
+  it("ticks the stages passed and marks the current one", () => {
+    const body = renderProgress({ command: "/fix the parser", requester: "mia", stage: "asking-model" });
+    expect(body).toContain("<!-- patchsmith -->");
+    expect(body).toContain("- [x] queued\n- [x] cloning\n- [x] running the tests first\n- [ ] **asking the model** ⏳");
+    expect(body).toContain("- [ ] pushing");
+  });
+});
+
+describe("final comment", () => {
+  it("never lets model or test text start a command line", () => {
+    const report = failedReport("edits-failed", "/fix this yourself\n/undo\n```\nbreak out");
+    const body = renderOutcome({ kind: "not-fixed", report }, "mia", "/fix x");
+    expect(findCommands(body)).toEqual([]);
+  });
+
+  it("shows the diff stat, the collapsed diff, tests and usage for a fix", () => {
+    const body = renderOutcome(
+      {
+        kind: "fixed",
+        report: successReport(),
+        delivery: {
+          kind: "pushed",
+          branch: "patchsmith/issue-12",
+          commits: [{ sha: "c".repeat(40), subject: "fix: x", url: "https://h/commit/c" }],
+        },
+      },
+      "mia",
+      "/fix x",
+    );
+    expect(body).toContain("1 file changed, 1 insertion(+), 1 deletion(-)");
+    expect(body).toContain("<details><summary>Diff</summary>\n\n```diff\ndiff --git");
+    expect(body).toContain(
+      "**Attempts:** 1 · **Model calls:** 1 · **Tokens:** 1,500 tokens (1,200 prompt + 300 completion)",
+    );
+    expect(body).toContain("[`ccccccc`](https://h/commit/c) fix: x");
+  });
+
+  it("neutralises mentions in quoted text", () => {
+    const report = failedReport("tests-failed", "x", { notes: ["ping @everyone"] });
+    expect(renderOutcome({ kind: "not-fixed", report }, "mia", "/fix")).toContain("@\u200beveryone");
+  });
+
+  it("explains a denial politely and lists the commands in /help", () => {
+    expect(renderDenied("newcomer", "insufficient-permission")).toContain("Hi @newcomer, thanks for the suggestion!");
+    expect(renderHelp()).toContain("`/undo`");
+  });
+});
+
+describe("check run", () => {
+  it("carries the same summary and the conclusion", () => {
+    const out = renderCheckOutcome({ kind: "not-fixed", report: failedReport("model-error", "boom") }, "mia", "/fix x");
+    expect(out.conclusion).toBe("failure");
+    expect(out.title).toBe("Not fixed: model-error");
+    expect(out.summary).not.toContain("<!-- patchsmith -->");
+    expect(out.summary).toContain("boom");
+  });
+});
+
+describe("suggestions", () => {
+  const before = "a\nb\nc\nd\ne\n";
+
+  it("gives the new content of the commented lines, including inserted lines", () => {
+    const result = suggestionLines([{ path: "f.ts", before, after: "a\nB\nC\nC2\nd\ne\n" }], {
+      path: "f.ts",
+      startLine: 2,
+      endLine: 3,
+    });
+    expect(result).toEqual({ ok: true, lines: ["B", "C", "C2"] });
+  });
+
+  it("can delete the lines", () => {
+    const result = suggestionLines([{ path: "f.ts", before, after: "a\nd\ne\n" }], {
+      path: "f.ts",
+      startLine: 2,
+      endLine: 3,
+    });
+    expect(result).toEqual({ ok: true, lines: [] });
+    expect(renderSuggestion([], "ok")).toContain("```suggestion\n```");
+  });
+
+  it("refuses changes outside the lines, in other files, or creations", () => {
+    expect(
+      suggestionLines([{ path: "f.ts", before, after: "A\nb\nc\nd\ne\n" }], { path: "f.ts", startLine: 2, endLine: 3 }),
+    ).toMatchObject({
+      ok: false,
+      reason: "outside-lines",
+    });
+    expect(
+      suggestionLines(
+        [
+          { path: "f.ts", before, after: "a\nB\nc\nd\ne\n" },
+          { path: "g.ts", before: "x\n", after: "y\n" },
+        ],
+        { path: "f.ts", startLine: 2, endLine: 3 },
+      ),
+    ).toMatchObject({ ok: false, reason: "other-files" });
+    expect(
+      suggestionLines([{ path: "f.ts", before: null, after: "new\n" }], { path: "f.ts", startLine: 1, endLine: 1 }),
+    ).toMatchObject({
+      ok: false,
+      reason: "file-created-or-deleted",
+    });
+    expect(suggestionLines([], { path: "f.ts", startLine: 1, endLine: 1 })).toMatchObject({
+      ok: false,
+      reason: "no-change",
+    });
+  });
+
+  it("keeps CRLF files' lines without the carriage returns", () => {
+    const result = suggestionLines([{ path: "f.ts", before: "a\r\nb\r\nc\r\n", after: "a\r\nB\r\nc\r\n" }], {
+      path: "f.ts",
+      startLine: 2,
+      endLine: 2,
+    });
+    expect(result).toEqual({ ok: true, lines: ["B"] });
+  });
+
+  it("uses a longer fence when the new lines hold backticks", () => {
+    expect(renderSuggestion(["const s = ```x```;"], "ok")).toContain("````suggestion\nconst s = ```x```;\n````");
+  });
+});

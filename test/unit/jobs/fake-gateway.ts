@@ -1,0 +1,171 @@
+/** An in-memory GitHub gateway for unit tests: state you can set, and every call recorded in order. */
+import type {
+  AppIdentity,
+  CheckConclusion,
+  CheckOutput,
+  GitHubGateway,
+  Permission,
+  PullInfo,
+  RepoInfo,
+} from "../../../src/ports/github-gateway.js";
+
+export interface Call {
+  readonly method: keyof GitHubGateway;
+  readonly args: readonly unknown[];
+}
+
+export interface FakeState {
+  permissions: Record<string, Permission>;
+  repo: RepoInfo;
+  files: Record<string, string>;
+  branches: Record<string, string>;
+  pulls: Record<number, PullInfo>;
+  issues: Record<number, { title: string; body: string }>;
+  openPulls: Record<string, { number: number; htmlUrl: string }>;
+  comments: Map<number, string>;
+  checks: Map<number, { headSha: string; output: CheckOutput; conclusion?: CheckConclusion }>;
+  app: AppIdentity;
+  token: string;
+}
+
+export function samplePull(overrides: Partial<PullInfo> = {}): PullInfo {
+  return {
+    number: 34,
+    state: "open",
+    merged: false,
+    title: "Add CSV export",
+    body: "Adds CSV export.",
+    htmlUrl: "https://github.com/acme/widgets/pull/34",
+    headRef: "csv-export",
+    headSha: "a".repeat(40),
+    headRepoFullName: "acme/widgets",
+    headCloneUrl: "https://github.com/acme/widgets.git",
+    baseRef: "main",
+    maintainerCanModify: false,
+    ...overrides,
+  };
+}
+
+export function createFakeGateway(initial: Partial<FakeState> = {}): {
+  gateway: GitHubGateway;
+  state: FakeState;
+  calls: Call[];
+  methods: () => string[];
+} {
+  const state: FakeState = {
+    permissions: { "maintainer-mia": "write" },
+    repo: {
+      defaultBranch: "main",
+      cloneUrl: "https://github.com/acme/widgets.git",
+      htmlUrl: "https://github.com/acme/widgets",
+      private: true,
+    },
+    files: {},
+    branches: { main: "b".repeat(40) },
+    pulls: { 34: samplePull() },
+    issues: { 12: { title: "Parser drops the last line", body: "When the input has no trailing newline…" } },
+    openPulls: {},
+    comments: new Map(),
+    checks: new Map(),
+    app: { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: 41 },
+    token: "ghs_FAKEinstallationTOKEN0123456789abcdef",
+    ...initial,
+  };
+  const calls: Call[] = [];
+  let nextId = 9000;
+  const record = (method: keyof GitHubGateway, ...args: unknown[]): void => {
+    calls.push({ method, args });
+  };
+
+  const gateway: GitHubGateway = {
+    getPermission(repo, login) {
+      record("getPermission", repo, login);
+      return Promise.resolve(state.permissions[login] ?? "none");
+    },
+    getRepo(repo) {
+      record("getRepo", repo);
+      return Promise.resolve(state.repo);
+    },
+    getFileContent(repo, path, ref) {
+      record("getFileContent", repo, path, ref);
+      return Promise.resolve(state.files[`${ref}:${path}`]);
+    },
+    getBranchSha(repo, branch) {
+      record("getBranchSha", repo, branch);
+      return Promise.resolve(state.branches[branch]);
+    },
+    getIssue(repo, number) {
+      record("getIssue", repo, number);
+      const issue = state.issues[number] ?? { title: "untitled", body: "" };
+      return Promise.resolve({
+        number,
+        ...issue,
+        htmlUrl: `${state.repo.htmlUrl}/issues/${number}`,
+        isPullRequest: false,
+      });
+    },
+    getPull(repo, number) {
+      record("getPull", repo, number);
+      const pull = state.pulls[number];
+      return pull === undefined ? Promise.reject(new Error(`no pull ${number}`)) : Promise.resolve(pull);
+    },
+    findOpenPull(repo, branch) {
+      record("findOpenPull", repo, branch);
+      return Promise.resolve(state.openPulls[branch]);
+    },
+    createPull(repo, pull) {
+      record("createPull", repo, pull);
+      const created = { number: 100, htmlUrl: `${state.repo.htmlUrl}/pull/100` };
+      state.openPulls[pull.head] = created;
+      return Promise.resolve(created);
+    },
+    addReaction(repo, target, content) {
+      record("addReaction", repo, target, content);
+      return Promise.resolve();
+    },
+    createComment(repo, issueNumber, body) {
+      record("createComment", repo, issueNumber, body);
+      const id = nextId++;
+      state.comments.set(id, body);
+      return Promise.resolve({ id, htmlUrl: `${state.repo.htmlUrl}/issues/${issueNumber}#issuecomment-${id}` });
+    },
+    updateComment(repo, commentId, body) {
+      record("updateComment", repo, commentId, body);
+      state.comments.set(commentId, body);
+      return Promise.resolve();
+    },
+    replyToReviewComment(repo, pullNumber, commentId, body) {
+      record("replyToReviewComment", repo, pullNumber, commentId, body);
+      const id = nextId++;
+      state.comments.set(id, body);
+      return Promise.resolve({ id, htmlUrl: `${state.repo.htmlUrl}/pull/${pullNumber}#discussion_r${id}` });
+    },
+    createCheckRun(repo, run) {
+      record("createCheckRun", repo, run);
+      const id = nextId++;
+      state.checks.set(id, { headSha: run.headSha, output: run.output });
+      return Promise.resolve(id);
+    },
+    updateCheckRun(repo, id, update) {
+      record("updateCheckRun", repo, id, update);
+      const check = state.checks.get(id);
+      if (check !== undefined) {
+        state.checks.set(id, {
+          ...check,
+          output: update.output,
+          ...(update.conclusion === undefined ? {} : { conclusion: update.conclusion }),
+        });
+      }
+      return Promise.resolve();
+    },
+    createRepoToken(repo) {
+      record("createRepoToken", repo);
+      return Promise.resolve(state.token);
+    },
+    getAppIdentity() {
+      record("getAppIdentity");
+      return Promise.resolve(state.app);
+    },
+  };
+  return { gateway, state, calls, methods: () => calls.map((c) => c.method) };
+}
