@@ -93,11 +93,8 @@ export interface ParseProblem {
 
 /** Parser output: edits and problems in reply order (`index` orders them against each other). */
 export type ParsedItem =
-  | { readonly type: "edit"; readonly edit: Edit }
-  | { readonly type: "problem"; readonly problem: ParseProblem };
+  { readonly type: "edit"; readonly edit: Edit } | { readonly type: "problem"; readonly problem: ParseProblem };
 
 /** Old side (context + remove) and new side (context + add) of a replace edit; elisions are kept on both sides. */
-export const oldLines = (ops: readonly LineOp[]): string[] =>
-  ops.filter((o) => o.op !== "add").map((o) => o.text);
-export const newLines = (ops: readonly LineOp[]): string[] =>
-  ops.filter((o) => o.op !== "remove").map((o) => o.text);
+export const oldLines = (ops: readonly LineOp[]): string[] => ops.filter((o) => o.op !== "add").map((o) => o.text);
+export const newLines = (ops: readonly LineOp[]): string[] => ops.filter((o) => o.op !== "remove").map((o) => o.text);

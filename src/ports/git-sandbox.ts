@@ -48,7 +48,11 @@ export interface Sandbox {
   /** Revert a commit with a new commit by `author`; returns the new SHA. */
   revert(sha: string, author: Identity): Promise<string>;
   /** Commit log of a range, newest first. */
-  log(range: string): Promise<Array<{ readonly sha: string; readonly subject: string; readonly body: string; readonly authorName: string }>>;
+  log(
+    range: string,
+  ): Promise<
+    Array<{ readonly sha: string; readonly subject: string; readonly body: string; readonly authorName: string }>
+  >;
   /** Push `branch` to origin with a lease on `expectedRemoteSha` (null: must not exist). Never forced. */
   push(branch: string, expectedRemoteSha: string | null): Promise<PushResult>;
   /** Remove the clone. */
