@@ -21,6 +21,11 @@ export interface EngineOptions {
    * `applyReply` lists the root's files itself when this is not given.
    */
   readonly knownPaths?: ReadonlySet<string> | readonly string[];
+  /**
+   * Paths the caller protects: return why (e.g. "it matches .github/workflows/**") to refuse every edit that
+   * touches the path with `forbidden-path`, or undefined to allow it. Protected files are never read.
+   */
+  readonly protect?: (path: string) => string | undefined;
 }
 
 export interface EngineResult {
@@ -57,16 +62,36 @@ async function stateFromReader(read: ReadFile, path: string): Promise<FileState>
   }
 }
 
+function protectedState(options: EngineOptions, path: string): FileState | undefined {
+  const why = options.protect?.(path);
+  return why === undefined ? undefined : { kind: "protected", message: why };
+}
+
+/** Reads what the planner needs to know about one path (the filesystem adapter's `read` has this shape). */
+export type ReadState = (path: string) => Promise<FileState>;
+
+/**
+ * The pipeline without the final write: parse, read each named path once (normalised, relative; protected paths
+ * are never read), plan. Callers that own their own writing (the fix loop) start here.
+ */
+export async function planReply(
+  reply: string,
+  readState: ReadState,
+  options: EngineOptions = {},
+): Promise<EngineResult> {
+  const items = parse(reply, options);
+  const snapshot = new Map<string, FileState>();
+  for (const path of pathsToRead(items)) snapshot.set(path, protectedState(options, path) ?? (await readState(path)));
+  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
+}
+
 /**
  * Applies a reply against files given by `read` (called once per path, with normalised relative paths) and
  * returns what the files would become. Nothing is written anywhere.
  */
-export async function applyEdits(reply: string, read: ReadFile, options: EngineOptions = {}): Promise<EngineResult> {
-  const items = parse(reply, options);
-  const snapshot = new Map<string, FileState>();
-  for (const path of pathsToRead(items)) snapshot.set(path, await stateFromReader(read, path));
-  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
-  return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
+export function applyEdits(reply: string, read: ReadFile, options: EngineOptions = {}): Promise<EngineResult> {
+  return planReply(reply, (path) => stateFromReader(read, path), options);
 }
 
 export interface ApplyReplyOptions extends EngineOptions {
@@ -96,20 +121,17 @@ export interface ApplyReport {
 export async function applyReply(reply: string, options: ApplyReplyOptions): Promise<ApplyReport> {
   const tree = createFsTree(options.root);
   const knownPaths = options.knownPaths ?? (await tree.listFiles());
-  const items = parse(reply, { ...options, knownPaths });
-  const snapshot = new Map<string, FileState>();
-  for (const path of pathsToRead(items)) snapshot.set(path, await tree.read(path));
-  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  const plan = await planReply(reply, (path) => tree.read(path), { ...options, knownPaths });
   const dryRun = options.dryRun ?? false;
-  if (dryRun || plan.writes.size === 0) {
-    return { results: plan.results, written: [], changes: plan.writes, dryRun, summary: plan.summary };
+  if (dryRun || plan.files.size === 0) {
+    return { results: plan.results, written: [], changes: plan.files, dryRun, summary: plan.summary };
   }
-  const committed = await tree.commit(plan.writes);
+  const committed = await tree.commit(plan.files);
   if (committed.ok) {
     return {
       results: plan.results,
       written: [...committed.written],
-      changes: plan.writes,
+      changes: plan.files,
       dryRun,
       summary: plan.summary,
     };

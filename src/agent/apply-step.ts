@@ -6,7 +6,8 @@ import picomatch from "picomatch";
 import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { WORKFLOWS_GLOB } from "../config/repo-config.js";
 import type { EditResult } from "../core/result.js";
-import { applyEdits } from "../engine.js";
+import type { FileState } from "../apply/snapshot.js";
+import { planReply } from "../engine.js";
 import type { WorkTree } from "./deps.js";
 import type { EditOutcome } from "./types.js";
 
@@ -19,8 +20,6 @@ export function createPathGuard(globs: readonly string[]): PathGuard {
   const matchers = globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
   return (path) => matchers.find((m) => m.test(path))?.glob;
 }
-
-const FORBIDDEN_PREFIX = "patchsmith may not change this path";
 
 export interface AppliedReply {
   readonly results: readonly EditResult[];
@@ -53,12 +52,9 @@ export async function retryPromptFor(
   return renderRetryPrompt(results, fresh);
 }
 
-function toOutcome(result: EditResult, guard: PathGuard): EditOutcome {
+function toOutcome(result: EditResult): EditOutcome {
   if (result.ok) return { path: result.path, ok: true, strategy: result.strategy };
-  // The engine only knows "unreadable"; the report says what really happened.
-  const reason =
-    guard(result.path) !== undefined && result.message.includes(FORBIDDEN_PREFIX) ? "forbidden-path" : result.reason;
-  return { path: result.path, ok: false, reason, message: result.message };
+  return { path: result.path, ok: false, reason: result.reason, message: result.message };
 }
 
 export async function applyReplyToTree(
@@ -68,29 +64,18 @@ export async function applyReplyToTree(
   guard: PathGuard,
 ): Promise<AppliedReply> {
   const preimages = new Map<string, string | null>();
-  const read = async (path: string): Promise<string | undefined> => {
-    const glob = guard(path);
-    if (glob !== undefined) {
-      // Throwing makes the engine refuse every edit of this path (as unreadable) with our words for the model.
-      throw new Error(`${FORBIDDEN_PREFIX} (it matches the protected pattern ${glob}); leave it unchanged`);
-    }
+  const readState = async (path: string): Promise<FileState> => {
     const state = await tree.read(path);
-    switch (state.kind) {
-      case "text":
-        preimages.set(path, state.content);
-        return state.content;
-      case "missing":
-        preimages.set(path, null);
-        return undefined;
-      case "binary":
-        return "\0";
-      case "unreadable":
-      case "unsafe":
-        throw new Error(state.message);
-    }
+    if (state.kind === "text") preimages.set(path, state.content);
+    else if (state.kind === "missing") preimages.set(path, null);
+    return state;
+  };
+  const protect = (path: string): string | undefined => {
+    const glob = guard(path);
+    return glob === undefined ? undefined : `patchsmith may not change paths matching ${glob}`;
   };
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
-  const engine = await applyEdits(reply, read, { partial: true, knownPaths });
+  const engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
   // Defence in depth: whatever the engine planned, nothing under a protected pattern is written.
   const writes = new Map([...engine.files].filter(([path]) => guard(path) === undefined));
   let results: readonly EditResult[] = engine.results;
@@ -113,5 +98,5 @@ export async function applyReplyToTree(
     }
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
-  return { results, outcomes: results.map((r) => toOutcome(r, guard)), written, preimages: kept };
+  return { results, outcomes: results.map(toOutcome), written, preimages: kept };
 }

@@ -69,6 +69,10 @@ export const describe = {
     return `${subject(path, edit)}: ${path} is a binary file (not UTF-8 text); edits to it are not supported. Leave it unchanged.`;
   },
 
+  forbiddenPath(path: string, why: string, edit: Edit): string {
+    return `${subject(path, edit)}: ${path} may not be changed (${why}). Leave it unchanged and make the change elsewhere.`;
+  },
+
   unreadableFile(path: string, why: string, edit: Edit): string {
     return `${subject(path, edit)}: ${why}. Edits can only change regular text files; choose another path.`;
   },

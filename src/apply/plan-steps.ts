@@ -48,6 +48,8 @@ function refuseExisting(state: FileState, path: string, edit: Edit): FailedEdit 
       return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
     case "unsafe":
       return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
+    case "protected":
+      return fail(path, edit, "forbidden-path", describe.forbiddenPath(path, state.message, edit));
   }
 }
 
@@ -63,6 +65,8 @@ function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | 
       return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
     case "unsafe":
       return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
+    case "protected":
+      return fail(path, edit, "forbidden-path", describe.forbiddenPath(path, state.message, edit));
   }
 }
 

@@ -11,7 +11,9 @@ export type FileState =
   /** Exists but cannot be read as a file: a directory, a special file, a permission error. */
   | { readonly kind: "unreadable"; readonly message: string }
   /** Reaching it would leave the root (a symlink pointing outside, or a path the confinement check refused). */
-  | { readonly kind: "unsafe"; readonly message: string };
+  | { readonly kind: "unsafe"; readonly message: string }
+  /** The caller protects this path (EngineOptions.protect): the message says why. Never read. */
+  | { readonly kind: "protected"; readonly message: string };
 
 export type FileSnapshot = ReadonlyMap<string, FileState>;
 

@@ -12,6 +12,8 @@ export const REASONS = {
   "file-exists": "A creation or move targets a path that already exists; creation never overwrites.",
   "binary-file": "The file is not text (it holds NUL bytes or is not valid UTF-8); the engine does not edit it.",
   "unreadable-file": "The file exists but cannot be read (permissions, a directory, a special file).",
+  "forbidden-path":
+    "The path is protected by the caller (e.g. `.github/workflows/**` for the GitHub App); it is left unchanged.",
   "not-applied": "The edit itself was fine, but the reply is one transaction and another edit failed.",
 } as const;
 

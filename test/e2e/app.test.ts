@@ -424,7 +424,7 @@ describe("patchsmith serve", () => {
     await deliver("issue_comment", issueComment(full, 1, `/fix ${INSTRUCTION}`));
     expect((await completedCheck(full)).body.conclusion).toBe("failure");
     const final = commentsOf(full).at(-1)!;
-    expect(final).toContain("patchsmith may not change this path");
+    expect(final).toContain("patchsmith may not change paths matching src/**");
     expect(final).toContain("src/**");
     expect(github.branchSha(full, "patchsmith/issue-1")).toBeUndefined();
   });

@@ -33,6 +33,25 @@ describe("applyEdits (library form)", () => {
     expect(out.summary).toBe("3 edits applied");
   });
 
+  it("refuses edits of protected paths with forbidden-path, never reads them, and keeps the other edits in partial mode", async () => {
+    const asked: string[] = [];
+    const read = (p: string) => {
+      asked.push(p);
+      return p === "src/a.ts" ? "x = 1\n" : "on: push\n";
+    };
+    const reply = [
+      block(".github/workflows/ci.yml", "on: push", "on: pull_request"),
+      block("src/a.ts", "x = 1", "x = 2"),
+      block(".github/workflows/new.yml", "", "on: push"),
+    ].join("\n");
+    const protect = (p: string) => (p.startsWith(".github/workflows/") ? "it is a workflow" : undefined);
+    const out = await applyEdits(reply, read, { partial: true, protect });
+    expect(out.results.map((r) => (r.ok ? "ok" : r.reason))).toEqual(["forbidden-path", "ok", "forbidden-path"]);
+    expect(out.results[0]!.ok ? "" : out.results[0]!.message).toContain("it is a workflow");
+    expect(asked).toEqual(["src/a.ts"]);
+    expect([...out.files.keys()]).toEqual(["src/a.ts"]);
+  });
+
   it("maps a reader's NUL content to binary-file and a throwing reader to unreadable-file", async () => {
     const read = (p: string) => {
       if (p === "bin.dat") return "PNG\0\0";
