@@ -2,25 +2,22 @@
  * First run: `node dist/cli.js serve` without credentials serves probot's registration page, whose manifest comes
  * from app.yml (private, the least permissions, the two comment events).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { BUILT_CLI, PROJECT_ROOT } from "../global-build.js";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let dir: string;
 let app: ChildProcess;
 let port = 0;
 let output = "";
 
 beforeAll(async () => {
-  spawnSync("npm", ["run", "build"], { cwd: project, encoding: "utf8", timeout: 240_000 });
-  expect(existsSync(path.join(project, "dist/cli.js"))).toBe(true);
   dir = mkdtempSync(path.join(tmpdir(), "patchsmith-e2e-setup-"));
-  for (const file of ["app.yml", "package.json"]) copyFileSync(path.join(project, file), path.join(dir, file));
-  app = spawn(process.execPath, [path.join(project, "dist/cli.js"), "serve"], {
+  for (const file of ["app.yml", "package.json"]) copyFileSync(path.join(PROJECT_ROOT, file), path.join(dir, file));
+  app = spawn(process.execPath, [BUILT_CLI, "serve"], {
     cwd: dir,
     env: { PATH: process.env.PATH, HOME: dir, PORT: "0", HOST: "127.0.0.1", NO_SMEE_SETUP: "true", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,18 +2,17 @@
  * The GitHub App end to end: `node dist/cli.js serve` as a real process, signed webhooks over HTTP, a fake GitHub
  * (REST under /api/v3 via GHE_HOST/GHE_PROTOCOL, real git over smart HTTP) and the fake OpenAI server.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac, generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, makeNodeRepo } from "../fakes/git-repos.js";
 import { FakeGitHub, type RecordedCall } from "../fakes/github-api.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
+import { BUILT_CLI } from "../global-build.js";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = "e2e-webhook-secret-0123456789";
 const API_KEY = "sk-e2e-app-secret-0123456789abcdefghij";
 const BUGGY = "  return total / (values.length - 1);";
@@ -42,8 +41,6 @@ let modelStep: ScriptStep = FIX_REPLY;
 let counter = 0;
 
 beforeAll(async () => {
-  spawnSync("npm", ["run", "build"], { cwd: project, encoding: "utf8", timeout: 240_000 });
-  expect(existsSync(path.join(project, "dist/cli.js"))).toBe(true);
   const { privateKey } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
@@ -57,7 +54,7 @@ beforeAll(async () => {
     whenExhausted: (request) => (typeof modelStep === "function" ? modelStep(request) : modelStep),
   });
   const ghe = new URL(github.url).host;
-  app = spawn(process.execPath, [path.join(project, "dist/cli.js"), "serve"], {
+  app = spawn(process.execPath, [BUILT_CLI, "serve"], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

@@ -1,21 +1,12 @@
 /** Runs the built CLI (`node dist/cli.js apply`) as a real process against temp trees. */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../global-build.js";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = path.join(project, "dist/cli.js");
-
-beforeAll(() => {
-  // `npm test` builds first; building here too keeps `vitest run test/e2e` honest after source edits. tsc still
-  // emits when another area's work in progress has type errors, so the exit code is not what decides.
-  spawnSync("npm", ["run", "build"], { cwd: project, encoding: "utf8", timeout: 240_000 });
-  expect(existsSync(cli)).toBe(true);
-}, 300_000);
+const cli = BUILT_CLI;
 
 let dir: string;
 let root: string;

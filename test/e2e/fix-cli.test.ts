@@ -2,41 +2,15 @@
  * The built CLI as a child process: `node dist/cli.js fix --repo URL --push --json "…"` with OPENAI_BASE_URL
  * pointing at the fake OpenAI server, against a bare remote of a real repository with a failing test.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
 import { git, makeBareRemote, makeNodeRepo, type BareRemote, type TempRepo } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
+import { BUILT_CLI } from "../global-build.js";
 import { block, commitsOf, treeState } from "./fix-helpers.js";
 
-const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-// A private build (inside the project, so node_modules resolve) keeps this file from racing other e2e builds of dist/.
-const cacheDir = path.join(project, "node_modules", ".cache");
-let outDir: string;
-let cli: string;
+const cli = BUILT_CLI;
 const SECRET = "sk-cli-secret-abcdefghijklmnopqrstuvwxyz012345";
-
-beforeAll(() => {
-  outDir = mkdtempSync(path.join(existsSync(cacheDir) ? cacheDir : project, "patchsmith-e2e-dist-"));
-  // tsc emits even when another area's work in progress has type errors: the CLI's existence decides.
-  spawnSync(
-    process.execPath,
-    [path.join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", outDir],
-    {
-      cwd: project,
-      encoding: "utf8",
-      timeout: 240_000,
-    },
-  );
-  cli = path.join(outDir, "cli.js");
-  expect(existsSync(cli)).toBe(true);
-}, 300_000);
-
-afterAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
-});
 
 let repo: TempRepo | undefined;
 let remote: BareRemote | undefined;

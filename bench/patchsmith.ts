@@ -1,0 +1,27 @@
+/**
+ * The one place the bench touches patchsmith's library API (src/engine.ts), so that the speed section reads the
+ * same whatever shape the engine's return values take.
+ */
+import type { EditResult } from "../src/core/result.js";
+import { applyEdits, applyReply } from "../src/engine.js";
+import type { ToolOutcome } from "./tools.js";
+
+const describeFailures = (results: readonly EditResult[], summary: string): string =>
+  results.flatMap((r) => (r.ok ? [] : [r.reason])).join(", ") || summary || "no edit found";
+
+/** Parse + locate + splice with the file handed over as a string: no disk, no process. */
+export async function applyInMemory(reply: string, path: string, content: string): Promise<ToolOutcome> {
+  const result = await applyEdits(reply, (p) => (p === path ? content : undefined));
+  const output = result.files.get(path);
+  if (!result.applied || result.results.some((r) => !r.ok) || typeof output !== "string") {
+    return { kind: "refused", why: describeFailures(result.results, result.summary) };
+  }
+  return { kind: "applied", output };
+}
+
+/** The whole library path on a real tree: list, read, plan, atomic write. Undefined when everything applied. */
+export async function applyOnDisk(reply: string, root: string): Promise<string | undefined> {
+  const report = await applyReply(reply, { root });
+  if (report.written.length > 0 && report.results.every((r) => r.ok)) return undefined;
+  return describeFailures(report.results, report.summary);
+}
