@@ -4,14 +4,15 @@
  */
 import type { CreateEdit, DeleteEdit, Edit, RenameEdit, ReplaceEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
-import type { EditResult, FailedEdit } from "../core/result.js";
+import type { AppliedEdit, EditResult, FailedEdit, Strategy } from "../core/result.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
 import type { Eol } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { renderReplacement } from "./splice.js";
 import { describe } from "./feedback.js";
-import type { PlanTree } from "./plan-tree.js";
+import { TextBody, type PlanTree, type TreeEntry } from "./plan-tree.js";
 import { normalizeRelativePath } from "./paths.js";
 import type { FileState } from "./snapshot.js";
 import { withEol } from "./snapshot.js";
@@ -19,7 +20,7 @@ import { withEol } from "./snapshot.js";
 export interface StepContext {
   readonly tree: PlanTree;
   /** Line ending for created files: the project's, as seen in the snapshot. */
-  readonly eol: "\n" | "\r\n";
+  readonly eol: () => "\n" | "\r\n";
   /** Per path: lines added minus removed by earlier replace edits in this reply (for hint line numbers). */
   readonly offsets: Map<string, number>;
 }
@@ -35,8 +36,35 @@ export const fail = (path: string, edit: Edit | undefined, reason: Reason, messa
   message,
 });
 
+/**
+ * An applied result whose `before`/`after` texts are produced on first read: a caller that only looks at the
+ * outcome (or at the final files) never pays for serialising every intermediate version of a large file.
+ */
+function appliedLazily(
+  path: string,
+  edit: ReplaceEdit,
+  before: TextBody,
+  after: TextBody,
+  strategy: Strategy,
+  lines: { start: number; end: number },
+): AppliedEdit {
+  return {
+    ok: true,
+    path,
+    edit,
+    get before() {
+      return before.content;
+    },
+    get after() {
+      return after.content;
+    },
+    strategy,
+    lines,
+  };
+}
+
 /** The refusal for a target that is not a readable text file, or undefined when it is one. */
-function refuseExisting(state: FileState, path: string, edit: Edit): FailedEdit | undefined {
+function refuseExisting(state: FileState | TreeEntry, path: string, edit: Edit): FailedEdit | undefined {
   switch (state.kind) {
     case "text":
       return undefined;
@@ -71,19 +99,20 @@ function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | 
 }
 
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
-  const state = ctx.tree.get(path);
-  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
-  const file = parseText(state.content);
+  const entry = ctx.tree.entry(path);
+  if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
+  const file = entry.body.file;
   const offset = ctx.offsets.get(path) ?? 0;
   const located = locate(file, { ops: edit.ops, hint: edit.hint }, { hintOffset: offset });
   switch (located.kind) {
     case "found": {
       const { file: next, changed } = renderReplacement(file, edit, located.match);
-      const after = serializeText(next);
+      inheritIndentStyle(file, next);
+      const body = TextBody.ofFile(next);
       ctx.offsets.set(path, offset + next.lines.length - file.lines.length);
-      ctx.tree.setText(path, after);
+      ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      return { ok: true, path, edit, before: state.content, after, strategy: located.match.strategy, lines: changed };
+      return appliedLazily(path, edit, entry.body, body, located.match.strategy, changed);
     }
     case "ambiguous":
       return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
@@ -100,7 +129,7 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
 }
 
 function planNewFile(ctx: StepContext, edit: CreateEdit | RewriteEdit, path: string): EditResult {
-  const after = withEol(edit.content, ctx.eol);
+  const after = withEol(edit.content, ctx.eol());
   ctx.tree.setText(path, after);
   return { ok: true, path, edit, before: "", after, strategy: "create" };
 }
@@ -153,7 +182,7 @@ export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): 
     return fail(path, edit, "invalid-format", describe.excerpt(path, edit, old.lines.length, lines.length));
   }
   // The file's conventions survive a rewrite: BOM, dominant line ending, final-newline presence.
-  const eol = old.lines.length > 0 ? dominantEol(old) : ctx.eol;
+  const eol = old.lines.length > 0 ? dominantEol(old) : ctx.eol();
   const finalNewline = old.lines.length === 0 || hasFinalNewline(old);
   const eols: Eol[] = lines.map((_, i) => (i === lines.length - 1 && !finalNewline ? "" : eol));
   const after = serializeText({ bom: old.bom || edit.content.startsWith("\uFEFF"), lines, eols });

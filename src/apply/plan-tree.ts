@@ -1,25 +1,78 @@
 /**
  * The in-memory tree a reply is planned against: the snapshot read before planning, overlaid with the contents
  * earlier edits of the same reply produced. Only text contents and absences are ever written into it.
+ *
+ * Text is held as a `TextBody`, which converts between the string and the parsed lines at most once each way:
+ * fifty hunks on one 10,000-line file must not parse and serialise the whole file fifty times.
  */
+import { parseText, serializeText, type TextFile } from "../core/text.js";
 import type { FileSnapshot, FileState } from "./snapshot.js";
 
-type Overlay = { readonly kind: "text"; readonly content: string } | { readonly kind: "missing" };
+/** A file's text as a string, as parsed lines, or both; each form is computed on first use and kept. */
+export class TextBody {
+  private text: string | undefined;
+  private parsed: TextFile | undefined;
+
+  private constructor(text: string | undefined, parsed: TextFile | undefined) {
+    this.text = text;
+    this.parsed = parsed;
+  }
+
+  static ofText(text: string): TextBody {
+    return new TextBody(text, undefined);
+  }
+
+  static ofFile(file: TextFile): TextBody {
+    return new TextBody(undefined, file);
+  }
+
+  get content(): string {
+    return (this.text ??= serializeText(this.parsed!));
+  }
+
+  get file(): TextFile {
+    return (this.parsed ??= parseText(this.text!));
+  }
+}
+
+type Overlay = { readonly kind: "text"; readonly body: TextBody } | { readonly kind: "missing" };
+
+/** What a step sees of a path: the text body, or the non-text state that decides its refusal. */
+export type TreeEntry = { readonly kind: "text"; readonly body: TextBody } | Exclude<FileState, { kind: "text" }>;
 
 export class PlanTree {
   private readonly overlay = new Map<string, Overlay>();
+  private readonly originals = new Map<string, TextBody>();
 
   constructor(private readonly snapshot: FileSnapshot) {}
 
-  get(path: string): FileState {
-    const current = this.overlay.get(path) ?? this.snapshot.get(path);
+  entry(path: string): TreeEntry {
+    const current = this.overlay.get(path);
+    if (current !== undefined) return current;
+    const original = this.snapshot.get(path);
     // The caller reads every path the reply names before planning; a gap is a bug, not a user error.
-    if (current === undefined) throw new Error(`planEdits: the snapshot has no entry for '${path}'`);
-    return current;
+    if (original === undefined) throw new Error(`planEdits: the snapshot has no entry for '${path}'`);
+    if (original.kind !== "text") return original;
+    let body = this.originals.get(path);
+    if (body === undefined) {
+      body = TextBody.ofText(original.content);
+      this.originals.set(path, body);
+    }
+    return { kind: "text", body };
+  }
+
+  /** The state as the steps' refusal checks read it (text content is serialised if needed). */
+  get(path: string): FileState {
+    const entry = this.entry(path);
+    return entry.kind === "text" ? { kind: "text", content: entry.body.content } : entry;
+  }
+
+  setBody(path: string, body: TextBody): void {
+    this.overlay.set(path, { kind: "text", body });
   }
 
   setText(path: string, content: string): void {
-    this.overlay.set(path, { kind: "text", content });
+    this.setBody(path, TextBody.ofText(content));
   }
 
   remove(path: string): void {
@@ -32,7 +85,8 @@ export class PlanTree {
     for (const [path, state] of this.overlay) {
       const original = this.snapshot.get(path);
       if (state.kind === "text") {
-        if (original?.kind !== "text" || original.content !== state.content) writes.set(path, state.content);
+        const content = state.body.content;
+        if (original?.kind !== "text" || original.content !== content) writes.set(path, content);
       } else if (original?.kind !== "missing") {
         writes.set(path, null);
       }

@@ -63,7 +63,13 @@ function planOne(ctx: StepContext, edit: Edit): EditResult {
 
 export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, options: PlanOptions = {}): Plan {
   const partial = options.partial ?? false;
-  const ctx: StepContext = { tree: new PlanTree(snapshot), eol: projectEol(snapshot), offsets: new Map() };
+  let eol: "\n" | "\r\n" | undefined;
+  // Only created files need the project's line ending: scanning every snapshot file for it is paid on demand.
+  const ctx: StepContext = {
+    tree: new PlanTree(snapshot),
+    eol: () => (eol ??= projectEol(snapshot)),
+    offsets: new Map(),
+  };
   const results: EditResult[] = items.map((item) =>
     item.type === "problem"
       ? fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem))

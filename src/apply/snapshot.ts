@@ -2,7 +2,7 @@
  * What the planner knows about each file an edit names, read before planning (pure types and helpers).
  * The filesystem adapter produces these; the library form (`applyEdits`) builds them from a reader function.
  */
-import { dominantEol, parseText } from "../core/text.js";
+import { dominantEolOfText } from "../core/text.js";
 
 export type FileState =
   | { readonly kind: "text"; readonly content: string }
@@ -26,7 +26,7 @@ export function projectEol(snapshot: FileSnapshot): "\n" | "\r\n" {
   let lf = 0;
   for (const state of snapshot.values()) {
     if (state.kind !== "text" || !state.content.includes("\n")) continue;
-    if (dominantEol(parseText(state.content)) === "\r\n") crlf++;
+    if (dominantEolOfText(state.content) === "\r\n") crlf++;
     else lf++;
   }
   return crlf > lf ? "\r\n" : "\n";

@@ -73,16 +73,23 @@ export function renderReplacement(
     }
   }
   const regionEnd = lines.length;
-  keep(match.end, total);
-  for (let i = 0; i < eols.length - 1; i++) if (eols[i] === "") eols[i] = eol;
-  if (match.end === total && eols.length > 0) {
-    const last = eols.length - 1;
+  // Only the old last line can lack an ending. If lines now follow it, it gets one. It sits in the region, or just
+  // before it when the edit appends at the end; lines before that are untouched and the tail keeps its order.
+  const tailCount = total - match.end;
+  for (let i = Math.max(0, match.start - 1); i < regionEnd; i++) {
+    if (eols[i] === "" && (i < regionEnd - 1 || tailCount > 0)) eols[i] = eol;
+  }
+  // concat copies the untouched tail in one go: one replace on a large file must stay cheap.
+  const outLines = tailCount > 0 ? lines.concat(file.lines.slice(match.end)) : lines;
+  const outEols = tailCount > 0 ? eols.concat(file.eols.slice(match.end)) : eols;
+  if (match.end === total && outEols.length > 0) {
+    const last = outEols.length - 1;
     const withoutNewline = edit.newEndsWithoutNewline ?? !hasFinalNewline(file);
-    if (withoutNewline) eols[last] = "";
-    else if (eols[last] === "") eols[last] = eol;
+    if (withoutNewline) outEols[last] = "";
+    else if (outEols[last] === "") outEols[last] = eol;
   }
   return {
-    file: { bom: file.bom, lines, eols },
+    file: { bom: file.bom, lines: outLines, eols: outEols },
     changed: { start: match.start + leadingGap + 1, end: regionEnd - (seenNonElision ? trailingGap : 0) },
   };
 }

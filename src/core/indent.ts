@@ -15,30 +15,41 @@ export const leadingWhitespace = (line: string): string => /^[ \t]*/.exec(line)!
 export function detectIndentStyle(lines: readonly string[]): IndentStyle | undefined {
   let tabs = 0;
   let spaces = 0;
-  const steps = new Map<number, number>();
+  // steps[n] counts how often consecutive space-indented lines differ by n columns (1..8).
+  const steps = new Array<number>(9).fill(0);
   let previous = 0;
+  // One char-code pass per line and no allocation: this runs on every file an edit touches, up to 10,000 lines.
   for (const line of lines) {
-    if (line.trim() === "") continue;
-    const ws = leadingWhitespace(line);
-    if (ws.startsWith("\t")) tabs++;
-    else if (ws.startsWith(" ")) spaces++;
-    if (ws.includes("\t")) continue;
-    const width = ws.length;
+    let width = 0;
+    let sawTab = false;
+    while (width < line.length) {
+      const code = line.charCodeAt(width);
+      if (code === 9) sawTab = true;
+      else if (code !== 32) break;
+      width++;
+    }
+    if (width === line.length || isBlankRest(line, width)) continue;
+    const first = line.charCodeAt(0);
+    if (first === 9) tabs++;
+    else if (first === 32) spaces++;
+    if (sawTab) continue;
     const step = Math.abs(width - previous);
-    if (step > 0 && step <= 8) steps.set(step, (steps.get(step) ?? 0) + 1);
+    if (step > 0 && step <= 8) steps[step]!++;
     previous = width;
   }
   if (tabs === 0 && spaces === 0) return undefined;
   if (tabs > spaces) return { kind: "tabs" };
   let best = 0;
-  let bestCount = 0;
-  for (const [step, count] of steps) {
-    if (count > bestCount || (count === bestCount && step < best)) {
-      best = step;
-      bestCount = count;
-    }
-  }
+  for (let step = 1; step <= 8; step++) if (steps[step]! > steps[best]!) best = step;
   return { kind: "spaces", width: best || 4 };
+}
+
+/** True when nothing but whitespace (as String.prototype.trim sees it) follows position `from`. */
+function isBlankRest(line: string, from: number): boolean {
+  const code = line.charCodeAt(from);
+  // Printable ASCII is the usual first character after the indentation: decide without allocating.
+  if (code > 32 && code < 127) return false;
+  return line.slice(from).trim() === "";
 }
 
 /**

@@ -20,28 +20,43 @@ const BOM = "\uFEFF";
 export function parseText(content: string): TextFile {
   const bom = content.startsWith(BOM);
   const body = bom ? content.slice(1) : content;
-  const lines: string[] = [];
-  const eols: Eol[] = [];
-  let start = 0;
-  while (start < body.length) {
-    const nl = body.indexOf("\n", start);
-    if (nl === -1) {
-      lines.push(body.slice(start));
-      eols.push("");
-      break;
-    }
-    const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
-    lines.push(body.slice(start, crlf ? nl - 1 : nl));
-    eols.push(crlf ? "\r\n" : "\n");
-    start = nl + 1;
+  if (body === "") return { bom, lines: [], eols: [] };
+  // The engine's split is native and much faster than a hand-written scan on 100,000-line files.
+  const lines = body.split("\n");
+  const eols = new Array<Eol>(lines.length);
+  const last = lines.length - 1;
+  for (let i = 0; i < last; i++) {
+    const line = lines[i]!;
+    const crlf = line.length > 0 && line.charCodeAt(line.length - 1) === 13;
+    if (crlf) lines[i] = line.slice(0, -1);
+    eols[i] = crlf ? "\r\n" : "\n";
+  }
+  // Text ending with "\n" splits into a final empty piece: that is the final newline, not a line.
+  if (lines[last] === "") {
+    lines.pop();
+    eols.pop();
+  } else {
+    eols[last] = "";
   }
   return { bom, lines, eols };
 }
 
 export function serializeText(file: TextFile): string {
-  let out = file.bom ? BOM : "";
-  for (let i = 0; i < file.lines.length; i++) out += file.lines[i]! + file.eols[i]!;
-  return out;
+  const { lines, eols } = file;
+  const n = lines.length;
+  if (n === 0) return file.bom ? BOM : "";
+  // Fast path: one ending style for every line but the last; a native join is far cheaper than concatenation.
+  const sep = eols[0]!;
+  let uniform = sep !== "";
+  for (let i = 1; uniform && i < n - 1; i++) uniform = eols[i] === sep;
+  if (uniform) return (file.bom ? BOM : "") + lines.join(sep) + eols[n - 1]!;
+  const parts = new Array<string>(2 * n + 1);
+  parts[0] = file.bom ? BOM : "";
+  for (let i = 0; i < n; i++) {
+    parts[2 * i + 1] = lines[i]!;
+    parts[2 * i + 2] = eols[i]!;
+  }
+  return parts.join("");
 }
 
 /** The ending most lines use; ties go to the first line's ending; LF for files without any. */
@@ -53,6 +68,21 @@ export function dominantEol(file: TextFile): "\n" | "\r\n" {
     else if (eol === "\n") lf++;
   }
   if (crlf === lf) return file.eols[0] === "\r\n" ? "\r\n" : "\n";
+  return crlf > lf ? "\r\n" : "\n";
+}
+
+/** dominantEol of a text without parsing it into lines (counts CRLF and bare LF endings in one scan). */
+export function dominantEolOfText(content: string): "\n" | "\r\n" {
+  let crlf = 0;
+  let lf = 0;
+  let first: "\n" | "\r\n" | undefined;
+  for (let at = content.indexOf("\n"); at !== -1; at = content.indexOf("\n", at + 1)) {
+    const ending = at > 0 && content.charCodeAt(at - 1) === 13 ? "\r\n" : "\n";
+    first ??= ending;
+    if (ending === "\r\n") crlf++;
+    else lf++;
+  }
+  if (crlf === lf) return first === "\r\n" ? "\r\n" : "\n";
   return crlf > lf ? "\r\n" : "\n";
 }
 

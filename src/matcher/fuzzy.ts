@@ -15,7 +15,7 @@ import { looseKey, looseKeys } from "./rungs/unicode.js";
 import {
   characterWindow,
   forEachWindow,
-  indexSharedLines,
+  sharedLineIndex,
   joinedLength,
   loosePrefixLengths,
   similarity,
@@ -83,7 +83,7 @@ function better(a: Scored, b: Scored, size: number): boolean {
 
 function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOptions): Scored[] | "exhausted" {
   const keys = looseKeys(file);
-  const index = indexSharedLines(keys, want);
+  const index = sharedLineIndex(file, want);
   const sums = loosePrefixLengths(file);
   const wantText = want.join("\n");
   const minShared = Math.ceil(index.wanted / 2);

@@ -38,6 +38,16 @@ export const fileIndentStyle = (file: TextFile): IndentStyle | undefined =>
     detectIndentStyle(file.lines.length > STYLE_SAMPLE_LINES ? file.lines.slice(0, STYLE_SAMPLE_LINES) : file.lines),
   );
 
+/**
+ * Gives `to` (a later version of the same file within one reply) the indentation style of `from`: every edit of a
+ * reply is conformed to the file's convention as it was before the reply, not to what earlier edits added, and a
+ * long file is not re-scanned once per hunk.
+ */
+export function inheritIndentStyle(from: TextFile, to: TextFile): void {
+  const style = fileIndentStyle(from);
+  cached(to, "indent-style", () => style);
+}
+
 /** The unit the model wrote in, read from all the edit's lines (old and new sides give more samples). */
 export const modelIndentStyle = (ops: readonly LineOp[]): IndentStyle | undefined =>
   detectIndentStyle(ops.map((o) => o.text));

@@ -11,7 +11,7 @@ import { cached } from "./file-cache.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 import type { NearestLines } from "./types.js";
-import { forEachWindow, indexSharedLines, similarity } from "./window-filter.js";
+import { forEachWindow, sharedLineIndex, similarity } from "./window-filter.js";
 
 /** Below this a window is not worth calling similar (Aider's did-you-mean floor is 0.6 on line lists). */
 const MIN_SIMILARITY = 0.5;
@@ -21,9 +21,11 @@ const MAX_QUOTED = 60;
 const SIMILAR_CONTEXT = 2;
 const WORD_CONTEXT = 5;
 const FILE_START_LINES = 10;
-const MAX_TOKENS = 12;
+const MAX_TOKENS = 6;
 /** A token on more lines than this says nothing about where the text belongs. */
 const MAX_TOKEN_HITS = 5_000;
+/** Occurrences inside longer words count too: scanning a 100,000-line file for a common fragment stops here. */
+const MAX_TOKEN_OCCURRENCES = 20_000;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 const WORD_CHAR = /[\w$]/;
 
@@ -42,7 +44,7 @@ function quote(file: TextFile, first: number, last: number, why: NearestLines["w
 function mostSimilarWindow(file: TextFile, want: readonly string[]): { start: number; similarity: number } | undefined {
   const keys = looseKeys(file);
   const size = Math.min(want.length, keys.length);
-  const index = indexSharedLines(keys, want.slice(0, size));
+  const index = sharedLineIndex(file, want.slice(0, size));
   let most = 0;
   forEachWindow(index, size, (_start, shared) => {
     if (shared > most) most = shared;
@@ -97,7 +99,9 @@ function lineOf(offsets: Int32Array, offset: number): number {
 function linesWithToken({ text, offsets }: JoinedText, token: string): Set<number> | undefined {
   const lines = new Set<number>();
   let hits = 0;
+  let occurrences = 0;
   for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) {
+    if (++occurrences > MAX_TOKEN_OCCURRENCES) return undefined;
     const before = at > 0 ? text[at - 1]! : " ";
     const after = text[at + token.length] ?? " ";
     if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) continue;

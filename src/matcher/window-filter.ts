@@ -17,6 +17,16 @@ export interface SharedLineIndex {
   readonly wanted: number;
 }
 
+/**
+ * The index for a file's loose keys, memoised per file and wanted text: a refused edit builds it once for the
+ * fuzzy rung and reuses it to choose the lines its message quotes.
+ */
+export const sharedLineIndex = (file: TextFile, want: readonly string[]): SharedLineIndex =>
+  // Blank wanted lines never enter the index, so the key leaves them out and trimmed variants share one entry.
+  cached(file, `shared-lines:${want.filter((k) => k !== "").join("\n")}`, () =>
+    indexSharedLines(looseKeys(file), want),
+  );
+
 export function indexSharedLines(keys: readonly string[], want: readonly string[]): SharedLineIndex {
   const idOf = new Map<string, number>();
   const counts: number[] = [];
