@@ -4,8 +4,7 @@
  * Both run the same pipeline: parse → collect the named paths → read them → plan → (commit).
  */
 import { createFsTree } from "./adapters/fs-tree.js";
-import { describe } from "./apply/feedback.js";
-import { pathsToRead, planEdits } from "./apply/plan.js";
+import { markUnwritten, pathsToRead, planEdits } from "./apply/plan.js";
 import type { FileState } from "./apply/snapshot.js";
 import type { ParsedItem } from "./core/edit.js";
 import type { EditResult } from "./core/result.js";
@@ -136,19 +135,8 @@ export async function applyReply(reply: string, options: ApplyReplyOptions): Pro
       summary: plan.summary,
     };
   }
-  const results = plan.results.map((r): EditResult =>
-    r.ok
-      ? {
-          ok: false,
-          path: r.path,
-          edit: r.edit,
-          reason: "not-applied",
-          message: describe.writeFailed(r.path, r.edit, committed.message),
-        }
-      : r,
-  );
   return {
-    results,
+    results: markUnwritten(plan.results, committed.message),
     written: [],
     changes: new Map(),
     dryRun,

@@ -7,6 +7,7 @@ import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { WORKFLOWS_GLOB } from "../config/repo-config.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
+import { markUnwritten } from "../apply/plan.js";
 import { planReply } from "../engine.js";
 import type { WorkTree } from "./deps.js";
 import type { EditOutcome } from "./types.js";
@@ -76,26 +77,13 @@ export async function applyReplyToTree(
   };
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
   const engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
-  // Defence in depth: whatever the engine planned, nothing under a protected pattern is written.
-  const writes = new Map([...engine.files].filter(([path]) => guard(path) === undefined));
+  // Protected paths never reach `files`: the engine refused them before planning.
   let results: readonly EditResult[] = engine.results;
   let written: string[] = [];
-  if (writes.size > 0) {
-    const committed = await tree.commit(writes);
+  if (engine.files.size > 0) {
+    const committed = await tree.commit(engine.files);
     if (committed.ok) written = [...committed.written];
-    else {
-      results = results.map((r): EditResult =>
-        r.ok
-          ? {
-              ok: false,
-              path: r.path,
-              edit: r.edit,
-              reason: "not-applied",
-              message: `${r.path}: writing failed: ${committed.message}`,
-            }
-          : r,
-      );
-    }
+    else results = markUnwritten(results, committed.message);
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
   return { results, outcomes: results.map(toOutcome), written, preimages: kept };

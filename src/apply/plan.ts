@@ -61,6 +61,13 @@ function planOne(ctx: StepContext, edit: Edit): EditResult {
   }
 }
 
+/** The results after a failed write of a plan: every applied edit becomes `not-applied`, saying why. */
+export function markUnwritten(results: readonly EditResult[], why: string): EditResult[] {
+  return results.map((r) =>
+    r.ok ? fail(r.path, r.edit, "not-applied", describe.writeFailed(r.path, r.edit, why)) : r,
+  );
+}
+
 export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, options: PlanOptions = {}): Plan {
   const partial = options.partial ?? false;
   let eol: "\n" | "\r\n" | undefined;
