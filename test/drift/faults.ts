@@ -1,0 +1,203 @@
+/**
+ * One generated case: a real file (with a variant's conventions), a window in it, an intended change, the drift
+ * the model introduced, the reply in one dialect, the intended result and what the engine should do.
+ *
+ * Fault kinds are the drift kinds plus two adversarial placements: `ambiguous` (the window's text occurs at two or
+ * more places) and `ambiguous-1line` (a one-line window that recurs); those carry mild drift too, and must be
+ * refused unless the dialect says where (a correct line number, an anchor), when landing at the intended place
+ * is also right.
+ */
+import { DRIFT_KINDS, MILD_DRIFT, type DriftKind } from "./drift.js";
+import { applyDrift } from "./drift-structure.js";
+import { intendedLines, makeIntent, pickRepeatedWindow, pickUniqueWindow, type Intent } from "./intent.js";
+import { caseSeed, createRandom, type Random } from "./random.js";
+import { anchorLine, DIALECTS, HINTED, renderReply, type Dialect } from "./render.js";
+import { pickSource, pickVariant, withVariant, type SourceFile, type Variant } from "./sources.js";
+import { detectUnit, exactKey, findAll, isBlankLine, joinFile, leadingWs, looseKey, splitFile } from "./text.js";
+
+export const FAULT_KINDS = [...DRIFT_KINDS, "ambiguous", "ambiguous-1line"] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export type Expectation = "apply" | "refuse" | "either";
+
+export interface DriftCase {
+  readonly id: string;
+  readonly origin: string;
+  readonly path: string;
+  readonly variant: Variant;
+  readonly dialect: Dialect;
+  readonly fault: FaultKind;
+  readonly drift: DriftKind;
+  readonly before: string;
+  readonly reply: string;
+  readonly intended: string;
+  readonly expect: Expectation;
+  /** Mild drift on a window that is unique even on the loosest rung: a refusal is needless. */
+  readonly mustLand: boolean;
+  /** 1-based window lines, and what was done. */
+  readonly window: { readonly start: number; readonly size: number };
+  readonly change: Intent["change"];
+  readonly note: string;
+  /**
+   * Results that are defensible readings of an ambiguous reply (doubtful, not wrong): an insertion next to a line
+   * the model dropped, on the other side of it; for an apply_patch anchor, the first occurrence after the anchor.
+   */
+  readonly alternatives: readonly { readonly text: string; readonly why: string }[];
+}
+
+const WHOLE_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(["none", "crlf", "elision"]);
+const PLACEMENT_DRIFT: readonly DriftKind[] = ["none", "none", "indent-shift", "trailing-added", "unicode", "crlf"];
+
+export const faultsFor = (dialect: Dialect): FaultKind[] =>
+  FAULT_KINDS.filter((f) => (dialect === "whole" ? WHOLE_FAULTS.has(f) : true));
+
+function expectationOf(fault: FaultKind, drift: DriftKind, dialect: Dialect): Expectation {
+  if (fault === "ambiguous" || fault === "ambiguous-1line") return HINTED.has(dialect) ? "either" : "refuse";
+  if (dialect === "whole") return fault === "elision" ? "refuse" : "apply";
+  return MILD_DRIFT.has(drift) ? "apply" : "either";
+}
+
+/** The whole file as the model rewrites it; for `elision`, a run of unchanged lines cut out lazily. */
+function wholeText(after: readonly string[], intent: Intent, fault: FaultKind, lang: SourceFile["lang"], rng: Random) {
+  if (fault !== "elision") return { lines: after, ok: true };
+  const end = intent.start + intent.ops.filter((o) => o.op !== "remove").length;
+  const spans: [number, number][] = [];
+  if (intent.start >= 6) spans.push([1, intent.start - 1]);
+  if (after.length - end >= 6) spans.push([end + 1, after.length - 1]);
+  if (spans.length === 0) return { lines: after, ok: false };
+  const [from, to] = rng.pick(spans);
+  const marker = `${leadingWs(after[from] ?? "")}${lang === "py" || lang === "yaml" || lang === "make" || lang === "sh" ? "#" : "//"} ... existing code ...`;
+  return { lines: [...after.slice(0, from), marker, ...after.slice(to)], ok: true };
+}
+
+function tryBuild(
+  id: string,
+  rng: Random,
+  source: SourceFile,
+  dialect: Dialect,
+  fault: FaultKind,
+): DriftCase | undefined {
+  const placement = fault === "ambiguous" || fault === "ambiguous-1line";
+  const drift: DriftKind = placement ? rng.pick(PLACEMENT_DRIFT) : fault;
+  const variant = pickVariant(rng, source, { crlf: drift === "crlf", trailing: drift === "trailing-removed" });
+  const before = withVariant(source, variant);
+  const file = splitFile(before);
+  const { lines } = file;
+  let start: number;
+  let size: number;
+  let twins: number[] = [];
+  if (placement) {
+    size = fault === "ambiguous-1line" ? 1 : rng.int(2, 5);
+    const starts = pickRepeatedWindow(lines, rng, size);
+    if (starts === undefined) return undefined;
+    start = rng.pick(starts);
+    twins = starts.filter((s) => s !== start);
+  } else {
+    // Trailing whitespace to remove is rare in real files: look for it.
+    const around = drift === "trailing-removed" ? lines.flatMap((l, n) => (/[ \t]$/.test(l) ? [n] : [])) : undefined;
+    const picked = pickUniqueWindow(lines, rng, fault === "elision" ? 6 : 3, 12, around);
+    if (picked === undefined) return undefined;
+    [start, size] = picked;
+  }
+  const intent = makeIntent(lines, start, size, source.lang, rng);
+  if (intent === undefined) return undefined;
+  const drifted = applyDrift(drift, { intent, lines, unit: detectUnit(lines), lang: source.lang, rng });
+  const alternatives: { text: string; why: string }[] = [];
+  if (drifted === undefined) return undefined;
+  const after = intendedLines(lines, intent, drifted.addTexts);
+  const intended = joinFile(file, after);
+  if (intended === before) return undefined;
+  const whole = dialect === "whole" ? wholeText(after, intent, fault, source.lang, rng) : undefined;
+  if (whole !== undefined && !whole.ok) return undefined;
+  const leadingInvented = drifted.ops.findIndex((o) => o.base !== undefined);
+  const reply = renderReply({
+    dialect,
+    path: source.path,
+    lang: source.lang,
+    ops: drifted.ops,
+    oldStart: start - Math.max(0, leadingInvented),
+    lines,
+    windowStart: start,
+    twins,
+    ...(whole === undefined ? {} : { whole: whole.lines }),
+    rng,
+  });
+  const moved = drifted.dropped === undefined ? undefined : moveAcrossAdds(intent, drifted.dropped);
+  if (moved !== undefined) {
+    const text = joinFile(file, intendedLines(lines, intent, drifted.addTexts, moved));
+    alternatives.push({ text, why: "the insertion sits on the other side of the line the model dropped" });
+  }
+  if (placement && dialect === "patch-anchor") {
+    const anchor = anchorLine(lines, start);
+    const first = anchor === undefined ? undefined : [start, ...twins].sort((a, b) => a - b).find((s) => s >= anchor);
+    if (first !== undefined && first !== start) {
+      const text = joinFile(file, intendedLines(lines, intent, drifted.addTexts, undefined, first));
+      alternatives.push({ text, why: "applied at the first occurrence after the @@ anchor, as apply_patch reads it" });
+    }
+  }
+  // Drift can make the old side equal, byte for byte, to lines elsewhere: the reply then literally says "there".
+  const oldSide = drifted.ops.filter((o) => o.op !== "add").map((o) => o.text);
+  const newSide = drifted.ops.filter((o) => o.op !== "remove").map((o) => o.text);
+  const drifts = oldSide.join("\n") !== lines.slice(start, start + size).join("\n");
+  const elsewhere = drifts ? findAll(lines, oldSide, exactKey) : [];
+  for (const p of elsewhere) {
+    const text = joinFile(file, [...lines.slice(0, p), ...newSide, ...lines.slice(p + oldSide.length)]);
+    alternatives.push({ text, why: `the drifted old side is exactly the text at line ${p + 1}` });
+  }
+  const expect = expectationOf(fault, drift, dialect);
+  const window = lines.slice(start, start + size);
+  const looselyUnique = findAll(lines, window, looseKey).length === 1 && elsewhere.length === 0;
+  // Re-expressing alignment spaces (JSDoc ` * `, continuation lines) in another unit has no single right answer.
+  const unit = detectUnit(lines);
+  const aligned =
+    (drift === "tabs-spaces" || drift === "indent-2-4") &&
+    unit.kind === "spaces" &&
+    window.some((l) => leadingWs(l).replace(/\t/g, "").length % unit.width !== 0);
+  return {
+    id,
+    origin: source.origin,
+    path: source.path,
+    variant,
+    dialect,
+    fault,
+    drift,
+    before,
+    reply,
+    intended,
+    expect,
+    mustLand: expect === "apply" && looselyUnique && !aligned && !window.every(isBlankLine),
+    window: { start: start + 1, size },
+    change: intent.change,
+    note: drifted.note,
+    alternatives,
+  };
+}
+
+/** The op order with the dropped op moved across the run of add ops next to it, or undefined when none is. */
+function moveAcrossAdds(intent: Intent, dropped: number): number[] | undefined {
+  const order = intent.ops.map((_, i) => i);
+  const isAdd = (i: number): boolean => intent.ops[i]?.op === "add";
+  if (isAdd(dropped - 1)) {
+    let from = dropped - 1;
+    while (isAdd(from - 1)) from--;
+    return [...order.slice(0, from), dropped, ...order.slice(from, dropped), ...order.slice(dropped + 1)];
+  }
+  if (isAdd(dropped + 1)) {
+    let to = dropped + 1;
+    while (isAdd(to + 1)) to++;
+    return [...order.slice(0, dropped), ...order.slice(dropped + 1, to + 1), dropped, ...order.slice(to + 1)];
+  }
+  return undefined;
+}
+
+/** Case `index` of a seeded run; the same (seed, index) always gives the same case. */
+export function generateCase(seed: number, index: number): DriftCase {
+  const rng = createRandom(caseSeed(seed, index));
+  const dialect = rng.pick(DIALECTS);
+  const fault = rng.pick(faultsFor(dialect));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const built = tryBuild(`${seed}:${index}`, rng, pickSource(rng), dialect, fault);
+    if (built !== undefined) return built;
+  }
+  throw new Error(`drift harness: could not build case ${seed}:${index} (${dialect}, ${fault})`);
+}

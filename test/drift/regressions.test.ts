@@ -1,0 +1,284 @@
+/**
+ * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. They are marked
+ * `test.fails` while the bug stands: when the engine is fixed, vitest reports the test as unexpectedly passing,
+ * and the marker should be removed. Each test states what a correct engine may do (land as intended, or refuse)
+ * and fails on what it does now (a wrong apply).
+ */
+import { describe, expect, test } from "vitest";
+import { applyEdits } from "../../src/engine.js";
+
+async function run(path: string, before: string, reply: string): Promise<string | undefined> {
+  const result = await applyEdits(reply, (p) => (p === path ? before : undefined), { knownPaths: [path] });
+  const after = result.files.get(path);
+  return after === null ? "<deleted>" : after;
+}
+
+/** Either the intended text or a refusal (undefined: nothing written). */
+const landsOrRefuses = (after: string | undefined, intended: string): boolean =>
+  after === undefined || after === intended;
+
+describe("drift regressions (engine bugs)", () => {
+  // Harness case 1:1918 (diff/libesm/diff/line.js). The hunk removes `super(...arguments);` but leaves out the
+  // next line; the fuzzy rung pairs the removed line with that next line (a 1:1 "drifted" stretch, paired in order
+  // without any similarity check) and deletes `this.tokenize = tokenize;` instead.
+  test.fails("fuzzy: a removed line is never paired with a dissimilar line", async () => {
+    const before = [
+      "class LineDiff extends Diff {",
+      "    constructor() {",
+      "        super(...arguments);",
+      "        this.tokenize = tokenize;",
+      "    }",
+      "    equals(left, right, options) {",
+      "        // If we're ignoring whitespace, we need to normalise lines by stripping",
+      "        // whitespace before checking equality. (This has an annoying interaction",
+      "        // with newlineIsToken that requires special handling: if newlines get their",
+      "        return super.equals(left, right, options);",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/line.js",
+      "+++ b/line.js",
+      "@@ -3,7 +3,6 @@",
+      "-        super(...arguments);",
+      "     }",
+      "     equals(left, right, options) {",
+      "         // If we're ignoring whitespace, we need to normalise lines by stripping",
+      "         // whitespace before checking equality. (This has an annoying interaction",
+      "         // with newlineIsToken that requires special handling: if newlines get their",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("        super(...arguments);\n", "");
+    expect(landsOrRefuses(await run("line.js", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 1:170 (zod primitive.test.ts). The SEARCH skips one line and then adds a line after `});`. The
+  // ladder retries without the trailing blank line, and the fuzzy rung takes a window one line SHORTER than the
+  // SEARCH: `});` is then treated as an invented line covering nothing, and the new line lands inside the test,
+  // before `expect(... null ...)`, instead of after `});`.
+  test.fails("fuzzy: an added line is not moved before real lines when its neighbour is left unpaired", async () => {
+    const before = [
+      'test("symbol schema", () => {',
+      '  symbolSchema.parse(Symbol("foo"));',
+      "  expect(() => symbolSchema.parse(new Date())).toThrow();",
+      "  expect(() => symbolSchema.parse(undefined)).toThrow();",
+      "  expect(() => symbolSchema.parse(null)).toThrow();",
+      "});",
+      "",
+      'test("undefined schema", () => {',
+      "  undefinedSchema.parse(undefined);",
+      "});",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/p.test.ts",
+      "+++ b/p.test.ts",
+      "@@ @@",
+      "   expect(() => symbolSchema.parse(new Date())).toThrow();",
+      "   expect(() => symbolSchema.parse(undefined)).toThrow();",
+      " });",
+      '+logDrift("probe");',
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace('});\n\ntest("undefined', '});\nlogDrift("probe");\n\ntest("undefined');
+    expect(landsOrRefuses(await run("p.test.ts", before, reply), intended)).toBe(true);
+  });
+
+  // Harness cases 1:211 and 1:1604. A SEARCH whose last old line is an elision, followed by an added line: the
+  // trailing elision is read as "everything to the end of the file", so the new line is appended at the end of the
+  // file, far from the block the model quoted. Where the elided run ends is unknown: the edit cannot be located.
+  test.fails("elision: an insertion after a trailing elision is not appended at the end of the file", async () => {
+    const before = [
+      "function first() {",
+      "  const broken = [];",
+      "  for (const m of methods) broken.push(m);",
+      "  return broken;",
+      "}",
+      "",
+      "function second() {",
+      "  return 2;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: a.ts",
+      "@@ function first() {",
+      "   const broken = [];",
+      "   // ... existing code ...",
+      '+  logDrift("probe");',
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const after = await run("a.ts", before, reply);
+    // No single intended text exists (the model did not say where the elided run ends); refusing is right, and
+    // anything written must at least keep the new line inside first().
+    expect(after === undefined || after.indexOf("logDrift") < after.indexOf("function second")).toBe(true);
+  });
+
+  // Harness case 1:846 (probot get-log.js, tab-indented). A JSDoc header (` * ` lines) outnumbers the tab-indented
+  // lines, so the file's style is detected as "spaces, width 1", and a line the model wrote with the file's own
+  // tabs, next to tab-indented lines matched exactly, is rewritten with two spaces.
+  test.fails("indentation: an exact edit in a tab-indented file with a JSDoc header keeps its tabs", async () => {
+    const header = ["/**", ...Array.from({ length: 12 }, (_, i) => ` * line ${i} of the documentation`), " */"];
+    const before = [
+      ...header,
+      "export function getLog(options = {}) {",
+      "\tconst pinoOptions = {",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      "\t};",
+      "\treturn pino(pinoOptions);",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "get-log.js",
+      "```js",
+      "<<<<<<< SEARCH",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      "=======",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      '\t\tmessageKey: "msg",',
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace('\t\tname: "probot",\n', '\t\tname: "probot",\n\t\tmessageKey: "msg",\n');
+    expect(await run("get-log.js", before, reply)).toBe(intended);
+  });
+
+  // Harness cases 1:336 and 1:1246 (git contrib Makefile), 1:335 (init.sh). On the exact rung, a changed line
+  // whose indentation uses the file's minority characters (spaces in a tab-indented Makefile, a continuation
+  // line) is re-rendered in the dominant style: its spaces become tabs although the model copied them exactly.
+  test.fails("indentation: an exact edit keeps the indentation characters the model copied from the line", async () => {
+    const before = [
+      "all: build",
+      "",
+      "build:",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                build-perl-script",
+      "",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script",
+      "",
+      "clean:",
+      "\trm -f git-credential-netrc",
+      "",
+    ].join("\n");
+    const reply = [
+      "Makefile",
+      "```makefile",
+      "<<<<<<< SEARCH",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script",
+      "=======",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script-v2",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("install-perl-script\n", "install-perl-script-v2\n");
+    expect(await run("Makefile", before, reply)).toBe(intended);
+  });
+
+  // Harness case 2:668 (simple-git git-error.d.ts). A whole-file reply in a ```` fence (as models do when the file
+  // holds ``` lines): a bare ``` line inside the file (the end of a JSDoc example whose opener is ` * ```ts`) is
+  // counted as opening a nested block (scanFence: `depth++` for a bare fence at depth 0), so the ```` closer is
+  // taken for its end and the reply is refused as an unclosed block. A 3-backtick line can neither close a
+  // 4-backtick fence nor (being bare) open anything in CommonMark.
+  test.fails("whole file: a bare ``` line inside a ```` fence is content", async () => {
+    const before = [
+      "/**",
+      " * Example:",
+      " * ```typescript",
+      " const git = simpleGit();",
+      " ```",
+      " */",
+      "export declare class GitError extends Error {",
+      "    task?: string;",
+      "}",
+      "",
+    ].join("\n");
+    const after = before.replace("task?: string;", "task?: string | undefined;");
+    const reply = ["git-error.d.ts", "````typescript", ...after.split("\n").slice(0, -1), "````", ""].join("\n");
+    expect(await run("git-error.d.ts", before, reply)).toBe(after);
+  });
+
+  // Harness case 3:760 (Python multiprocessing/connection.py). A whole-file reply is refused as "elision would
+  // delete code" because the file itself holds the comment `# ... except on Windows 8 and later, where` (a sentence
+  // continued from the line above). isCommentElision treats every comment whose body starts with "..." as an
+  // elision; a line that is in the current file verbatim is content, not an elision.
+  test.fails("whole file: a real comment starting with '...' is not an elision", async () => {
+    const before = [
+      "def wait(ov):",
+      "    # If o.fileno() is an overlapped pipe handle and",
+      "    # err == 0 then there is a zero length message",
+      "    # in the pipe, but it HAS NOT been consumed...",
+      "    if ov:",
+      "        # ... except on Windows 8 and later, where",
+      "        # the message HAS been consumed.",
+      "        return ov.result()",
+      "    return None",
+      "",
+    ].join("\n");
+    const after = before.replace("return None", "return 0");
+    const reply = ["conn.py", "```python", ...after.split("\n").slice(0, -1), "```", ""].join("\n");
+    expect(await run("conn.py", before, reply)).toBe(after);
+  });
+
+  // Harness leading-blank cases (e.g. 1:1133, parsers/number.ts). A SEARCH with a spurious leading blank line
+  // whose other lines occur exactly once is refused as ambiguous: the first ladder pass (blank line included)
+  // reaches the fuzzy rung, which finds two similar windows and reports ambiguity, and the ladder only retries
+  // without the blank line after "not found" (ladder.ts, locate: `result.kind === "not-found" && trimmed`).
+  test.fails("ladder: a spurious leading blank line does not make a unique SEARCH ambiguous", async () => {
+    const before = [
+      "function min(check) {",
+      "  if (check.inclusive) {",
+      "    setResponseValueAndErrors(res, 'minimum', check.value, check.message, refs);",
+      "  } else {",
+      "    setResponseValueAndErrors(res, 'exclusiveMinimum', check.value, check.message, refs);",
+      "  }",
+      "}",
+      "function max(check) {",
+      "  if (check.inclusive) {",
+      "    setResponseValueAndErrors(res, 'maximum', check.value, check.message, refs);",
+      "  } else {",
+      "    setResponseValueAndErrors(res, 'exclusiveMaximum', check.value, check.message, refs);",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "n.ts",
+      "```ts",
+      "<<<<<<< SEARCH",
+      "",
+      "  if (check.inclusive) {",
+      "    setResponseValueAndErrors(res, 'maximum', check.value, check.message, refs);",
+      "  } else {",
+      "=======",
+      "",
+      "  if (check.inclusive) {",
+      "    setResponseValueAndErrors(res, 'maximum (drift)', check.value, check.message, refs);",
+      "  } else {",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("'maximum', check", "'maximum (drift)', check");
+    expect(await run("n.ts", before, reply)).toBe(intended);
+  });
+});
