@@ -18,6 +18,7 @@ import { markdownTable, mark } from "./table.js";
 const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<Section> }[] = [
   { name: "accuracy", load: async () => (await import("./accuracy.js")).accuracySection },
   { name: "speed", load: async () => (await import("./speed.js")).speedSection },
+  { name: "drift", load: async () => (await import("./drift.js")).driftSection },
   { name: "loop-overhead", load: async () => (await import("./loop-overhead.js")).loopOverheadSection },
 ];
 
