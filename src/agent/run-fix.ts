@@ -111,7 +111,14 @@ async function runInClone(
   const limits = resolveLimits(request);
   const notes: string[] = [];
 
-  const testCommand = await resolveTestCommand(deps, sandbox, tree, request.testCommand, paths);
+  const testCommand = await resolveTestCommand(
+    deps,
+    sandbox,
+    tree,
+    request.testCommand,
+    paths,
+    request.readRepoConfig ?? true,
+  );
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const test = testCommand
     ? () =>

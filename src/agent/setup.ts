@@ -30,9 +30,10 @@ export async function resolveTestCommand(
   tree: WorkTree,
   requested: string | undefined,
   paths: readonly string[],
+  readRepoConfig: boolean,
 ): Promise<TestCommand | undefined> {
   if (requested !== undefined && requested.trim() !== "") return { command: requested.trim(), source: "request" };
-  const configured = readConfiguredTestCommand(await readText(tree, REPO_CONFIG_PATH));
+  const configured = readRepoConfig ? readConfiguredTestCommand(await readText(tree, REPO_CONFIG_PATH)) : undefined;
   if (configured !== undefined) return { command: configured, source: "repo-config" };
   const small = await readMany(
     tree,

@@ -50,6 +50,12 @@ export interface FixRequest {
   /** Token for HTTP clone and push, passed per command, never written into `.git/config`. */
   readonly token?: string;
   readonly onProgress?: (stage: FixStage, detail?: string) => void;
+  /**
+   * Read the `test` setting from `.github/patchsmith.yml` in the clone when `testCommand` is not given (default
+   * true, for the CLI). The GitHub App passes false: its settings come from the default branch only, never from a
+   * branch that whoever opened the pull request controls.
+   */
+  readonly readRepoConfig?: boolean;
   /** Timeout of one test run (default 5 minutes), also bounded by what is left of `wallTimeMs`. */
   readonly testTimeoutMs?: number;
   /**

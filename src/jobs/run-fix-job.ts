@@ -70,6 +70,8 @@ export function buildFixRequest(
       ? { focus: { path: target.path, startLine: target.startLine ?? target.line, endLine: target.line } }
       : {}),
     ...(config.testCommand === undefined ? {} : { testCommand: config.testCommand }),
+    // The config came from the default branch; the clone's copy (a PR head) is not to be trusted.
+    readRepoConfig: false,
     ...(model === undefined ? {} : { model }),
     maxAttempts: config.maxAttempts,
     tokenBudget: config.tokenBudget,

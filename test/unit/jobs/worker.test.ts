@@ -47,6 +47,8 @@ describe("worker: /fix on an issue", () => {
       noCommit: false,
       token: fake.state.token,
       forbiddenPaths: [".github/workflows/**"],
+      // Settings come from the default branch only: the clone's own config file is never read.
+      readRepoConfig: false,
       coAuthor: "maintainer-mia <777+maintainer-mia@users.noreply.github.com>",
       trailers: { "Patchsmith-Request": "https://github.com/acme/widgets/issues/12#issuecomment-1501" },
       botIdentity: { name: "patchsmith[bot]", email: "41+patchsmith[bot]@users.noreply.github.com" },
