@@ -170,14 +170,44 @@ export function looksLikeExcerpt(oldLines: readonly string[], newLines: readonly
   return newLines.every((l) => l.trim() === "" || known.has(l.trim()));
 }
 
+const ELISION_REFUSED =
+  "a whole-file reply must contain the entire file; '...' would delete the lines it stands for; use SEARCH/REPLACE blocks for partial changes";
+
+/**
+ * The refusal for a rewrite whose suspected elision `index` (0-based content line) is not a line of the file,
+ * worded as the parse problem it used to be, at the elision's reply line (the body starts after the opener).
+ */
+function refuseElision(edit: RewriteEdit, path: string, index: number): FailedEdit {
+  const problem = { path: edit.path, format: edit.origin.format, line: edit.origin.line + 1 + index };
+  return fail(path, edit, "invalid-format", describe.invalidFormat({ ...problem, message: ELISION_REFUSED }));
+}
+
 export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): EditResult {
   const state = ctx.tree.get(path);
-  if (state.kind === "missing") return planNewFile(ctx, edit, path);
+  const suspected = edit.suspectedElisions ?? [];
+  if (state.kind === "missing") {
+    // A new file has nothing an elision could stand for: it would be written as text.
+    const first = suspected[0];
+    return first === undefined ? planNewFile(ctx, edit, path) : refuseElision(edit, path, first);
+  }
   if (state.kind !== "text") return refuseExisting(state, path, edit)!;
   const old = parseText(state.content);
   const lines = splitModelLines(edit.content);
   // A BOM the model copied into the content is the file's BOM flag, not text of line 1.
   if (lines[0]?.startsWith("\uFEFF") === true) lines[0] = lines[0].slice(1);
+  if (suspected.length > 0) {
+    // A suspected elision the file already holds verbatim is a real line (a comment continuing a sentence); one
+    // more copy than the file has is still an elision (a lazy `// ...` in a file that has one `// ...` already).
+    const available = new Map<string, number>();
+    for (const l of old.lines) available.set(l.trim(), (available.get(l.trim()) ?? 0) + 1);
+    const elided = suspected.find((i) => {
+      const key = (lines[i] ?? "").trim();
+      const left = available.get(key) ?? 0;
+      available.set(key, left - 1);
+      return left <= 0;
+    });
+    if (elided !== undefined) return refuseElision(edit, path, elided);
+  }
   if (looksLikeExcerpt(old.lines, lines)) {
     return fail(path, edit, "invalid-format", describe.excerpt(path, edit, old.lines.length, lines.length));
   }

@@ -78,6 +78,11 @@ export interface RewriteEdit {
   readonly path: string;
   readonly content: string;
   readonly origin: EditOrigin;
+  /**
+   * 0-based indices of content lines that look like elisions (`// ... existing code ...`). The parser cannot see
+   * the file: the planner refuses the rewrite unless each such line occurs verbatim (trimmed) in the existing file.
+   */
+  readonly suspectedElisions?: readonly number[];
 }
 
 export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | RewriteEdit;

@@ -17,6 +17,12 @@ const ELIDED_PHRASE =
 // merely trail off ("# loading more...") do not use them.
 const ELIDED_WORDS = /\b(?:existing|rest|unchanged|remaining|omitted|same|previous)\b/i;
 
+// After a leading ellipsis, the words of "... rest of the code", "... other handlers", "... omitted".
+const LEAD_WORDS = /\b(?:existing|rest|unchanged|remaining|omitted|same|previous|other|code)\b/i;
+
+const LEADING_ELLIPSIS = /^(?:\.\.\.|…)\s*/;
+const TRAILING_ELLIPSIS = /(?:\.\.\.|…)\s*[)\]]?$/;
+
 /** A line that is only `...` or `…` (indentation allowed). Valid Python, so callers exempt .py files. */
 export const isBareEllipsis = (line: string): boolean => {
   const t = line.trim();
@@ -31,8 +37,14 @@ export function isCommentElision(line: string): boolean {
   if (body === "") return false;
   if (ELIDED_PHRASE.test(body)) return true;
   if (!ELLIPSIS.test(body)) return false;
-  if (/^(?:\.\.\.|…)/.test(body)) return true;
-  return ELIDED_WORDS.test(body) && /(?:\.\.\.|…)\s*[)\]]?$/.test(body);
+  const trailing = TRAILING_ELLIPSIS.test(body);
+  const leading = LEADING_ELLIPSIS.exec(body);
+  if (leading) {
+    // "// ..." and "// ... existing code ..." stand for lines; "# ... except on Windows 8" continues a sentence.
+    const rest = body.slice(leading[0].length);
+    return rest === "" || trailing || LEAD_WORDS.test(rest);
+  }
+  return ELIDED_WORDS.test(body) && trailing;
 }
 
 const PYTHON = /\.pyi?$/i;
@@ -44,4 +56,15 @@ export const bareEllipsisIsCode = (path: string | undefined): boolean => path !=
 export function isElision(line: string, path: string | undefined): boolean {
   if (isBareEllipsis(line)) return !bareEllipsisIsCode(path);
   return isCommentElision(line);
+}
+
+/**
+ * Whether a whole-file line may be an elision: `isElision`, or any comment that opens with an ellipsis (a lazy
+ * "// ... keep as is" must not slip through as text). Looser on purpose, because the planner clears a suspected
+ * line that the existing file holds verbatim, and a missed elision would delete code.
+ */
+export function isSuspectedElision(line: string, path: string | undefined): boolean {
+  if (isElision(line, path)) return true;
+  const m = COMMENT.exec(line.trim());
+  return m !== null && LEADING_ELLIPSIS.test(m[1]!);
 }

@@ -1,7 +1,9 @@
 /**
  * Markdown code fences as models write them: 3+ backticks or tildes, an optional info string, sometimes indented
- * (inside list items). Closing is nesting-aware: a fence line with an info string inside a block opens a nested
- * block (a README's ```bash example inside a whole-file reply), which CommonMark would not do but models rely on.
+ * (inside list items). Closing follows CommonMark (same character, at least the opener's length, no info string),
+ * with one model habit on top: inside a block, a fence line WITH an info string opens a nested block (a README's
+ * ```bash example inside a whole-file reply), which CommonMark would not do but models rely on when they do not
+ * lengthen the outer fence.
  */
 
 export interface FenceLine {
@@ -35,6 +37,44 @@ export function closesFence(opener: FenceLine, line: FenceLine): boolean {
   );
 }
 
+/** What one line does inside a block: ends it, opens or closes a nested example, or is plain content. */
+export type FenceStep = "close" | "nested" | "content";
+
+/**
+ * Tracks the nested example fences inside the block opened by `opener`. A nested block may be opened by a shorter
+ * fence (```` ```bash ```` inside ```` ```` ````), but such a block is content by CommonMark and cannot keep the
+ * outer block open: only nested blocks at least as long as the opener (the 3-inside-3 habit) do. A bare fence
+ * that neither closes the block nor ends a nested one (a stray ``` inside ````, an over-indented fence) is content.
+ */
+export class FenceNesting {
+  /** Lengths of the open nested fences, innermost last. */
+  private readonly open: number[] = [];
+
+  constructor(private readonly opener: FenceLine) {}
+
+  /** True inside a nested example block: its lines are documentation, not the block's own text. */
+  get nested(): boolean {
+    return this.open.length > 0;
+  }
+
+  /** Feeds the next body line (parsed with `parseFenceLine`; undefined when it is no fence). */
+  step(fence: FenceLine | undefined): FenceStep {
+    if (fence === undefined || fence.char !== this.opener.char) return "content";
+    if (fence.info !== "") {
+      this.open.push(fence.length);
+      return "nested";
+    }
+    const blocking = this.open.some((length) => length >= this.opener.length);
+    if (!blocking && closesFence(this.opener, fence)) return "close";
+    const innermost = this.open[this.open.length - 1];
+    if (innermost !== undefined && fence.length >= innermost) {
+      this.open.pop();
+      return "nested";
+    }
+    return "content";
+  }
+}
+
 export interface FenceScan {
   /** Index of the closing fence line, undefined when the reply ends first. */
   readonly end: number | undefined;
@@ -45,7 +85,8 @@ export interface FenceScan {
 /**
  * Walks the body of the block opened at `open`, stopping at its closing fence or at the first line for which
  * `stop` holds. With `nested` false, lines inside nested fences are not offered to `stop` (a README's ```diff
- * example inside a whole-file block is content). Linear in the lines it visits.
+ * example inside a whole-file block is content). Fence lines of the opener's kind are never offered. Linear in
+ * the lines it visits.
  */
 export function scanFence(
   lines: readonly string[],
@@ -54,17 +95,14 @@ export function scanFence(
   stop: (index: number) => boolean,
   nested = true,
 ): FenceScan {
-  let depth = 0;
+  const nesting = new FenceNesting(opener);
   for (let j = open + 1; j < lines.length; j++) {
-    const line = lines[j]!;
-    const fence = parseFenceLine(line);
-    if (fence === undefined || fence.char !== opener.char) {
-      if ((depth === 0 || nested) && stop(j)) return { end: undefined, stop: j };
-      continue;
-    }
-    if (depth === 0 && closesFence(opener, fence)) return { end: j, stop: undefined };
-    if (fence.info === "" && depth > 0) depth--;
-    else depth++;
+    const fence = parseFenceLine(lines[j]!);
+    const inside = nesting.nested;
+    const step = nesting.step(fence);
+    if (step === "close") return { end: j, stop: undefined };
+    const ownKind = fence !== undefined && fence.char === opener.char;
+    if (step === "content" && !ownKind && (!inside || nested) && stop(j)) return { end: undefined, stop: j };
   }
   return { end: undefined, stop: undefined };
 }

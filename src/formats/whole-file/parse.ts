@@ -3,18 +3,15 @@
  * file's entire new content. The registry calls this only for fences whose body holds no other dialect. A fence
  * without a path is prose (an example, a command) and yields nothing.
  */
-import type { ParsedItem } from "../../core/edit.js";
-import { isElision } from "../shared/elision.js";
-import { isDiffInfo, isShellInfo, parseFenceLine, scanFence, type FenceLine } from "../shared/fences.js";
+import type { ParsedItem, RewriteEdit } from "../../core/edit.js";
+import { isSuspectedElision } from "../shared/elision.js";
+import { FenceNesting, isDiffInfo, isShellInfo, parseFenceLine, scanFence, type FenceLine } from "../shared/fences.js";
 import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js";
 import { pathOfFence } from "../shared/locate-path.js";
 import type { Dialect, ScanContext } from "../types.js";
 import { WHOLE_FILE_PROMPT } from "./prompt.js";
 
 const FORMAT = "whole";
-
-const ELISION_REFUSED =
-  "a whole-file reply must contain the entire file; '...' would delete the lines it stands for; use SEARCH/REPLACE blocks for partial changes";
 
 const SHELL_FILE = /\.(?:sh|bash|zsh|fish|ksh|ps1|psm1|cmd|bat)$/i;
 const DIFF_FILE = /\.(?:diff|patch)$/i;
@@ -54,22 +51,27 @@ export function parseWholeFile(
     return [problemItem(FORMAT, open, path, message)];
   }
   // Markers and elisions count only at the file's own level: inside a nested fence they are documentation.
-  let depth = 0;
+  // Elisions are only suspected here (a real comment may start with "..."): the planner checks them against the file.
+  const nesting = new FenceNesting(fence);
+  const suspected: number[] = [];
   for (let k = 0; k < body.length; k++) {
     const line = body[k]!;
-    const nested = parseFenceLine(line);
-    if (nested !== undefined && nested.char === fence.char) {
-      depth = nested.info === "" && depth > 0 ? depth - 1 : depth + 1;
-      continue;
-    }
-    if (depth > 0) continue;
+    const inside = nesting.nested;
+    if (nesting.step(parseFenceLine(line)) !== "content" || inside) continue;
     if (FOREIGN.test(line)) {
       const message = `the block for ${path} at line ${open + 1} holds edit markers at line ${open + k + 2}, not a whole file; only whole files are accepted in this format`;
       return [problemItem(FORMAT, open + 1 + k, path, message)];
     }
-    if (isElision(line, path)) return [problemItem(FORMAT, open + 1 + k, path, ELISION_REFUSED)];
+    if (isSuspectedElision(line, path)) suspected.push(k);
   }
-  return [editItem({ kind: "rewrite", path, content: joinContent(body), origin: { format: FORMAT, line: open + 1 } })];
+  const content = joinContent(body);
+  const origin = { format: FORMAT, line: open + 1 } as const;
+  // Only the planner sees the file: a suspected line it holds verbatim is content, any other is refused there.
+  const edit: RewriteEdit =
+    suspected.length > 0
+      ? { kind: "rewrite", path, content, origin, suspectedElisions: suspected }
+      : { kind: "rewrite", path, content, origin };
+  return [editItem(edit)];
 }
 
 /**

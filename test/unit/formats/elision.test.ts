@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isElision } from "../../../src/formats/shared/elision.js";
+import { isElision, isSuspectedElision } from "../../../src/formats/shared/elision.js";
 
 describe("isElision", () => {
   it.each([
@@ -16,6 +16,13 @@ describe("isElision", () => {
     "// rest of the file unchanged",
     "// existing code",
     "// keep the existing handlers ...",
+    "// ... rest of the code",
+    "# ... other handlers",
+    "// ... (omitted)",
+    "// ... same as before",
+    "// ... previous methods",
+    "# ... except on Windows 8 ...",
+    "// …",
   ])("recognises %j", (line) => {
     expect(isElision(line, "a.ts")).toBe(true);
   });
@@ -27,6 +34,9 @@ describe("isElision", () => {
     "x = ...",
     "...rest",
     "foo(...args)",
+    "# ... except on Windows 8 and later, where",
+    "// ...and then the handler runs",
+    "/* ... see RFC 9110 */",
   ])("leaves the ordinary line %j alone", (line) => {
     expect(isElision(line, "a.ts")).toBe(false);
   });
@@ -35,5 +45,19 @@ describe("isElision", () => {
     expect(isElision("    ...", "pkg/a.py")).toBe(false);
     expect(isElision("...", "stubs/a.pyi")).toBe(false);
     expect(isElision("# ... existing code ...", "pkg/a.py")).toBe(true);
+  });
+
+  it("suspects (for whole files) every comment that opens with an ellipsis, and every elision", () => {
+    for (const line of [
+      "# ... except on Windows 8 and later, where",
+      "// ... keep as is",
+      "// ... existing code ...",
+    ]) {
+      expect(isSuspectedElision(line, "a.ts")).toBe(true);
+    }
+    for (const line of ["# loading more...", "foo(...args)", "x = ...", "// see ... below"]) {
+      expect(isSuspectedElision(line, "a.ts")).toBe(false);
+    }
+    expect(isSuspectedElision("    ...", "a.py")).toBe(false);
   });
 });

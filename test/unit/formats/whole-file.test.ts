@@ -90,24 +90,47 @@ describe("whole file", () => {
   });
 
   it.each(["// ... existing code ...", "# ... rest unchanged ...", "/* ... */", "  // rest of the file unchanged"])(
-    "refuses the elision %j at its line",
+    "marks the elision %j as suspected, by its content index, for the planner to check",
     (elision) => {
-      const p = parseProblem(reply("src/a.ts", "```ts", "import x from 'x';", elision, "export {};", "```"));
-      expect(p).toMatchObject({ format: "whole", line: 4, path: "src/a.ts" });
-      expect(p.message).toBe(
-        "a whole-file reply must contain the entire file; '...' would delete the lines it stands for; use SEARCH/REPLACE blocks for partial changes",
+      const edit = as(
+        parseOne(reply("src/a.ts", "```ts", "import x from 'x';", elision, "export {};", "```")),
+        "rewrite",
       );
+      expect(edit).toMatchObject({ path: "src/a.ts", origin: { format: "whole", line: 2 }, suspectedElisions: [1] });
+      expect(edit.content).toBe(`import x from 'x';\n${elision}\nexport {};\n`);
     },
   );
 
-  it("refuses a bare '...' outside Python, allows it in Python", () => {
-    expect(parseProblem(reply("a.js", "```js", "f();", "...", "```")).line).toBe(4);
+  it("lists every suspected elision at the file's own level, none inside nested examples", () => {
+    const body = [
+      "// ... existing code ...",
+      "a();",
+      "```js",
+      "// ... existing code ...",
+      "```",
+      "# ... other handlers",
+    ];
+    expect(as(parseOne(reply("README.md", "```markdown", ...body, "```")), "rewrite").suspectedElisions).toEqual([
+      0, 5,
+    ]);
+  });
+
+  it("suspects any comment opening with '...' (the planner clears real ones), but not ordinary lines", () => {
+    const edit = as(parseOne(reply("w.py", "```python", "# ... except on Windows 8", "x = 1", "```")), "rewrite");
+    expect(edit.suspectedElisions).toEqual([0]);
     expect(
-      as(
-        parseOne(reply("proto.py", "```python", "class P(Protocol):", "    def f(self): ...", "    ...", "```")),
-        "rewrite",
-      ).content,
-    ).toContain("    ...\n");
+      as(parseOne(reply("w.py", "```python", "# loading more...", "f(*args)", "```")), "rewrite"),
+    ).not.toHaveProperty("suspectedElisions");
+  });
+
+  it("suspects a bare '...' outside Python, treats it as code in Python", () => {
+    expect(as(parseOne(reply("a.js", "```js", "f();", "...", "```")), "rewrite").suspectedElisions).toEqual([1]);
+    const py = as(
+      parseOne(reply("proto.py", "```python", "class P(Protocol):", "    def f(self): ...", "    ...", "```")),
+      "rewrite",
+    );
+    expect(py.content).toContain("    ...\n");
+    expect(py).not.toHaveProperty("suspectedElisions");
   });
 
   it.each(["bash", "sh", "shell", "console", "zsh", "powershell", "cmd"])(
