@@ -2,17 +2,27 @@
  * Re-indenting the lines an edit adds, so they sit at the file's real depth in the file's own style: tabs in a
  * tab-indented file, the file's space width otherwise, relative nesting kept.
  *
- * Each added line takes its depth from the nearest aligned old line (a non-blank context or removed line matched
- * to one file line): the difference, in levels, between that file line and the model's copy of it is added to the
- * added line's own depth. Depths are read in the model's unit unless the model evidently wrote in the file's unit
- * (every aligned pair differs by the same whole number of file levels, same characters): then both sides are read
- * in the file's unit, so a short snippet whose unit is misread cannot distort it. When that offset is zero and a
- * line already fits the file's style, it is written as the model wrote it: on the exact rung this is the identity.
+ * First, the model's own bytes win where it evidently copied the file: when the nearest aligned old line (a
+ * non-blank context or removed line matched to one file line) has exactly the same leading whitespace in the model's
+ * text and in the file, and every aligned pair differs by one constant offset in the same characters, an added line
+ * is written as the model wrote it if its indentation fits the file's style or uses the same characters as that
+ * reference line. So a space-indented continuation in a tab-indented Makefile, or the space-indented body of a
+ * template literal in a tab-indented file, keeps its spaces when the model copied the neighbouring lines byte for
+ * byte; a line written with spaces right under tab-indented lines the model copied with tabs is still converted
+ * (new code written in the wrong characters: a Makefile recipe line, a Python block). On the exact rung, with the
+ * styles agreeing, this is the identity.
+ *
+ * Otherwise each added line takes its depth from that nearest aligned old line: the file line's depth, plus the
+ * added line's depth relative to the model's copy of it, scaled by the window's depth ratio (indent-structure.ts:
+ * 1 unless the model's unit was misread by a plausible factor). Depths are read in the model's unit unless the model
+ * evidently wrote in the file's unit (every aligned pair differs by the same whole number of file levels, same
+ * characters): then both sides are read in the file's unit, so a short snippet whose unit is misread cannot distort
+ * it.
  */
 import type { ReplaceEdit } from "../core/edit.js";
 import { leadingWhitespace, renderIndent, type IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { fileIndentStyle, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
+import { depthRatio, fileIndentStyle, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
 import { isBlank } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 
@@ -24,6 +34,8 @@ export interface IndentPlan {
   readonly modelStyle: IndentStyle;
   /** The model wrote in the file's unit (see above). */
   readonly sameUnit: boolean;
+  /** File levels per model level between aligned lines (see depthRatio); 1 when the units were read right. */
+  readonly scale: number;
 }
 
 /** Whether an indentation already uses the style's characters: tabs (then alignment spaces), or spaces only. */
@@ -64,7 +76,10 @@ export function planIndent(file: TextFile, edit: ReplaceEdit, pairs: ReadonlyMap
   const detectedModel = modelIndentStyle(edit.ops);
   const fileStyle = fileIndentStyle(file) ?? detectedModel ?? DEFAULT_STYLE;
   const modelStyle = detectedModel ?? fileStyle;
-  return { fileStyle, modelStyle, sameUnit: writesInFileUnit([...pairs.values()], fileStyle, modelStyle) };
+  const aligned = [...pairs.values()];
+  const sameUnit = writesInFileUnit(aligned, fileStyle, modelStyle);
+  const scale = sameUnit ? 1 : (depthRatio(aligned, modelStyle, fileStyle) ?? 1);
+  return { fileStyle, modelStyle, sameUnit, scale };
 }
 
 /** The nearest pair before op `index` in op order, else the nearest after it. */
@@ -80,14 +95,25 @@ export function nearestPair(pairs: ReadonlyMap<number, LinePair>, index: number,
   return undefined;
 }
 
+/** The model copied its reference line byte for byte, and the added line's indentation is evidently the file's. */
+function keepsModelIndent(ws: string, ref: LinePair, plan: IndentPlan): boolean {
+  const refWs = leadingWhitespace(ref.model);
+  if (!plan.sameUnit || refWs !== leadingWhitespace(ref.file)) return false;
+  return fits(ws, plan.fileStyle) || (refWs !== "" && sameCharacters(ws, refWs));
+}
+
 /** An added line in the file's style at the depth its reference line implies. */
 export function reindentLine(text: string, ref: LinePair | undefined, plan: IndentPlan): string {
   if (isBlank(text)) return text;
   const ws = leadingWhitespace(text);
-  const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;
-  const delta = ref === undefined ? 0 : levelsOf(ref.file, plan.fileStyle) - levelsOf(ref.model, refStyle);
+  if (ref !== undefined && keepsModelIndent(ws, ref, plan)) return text;
   const fitting = fits(ws, plan.fileStyle);
-  if (plan.sameUnit && fitting && Math.abs(delta) < EPSILON) return text;
+  const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;
   const readAs = plan.sameUnit && fitting ? plan.fileStyle : plan.modelStyle;
-  return renderIndent(levelsOf(text, readAs) + delta, plan.fileStyle) + text.slice(ws.length);
+  // Without a reference line a different unit cannot be told from a different depth: only the characters change.
+  const refFile = ref === undefined ? 0 : levelsOf(ref.file, plan.fileStyle);
+  const refModel = ref === undefined ? 0 : levelsOf(ref.model, refStyle);
+  if (plan.sameUnit && fitting && Math.abs(refFile - refModel) < EPSILON) return text;
+  const levels = refFile + plan.scale * (levelsOf(text, readAs) - refModel);
+  return renderIndent(levels, plan.fileStyle) + text.slice(ws.length);
 }

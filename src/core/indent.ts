@@ -7,17 +7,26 @@ export type IndentStyle = { readonly kind: "tabs" } | { readonly kind: "spaces";
 
 export const leadingWhitespace = (line: string): string => /^[ \t]*/.exec(line)![0];
 
+/** Steps between consecutive indentation widths that can be a unit: one space is alignment, never a unit. */
+const MIN_STEP = 2;
+const MAX_STEP = 8;
+
 /**
- * Detects the indentation unit from the lines' leading whitespace: tabs when most indented lines start with a
- * tab, otherwise the most common positive difference between consecutive indentation widths (2, 4, 8, ...).
- * Returns undefined when no line is indented.
+ * Detects the indentation unit from the lines' leading whitespace. Only code lines vote: a block-comment
+ * continuation (whitespace then `*`, as in ` * text` under a JSDoc or license `/**`) is aligned to its opener plus
+ * one space, so a long header would otherwise make a tab-indented file look space-indented. Tabs win when more
+ * indented code lines start with a tab than with a space. Otherwise the unit is the most common step (2..8 columns)
+ * between consecutive non-blank space-indented lines; the first line's own depth is not a step (a snippet that starts
+ * deep says nothing about its unit), and when no step was seen the shallowest depth stands in for one.
+ * Returns undefined when no code line is indented.
  */
 export function detectIndentStyle(lines: readonly string[]): IndentStyle | undefined {
   let tabs = 0;
   let spaces = 0;
-  // steps[n] counts how often consecutive space-indented lines differ by n columns (1..8).
-  const steps = new Array<number>(9).fill(0);
-  let previous = 0;
+  // steps[n] counts how often consecutive space-indented lines differ by n columns (MIN_STEP..MAX_STEP).
+  const steps = new Array<number>(MAX_STEP + 1).fill(0);
+  let previous = -1;
+  let shallowest = Infinity;
   // One char-code pass per line and no allocation: this runs on every file an edit touches, up to 10,000 lines.
   for (const line of lines) {
     let width = 0;
@@ -29,19 +38,29 @@ export function detectIndentStyle(lines: readonly string[]): IndentStyle | undef
       width++;
     }
     if (width === line.length || isBlankRest(line, width)) continue;
+    if (line.charCodeAt(width) === 42) continue; // `*`: a block-comment continuation, not code
     const first = line.charCodeAt(0);
     if (first === 9) tabs++;
     else if (first === 32) spaces++;
     if (sawTab) continue;
-    const step = Math.abs(width - previous);
-    if (step > 0 && step <= 8) steps[step]!++;
+    if (previous >= 0) {
+      const step = Math.abs(width - previous);
+      if (step >= MIN_STEP && step <= MAX_STEP) steps[step]!++;
+    }
+    if (width > 0 && width < shallowest) shallowest = width;
     previous = width;
   }
   if (tabs === 0 && spaces === 0) return undefined;
   if (tabs > spaces) return { kind: "tabs" };
   let best = 0;
-  for (let step = 1; step <= 8; step++) if (steps[step]! > steps[best]!) best = step;
-  return { kind: "spaces", width: best || 4 };
+  for (let step = MIN_STEP; step <= MAX_STEP; step++) if (steps[step]! > steps[best]!) best = step;
+  return { kind: "spaces", width: best || unitOfDepth(shallowest) };
+}
+
+/** A unit that a lone depth is a whole number of: 4 first (the most common), then 2 and 3; else 4. */
+function unitOfDepth(depth: number): number {
+  for (const unit of [4, 2, 3]) if (depth % unit === 0) return unit;
+  return 4;
 }
 
 /** True when nothing but whitespace (as String.prototype.trim sees it) follows position `from`. */

@@ -10,6 +10,13 @@
  * 2. in levels of the file's unit on both sides: the model kept the file's unit but shifted the block (an outdented
  *    SEARCH), which a unit misread from a short snippet must not reject.
  *
+ * "Agrees" allows one scale factor for the whole window: the file's relative depth is the model's times a single
+ * ratio of two plausible units (1/2, 2, 4/3, ...). A unit read from a few lines can be off by such a factor (4-space
+ * YAML lines 8 and 16 apart read as an 8-space unit when the file's unit is 2); a uniform scale keeps every
+ * comparison between depths (deeper, same, shallower), which is all that decides block structure in offside-rule
+ * languages, while a different nesting (a line at the same depth on one side and deeper on the other) still has no
+ * ratio. The splice re-indents added lines with the same ratio (depthRatio).
+ *
  * Blank lines carry no indentation and are skipped.
  */
 import type { LineOp } from "../core/edit.js";
@@ -57,13 +64,24 @@ export interface LinePair {
   readonly file: string;
 }
 
-function deltasAgree(
+/** Units a depth ratio may come from: a misread unit is one of these instead of another. */
+const UNITS = [1, 2, 3, 4, 8] as const;
+
+const plausibleRatio = (r: number): boolean => UNITS.some((p) => UNITS.some((q) => Math.abs(r - p / q) < EPSILON));
+
+/**
+ * The single ratio that maps every model depth (relative to the first pair) onto the file's, each side read in its
+ * style: 1 when the model wrote in the file's unit (or no pair is deeper than another), undefined when no plausible
+ * ratio fits (the nesting differs).
+ */
+export function depthRatio(
   pairs: readonly LinePair[],
   modelStyle: IndentStyle | undefined,
   fileStyle: IndentStyle | undefined,
-): boolean {
+): number | undefined {
   let modelBase: number | undefined;
   let fileBase = 0;
+  let ratio: number | undefined;
   for (const { model, file } of pairs) {
     const m = levelsOf(model, modelStyle);
     const f = levelsOf(file, fileStyle);
@@ -72,9 +90,16 @@ function deltasAgree(
       fileBase = f;
       continue;
     }
-    if (Math.abs(m - modelBase - (f - fileBase)) > EPSILON) return false;
+    const dm = m - modelBase;
+    const df = f - fileBase;
+    if (Math.abs(dm) < EPSILON) {
+      if (Math.abs(df) > EPSILON) return undefined;
+    } else if (ratio === undefined) {
+      ratio = df / dm;
+      if (!plausibleRatio(ratio)) return undefined;
+    } else if (Math.abs(df - ratio * dm) > EPSILON) return undefined;
   }
-  return true;
+  return ratio ?? 1;
 }
 
 /** True when the pairs' relative indentation agrees (see the rule above). */
@@ -85,5 +110,8 @@ export function nestingCompatible(
 ): boolean {
   const real = pairs.filter((p) => !isBlank(p.model) && !isBlank(p.file));
   if (real.length < 2) return true;
-  return deltasAgree(real, modelStyle ?? fileStyle, fileStyle) || deltasAgree(real, fileStyle, fileStyle);
+  return (
+    depthRatio(real, modelStyle ?? fileStyle, fileStyle) !== undefined ||
+    depthRatio(real, fileStyle, fileStyle) !== undefined
+  );
 }

@@ -163,4 +163,51 @@ describe("renderReplacement: indentation", () => {
       lines("\tif a {", "\t\tx()  ", "\t\ty()", "\t}"),
     );
   });
+
+  it("keeps a space-aligned continuation the model copied exactly in a tab-indented Makefile", () => {
+    const file = lines(
+      "install: build",
+      "\t$(MAKE) -C $(ROOT) \\",
+      "                install-script",
+      "",
+      "clean:",
+      "\trm -f x",
+    );
+    const search = "\t$(MAKE) -C $(ROOT) \\\n                install-script";
+    const replace = "\t$(MAKE) -C $(ROOT) \\\n                install-script \\\n                install-doc";
+    expect(applySR(file, search, replace)).toBe(
+      file.replace("install-script\n", "install-script \\\n                install-doc\n"),
+    );
+  });
+
+  it("keeps the space-indented body of a template literal in a tab-indented file", () => {
+    const file = lines(
+      "function page(user) {",
+      "\tconst name = user.name;",
+      "\tif (!name) {",
+      "\t\treturn '';",
+      "\t}",
+      "\treturn `",
+      "    <div>",
+      "      <p>hi</p>",
+      "    </div>`;",
+      "}",
+    );
+    const after = applySR(file, "      <p>hi</p>\n    </div>`;", "      <p>hi</p>\n      <p>bye</p>\n    </div>`;");
+    expect(after).toBe(file.replace("<p>hi</p>\n", "<p>hi</p>\n      <p>bye</p>\n"));
+  });
+
+  it("still writes a new recipe line typed with spaces under a tab-indented one with a tab", () => {
+    const file = lines("install: build", "\tcp a b", "", "clean:", "\trm -f x");
+    const after = applySR(file, "install: build\n\tcp a b", "install: build\n\tcp a b\n        cp c d");
+    expect(after).toBe(file.replace("\tcp a b\n", "\tcp a b\n\tcp c d\n"));
+  });
+
+  it("converts under an exactly copied line when the other aligned lines show another unit", () => {
+    // `def f(self):` is copied at its real depth by chance (column 0 on the model's side is not); the body lines
+    // show a 2-space model unit against the file's 4 spaces.
+    const file = lines("def f(self):", "    if x:", "        go()", "    return 1");
+    const after = applySR(file, "def f(self):\n  if x:\n    go()", "def f(self):\n  log()\n  if x:\n    go()");
+    expect(after).toBe(lines("def f(self):", "    log()", "    if x:", "        go()", "    return 1"));
+  });
 });

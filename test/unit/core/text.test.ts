@@ -45,4 +45,55 @@ describe("detectIndentStyle", () => {
     expect(detectIndentStyle(["a", "b"])).toBeUndefined();
     expect(detectIndentStyle(["  ", "\t", "\u00a0 "])).toBeUndefined();
   });
+
+  const header = ["/**", ...Array.from({ length: 12 }, (_, i) => ` * line ${String(i)} of the licence`), " */"];
+
+  it("ignores block-comment continuation lines: a long JSDoc header does not outvote tab-indented code", () => {
+    const tabbed = [...header, "function f() {", "\tconst o = {", "\t\ta: 1,", "\t};", "\treturn o;", "}"];
+    expect(detectIndentStyle(tabbed)).toEqual({ kind: "tabs" });
+    // Inside a tab-indented class the continuation lines start with a tab and a space: still not a unit.
+    const nested = ["class A {", "\t/**", "\t * doc", "\t */", "\tm() {", "\t\treturn 1;", "\t}", "}"];
+    expect(detectIndentStyle(nested)).toEqual({ kind: "tabs" });
+    // Only comment lines indented: nothing to decide from.
+    expect(detectIndentStyle([...header, "export const a = 1;"])).toBeUndefined();
+  });
+
+  it("never reads a single-space step as the unit", () => {
+    const spaced = [...header, "class A {", "  /**", "   * doc", "   */", "  m() {", "    return 1;", "  }", "}"];
+    expect(detectIndentStyle(spaced)).toEqual({ kind: "spaces", width: 2 });
+    // An odd alignment line next to 4-space code: its two 1-column steps outnumber neither unit step.
+    const aligned = ["def f():", "    x = 1", "     # odd", "    if x:", "        y()"];
+    expect(detectIndentStyle(aligned)).toEqual({ kind: "spaces", width: 4 });
+  });
+
+  it("does not count the step from column 0 to a snippet's deep first line", () => {
+    // A 2-space snippet that starts 6 columns deep with continuation lines (harness case 1:401): the step 0 -> 6
+    // and the continuation's 6 -> 12 used to outvote the single real 2-column step.
+    const snippet = [
+      "      context = {",
+      '        log("probe")',
+      "        'message': ('An open stream was collected '",
+      "              'before the connection; '",
+      "              'call close().')",
+      "      }",
+      "      if self._source_traceback:",
+    ];
+    expect(detectIndentStyle(snippet)).toEqual({ kind: "spaces", width: 2 });
+    expect(detectIndentStyle(["            x = 1", "            if y:", "                z()"])).toEqual({
+      kind: "spaces",
+      width: 4,
+    });
+  });
+
+  it("falls back to the shallowest depth when no step is seen (flat snippets)", () => {
+    expect(detectIndentStyle(["  a", "  b"])).toEqual({ kind: "spaces", width: 2 });
+    expect(detectIndentStyle(["    a", "    b"])).toEqual({ kind: "spaces", width: 4 });
+    expect(detectIndentStyle(["      a", "      b"])).toEqual({ kind: "spaces", width: 2 });
+    expect(detectIndentStyle(["        a"])).toEqual({ kind: "spaces", width: 4 });
+  });
+
+  it("decides tabs against spaces by code lines (a Makefile's space-aligned continuations)", () => {
+    const makefile = ["build:", "\t$(MAKE) -C a \\", "                target", "install:", "\tcp a b", "\tcp c d"];
+    expect(detectIndentStyle(makefile)).toEqual({ kind: "tabs" });
+  });
 });
