@@ -1,10 +1,12 @@
 /**
  * The ladder: where a replace edit's old lines sit in a file. Rungs are tried in order over every position; the
  * first rung with at least one candidate decides (one: found; several: ambiguous, unless the hints select exactly
- * one). Ambiguity never falls through to a looser rung, where it could only look resolved. If nothing matches and
- * the old side starts or ends with blank context lines, the whole ladder runs once more without them.
+ * one). Ambiguity never falls through to a looser rung, where it could only look resolved. When the old side starts
+ * or ends with blank context lines (which models add or lose around a block), the line rungs run once more without
+ * them before the loose rungs (elision, fuzzy) run on either variant: a block found exactly once without a
+ * spurious blank line must not be judged by similarity, where a look-alike block elsewhere would make it ambiguous.
  */
-import type { EditHint } from "../core/edit.js";
+import type { EditHint, LineOp } from "../core/edit.js";
 import type { IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
 import { alignFuzzyWindow } from "./fuzzy-align.js";
@@ -14,7 +16,7 @@ import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-s
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
-import { locateElided } from "./rungs/elision.js";
+import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
 import { exactRung } from "./rungs/exact.js";
 import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
@@ -35,6 +37,8 @@ export const LINE_RUNGS: readonly LineRung[] = [
 
 interface Pass {
   readonly file: TextFile;
+  /** The whole edit: added lines are placed by the old lines beside them. */
+  readonly ops: readonly LineOp[];
   readonly old: readonly OldLine[];
   readonly hint: EditHint;
   /** Added to hint.line to compare it with this pass's first old line in the current file. */
@@ -43,12 +47,14 @@ interface Pass {
   readonly fuzzy: FuzzyOptions;
 }
 
-type PassResult =
+/** A decided outcome: it ends the ladder. */
+type Settled =
   | { readonly kind: "found"; readonly match: Match }
-  | { readonly kind: "ambiguous"; readonly strategy: Match["strategy"]; readonly lines: readonly number[] }
-  | { readonly kind: "not-found"; readonly notes: readonly string[] };
+  | { readonly kind: "ambiguous"; readonly strategy: Match["strategy"]; readonly lines: readonly number[] };
 
-function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): PassResult {
+type PassResult = Settled | { readonly kind: "not-found"; readonly notes: readonly string[] };
+
+function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): Settled {
   const windows: Window[] = starts.map((start) => ({ start, end: start + pass.old.length }));
   const chosen =
     windows.length === 1
@@ -59,7 +65,7 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
 }
 
-function runLineRungs(pass: Pass, notes: string[]): PassResult | undefined {
+function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
   const { file, old } = pass;
   for (const rung of LINE_RUNGS) {
     const found = findWindows(
@@ -90,7 +96,7 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(outcome.starts) };
   if (outcome.kind === "not-found")
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
-  const aligned = alignFuzzyWindow(pass.file, pass.old, outcome.start, outcome.end);
+  const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
   if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file))) {
     return {
@@ -111,13 +117,15 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   return { kind: "found", match };
 }
 
-function runPass(pass: Pass): PassResult {
-  const notes: string[] = [];
-  const byLines = runLineRungs(pass, notes);
-  if (byLines !== undefined) return byLines;
+/** The loose rungs: elision when the old side has elision lines, else fuzzy. */
+function runLoose(pass: Pass, notes: string[]): PassResult {
   if (pass.old.some((l) => l.kind === "elision")) {
     const outcome = locateElided(pass.file, pass.old, pass.modelStyle, fileIndentStyle(pass.file));
-    if (outcome.kind === "found") return { kind: "found", match: { ...outcome, strategy: "elision" } };
+    if (outcome.kind === "found") {
+      const doubt = elidedInsertionDoubt(pass.ops, pass.old);
+      if (doubt !== undefined) return { kind: "not-found", notes: [...notes, doubt] };
+      return { kind: "found", match: { ...outcome, strategy: "elision" } };
+    }
     if (outcome.kind === "ambiguous")
       return { kind: "ambiguous", strategy: "elision", lines: toLineNumbers(outcome.starts) };
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
@@ -137,6 +145,7 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   if (old.length === 0) return locateInsertion(file, input.hint);
   const base: Pass = {
     file,
+    ops: input.ops,
     old,
     hint: input.hint,
     lineOffset: options.hintOffset ?? 0,
@@ -147,14 +156,27 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
       budget: options.fuzzyBudget ?? FUZZY_BUDGET,
     },
   };
-  let result = runPass(base);
   const trimmed = trimBlankContext(old);
-  if (result.kind === "not-found" && trimmed !== undefined) {
-    const retry = runPass({ ...base, old: trimmed.kept, lineOffset: base.lineOffset + trimmed.leading.length });
-    if (retry.kind === "found")
-      return { kind: "found", match: withDropped(retry.match, trimmed.leading, trimmed.trailing) };
-    if (retry.kind === "ambiguous") return retry;
-    result = { kind: "not-found", notes: [...new Set([...result.notes, ...retry.notes])] };
+  const retry: Pass | undefined =
+    trimmed === undefined
+      ? undefined
+      : { ...base, old: trimmed.kept, lineOffset: base.lineOffset + trimmed.leading.length };
+  const dropped = (r: Settled): LocateResult =>
+    r.kind === "found" && trimmed !== undefined
+      ? { kind: "found", match: withDropped(r.match, trimmed.leading, trimmed.trailing) }
+      : r;
+  const notes: string[] = [];
+  const retryNotes: string[] = [];
+  // Line rungs with the blank lines, then without; ambiguity on either stops the ladder.
+  const byLines = runLineRungs(base, notes);
+  if (byLines !== undefined) return byLines;
+  const retryByLines = retry === undefined ? undefined : runLineRungs(retry, retryNotes);
+  if (retryByLines !== undefined) return dropped(retryByLines);
+  let result = runLoose(base, notes);
+  if (result.kind === "not-found" && retry !== undefined) {
+    const loose = runLoose(retry, retryNotes);
+    if (loose.kind !== "not-found") return dropped(loose);
+    result = { kind: "not-found", notes: [...new Set([...result.notes, ...loose.notes])] };
   }
   if (result.kind !== "not-found") return result;
   const wanted = old.filter((l) => l.kind !== "elision").map((l) => l.text);

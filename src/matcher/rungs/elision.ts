@@ -3,8 +3,11 @@
  * piece is located with the loosest line key (and the nesting rule), in order, each after the previous one, and
  * must be unique within that range: "the first one after" could land an edit in the wrong function, so a second
  * candidate refuses. An elision covers the gap between its neighbouring pieces (kept verbatim when written); a
- * leading one stands for everything before the first piece, a trailing one for everything after the last.
+ * leading one stands for everything before the first piece, a trailing one for everything after the last. Those
+ * spans are a convention, not something the model said: added lines must be placed by a quoted line beside them
+ * (elidedInsertionDoubt), never by where an elided run ends.
  */
+import type { LineOp } from "../../core/edit.js";
 import type { IndentStyle } from "../../core/indent.js";
 import type { TextFile } from "../../core/text.js";
 import { nestingCompatible } from "../indent-structure.js";
@@ -100,4 +103,37 @@ function alignPieces(
     }
   }
   return { start: alignment[0]!.start, end: position, alignment };
+}
+
+const INSERTION_ADVICE = "it is unclear where; quote the lines around the insertion";
+
+/**
+ * Why added lines cannot be placed, if they cannot. A run of added lines is placed by the old lines next to it in
+ * op order; when neither is a quoted line of `old` (only elisions, the edge of the edit, or blank lines a retry
+ * dropped), its place would be where an elided run starts or ends: the file's end after a trailing elision, its
+ * start before a leading one, the end of the gap between two elisions. The model said none of these.
+ */
+export function elidedInsertionDoubt(ops: readonly LineOp[], old: readonly OldLine[]): string | undefined {
+  const index = new Map(old.map((l, i) => [l.op, i]));
+  const quoted = (i: number | undefined): boolean => i !== undefined && old[i]!.kind !== "elision";
+  const isElision = (i: number | undefined): boolean => i !== undefined && old[i]!.kind === "elision";
+  for (let a = 0; a < ops.length; a++) {
+    if (ops[a]!.op !== "add") continue;
+    let b = a;
+    while (b + 1 < ops.length && ops[b + 1]!.op === "add") b++;
+    const before = index.get(a - 1);
+    const after = index.get(b + 1);
+    a = b;
+    if (quoted(before) || quoted(after)) continue;
+    if (!isElision(before) && !isElision(after)) continue;
+    const quotedAfter = old.some((l, i) => i > (before ?? -1) && l.kind !== "elision");
+    const quotedBefore = old.some((l, i) => i < (after ?? old.length) && l.kind !== "elision");
+    const where = !quotedAfter
+      ? "after a trailing '...'"
+      : !quotedBefore
+        ? "before a leading '...'"
+        : "between elided lines ('...')";
+    return `the edit adds lines ${where} — ${INSERTION_ADVICE}`;
+  }
+  return undefined;
 }

@@ -93,4 +93,58 @@ describe("elision rung", () => {
     expect(applied).toMatchObject({ ok: false, result: { kind: "not-found" } });
     if (!applied.ok && applied.result.kind === "not-found") expect(applied.result.note).toMatch(/missing\(\)/);
   });
+
+  describe("added lines placed only by an elision refuse", () => {
+    const noteOf = (ops: LineOp[]): string | undefined => {
+      const applied = applyOps(file, ops);
+      expect(applied.ok).toBe(false);
+      return !applied.ok && applied.result.kind === "not-found" ? applied.result.note : undefined;
+    };
+
+    it("after a trailing elision: never appended at the end of the file", () => {
+      const ops: LineOp[] = [
+        { op: "context", text: "function setup() {" },
+        { op: "context", text: "  const a = 1;" },
+        gap,
+        { op: "add", text: "  log();" },
+      ];
+      expect(noteOf(ops)).toBe(
+        "the edit adds lines after a trailing '...' — it is unclear where; quote the lines around the insertion",
+      );
+    });
+
+    it("before a leading elision: never put at the start of the file", () => {
+      const ops: LineOp[] = [{ op: "add", text: "// header" }, gap, { op: "context", text: "function other() {" }];
+      expect(noteOf(ops)).toMatch(/^the edit adds lines before a leading '\.\.\.'/);
+    });
+
+    it("between two elisions: never put at the end of the first gap", () => {
+      const ops: LineOp[] = [
+        { op: "context", text: "function setup() {" },
+        gap,
+        { op: "add", text: "  log();" },
+        gap,
+        { op: "context", text: "function other() {" },
+      ];
+      expect(noteOf(ops)).toMatch(/^the edit adds lines between elided lines/);
+    });
+
+    it("an edge elision with no added line beside it still applies", () => {
+      const ops: LineOp[] = [
+        { op: "context", text: "function setup() {" },
+        { op: "remove", text: "  const a = 1;" },
+        { op: "add", text: "  const a = 10;" },
+        gap,
+      ];
+      const applied = applyOps(file, ops);
+      expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "elision" } } });
+      expect(applied.ok && applied.after).toBe(file.replace("const a = 1;", "const a = 10;"));
+    });
+
+    it("added lines before a trailing elision are placed by the quoted line above them", () => {
+      const ops: LineOp[] = [{ op: "context", text: "  const a = 1;" }, { op: "add", text: "  log();" }, gap];
+      const applied = applyOps(file, ops);
+      expect(applied.ok && applied.after).toBe(file.replace("  const a = 1;\n", "  const a = 1;\n  log();\n"));
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { LineOp } from "../../../src/core/edit.js";
 import { parseText } from "../../../src/core/text.js";
 import { locate } from "../../../src/matcher/ladder.js";
 import type { LocateResult } from "../../../src/matcher/types.js";
@@ -120,5 +121,53 @@ describe("blank context lines", () => {
     const ops = searchReplace("\nz", "z");
     expect(ops[0]).toEqual({ op: "remove", text: "" });
     expect(applyOps(lines("a", "z"), ops).ok).toBe(false);
+  });
+
+  const twins = lines(
+    "function min(check) {",
+    "  if (check.inclusive) {",
+    "    setResponseValueAndErrors(res, 'minimum', check.value, check.message, refs);",
+    "  } else {",
+    "  }",
+    "}",
+    "function max(check) {",
+    "  if (check.inclusive) {",
+    "    setResponseValueAndErrors(res, 'maximum', check.value, check.message, refs);",
+    "  } else {",
+    "  }",
+    "}",
+  );
+
+  it("a spurious leading blank line does not turn a unique block into a fuzzy ambiguity", () => {
+    // With the blank line, only the fuzzy rung could match, and it sees two look-alike blocks. Without it, the
+    // exact rung finds one: the line rungs run on both variants before any loose rung.
+    const search =
+      "\n  if (check.inclusive) {\n    setResponseValueAndErrors(res, 'maximum', check.value, check.message, refs);\n  } else {";
+    const applied = applyOps(twins, searchReplace(search, search.replace("'maximum'", "'max'")));
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "exact", start: 7 } } });
+    expect(applied.ok && applied.after).toBe(twins.replace("'maximum'", "'max'"));
+  });
+
+  it("ambiguity of the blank-trimmed variant on a line rung is final", () => {
+    const search = "\n  } else {\n  }";
+    expect(find(twins, search, `${search} // end`)).toMatchObject({
+      kind: "ambiguous",
+      strategy: "exact",
+      lines: [4, 10],
+    });
+  });
+
+  it("the loose rungs still run without the blank lines when nothing matched line by line", () => {
+    const file = lines("a() {", "  x;", "}", "b() {", "  y;", "}");
+    const ops: LineOp[] = [
+      { op: "context", text: "" },
+      { op: "context", text: "b() {" },
+      { op: "elision", text: "  // ..." },
+      { op: "remove", text: "}" },
+      { op: "add", text: "} // b" },
+    ];
+    const applied = applyOps(file, ops);
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "elision" } } });
+    expect(applied.ok && applied.after).toBe(lines("a() {", "  x;", "}", "b() {", "  y;", "} // b"));
   });
 });
