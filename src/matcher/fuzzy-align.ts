@@ -5,7 +5,8 @@
  * (MIN_PAIR_SIMILARITY): the window can be a line shorter or longer than the old side, and pairing by position
  * alone would make a removal delete whatever line happens to sit there. What remains:
  * - an old line with no partner beyond an edge of the pairs that is in the file just past that edge refuses the
- *   match: the window stopped short and its pairs are shifted (stoppedShort);
+ *   match: the window stopped short and its pairs are shifted (stoppedShort); so does a drifted pair whose old
+ *   line is in the file verbatim nearby (driftedLineElsewhere);
  * - an old context line with no partner (the model invented it) covers no file line; a removed one refuses the
  *   match, since the line the model meant to delete cannot be told apart;
  * - a window line with no partner at the window's edge is left outside the match (untouched);
@@ -208,6 +209,36 @@ function stoppedShort(
   return undefined;
 }
 
+/**
+ * A drifted pair whose old line occurs verbatim in the file near the match: the model quoted a real line, so pairing
+ * it with a look-alike is a guess that would change the wrong line (a window one line short pairs `-stringifyString`
+ * with the `stringifyNumber` line above it). Blank lines are too common to tell. Returns the note, if so.
+ */
+function driftedLineElsewhere(
+  file: TextFile,
+  old: readonly OldLine[],
+  oldKeys: readonly string[],
+  windowKeys: readonly string[],
+  partner: readonly number[],
+  region: { start: number; end: number },
+): string | undefined {
+  const keys = looseKeys(file);
+  const from = Math.max(0, region.start - old.length);
+  const to = Math.min(keys.length, region.end + old.length);
+  for (let i = 0; i < old.length; i++) {
+    const w = partner[i]!;
+    if (w < 0 || oldKeys[i] === "" || windowKeys[w] === oldKeys[i]) continue;
+    for (let f = from; f < to; f++) {
+      if (keys[f] !== oldKeys[i]) continue;
+      return (
+        `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, but the lines around it differ from ` +
+        `the SEARCH: copy the lines exactly as they are in the file`
+      );
+    }
+  }
+  return undefined;
+}
+
 export function alignFuzzyWindow(
   file: TextFile,
   ops: readonly LineOp[],
@@ -233,6 +264,10 @@ export function alignFuzzyWindow(
     ? stoppedShort(file, old, oldKeys, partner, { start: start + first, end: start + last + 1 })
     : undefined;
   if (short !== undefined) return { ok: false, note: short };
+  const elsewhere = drifted
+    ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
+    : undefined;
+  if (elsewhere !== undefined) return { ok: false, note: elsewhere };
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
     return { ok: false, note: `the line to remove "${lost.text.trim()}" has no counterpart in the similar ${region}` };

@@ -35,13 +35,20 @@ const droppable = (line: OldLine): boolean => line.kind === "context" && isBlank
 
 /**
  * Leading and trailing blank CONTEXT lines, which models add or lose around a block; undefined when there are none
- * or nothing else would remain. Removed blank lines are never dropped: the edit means to delete them.
+ * or nothing else would remain. Removed blank lines are never dropped: the edit means to delete them. A run stops
+ * at added lines: in `M`, blank, `+x`, blank only the last blank may go; the first one places `+x` (dropping it
+ * would move the insertion above the blank line the model put it below).
  */
 export function trimBlankContext(old: readonly OldLine[]): BlankTrim | undefined {
+  const adjacent = (a: OldLine, b: OldLine): boolean => b.op === a.op + 1;
   let first = 0;
-  while (first < old.length && droppable(old[first]!)) first++;
+  while (first < old.length && droppable(old[first]!) && (first === 0 || adjacent(old[first - 1]!, old[first]!))) {
+    first++;
+  }
   let last = old.length;
-  while (last > first && droppable(old[last - 1]!)) last--;
+  while (last > first && droppable(old[last - 1]!) && (last === old.length || adjacent(old[last - 1]!, old[last]!))) {
+    last--;
+  }
   if (first === last || (first === 0 && last === old.length)) return undefined;
   return { leading: old.slice(0, first), kept: old.slice(first, last), trailing: old.slice(last) };
 }

@@ -1,8 +1,7 @@
 /**
- * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. They are marked
- * `test.fails` while the bug stands: when the engine is fixed, vitest reports the test as unexpectedly passing,
- * and the marker should be removed. Each test states what a correct engine may do (land as intended, or refuse)
- * and fails on what it does now (a wrong apply).
+ * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. A new one is added
+ * as `test.fails` while the bug stands (vitest then reports it as unexpectedly passing once the engine is fixed,
+ * and the marker goes). Each test states what a correct engine may do (land as intended, or refuse).
  */
 import { describe, expect, test } from "vitest";
 import { applyEdits } from "../../src/engine.js";
@@ -280,5 +279,61 @@ describe("drift regressions (engine bugs)", () => {
     ].join("\n");
     const intended = before.replace("'maximum', check", "'maximum (drift)', check");
     expect(await run("n.ts", before, reply)).toBe(intended);
+  });
+
+  // Harness case 6:1163 (yaml/dist/util.js). The patch leaves out the `stringifyNumber` line above the one it
+  // changes; the fuzzy rung took a window one line short and paired `-stringifyString` with the look-alike
+  // `stringifyNumber` line, replacing that one instead. The removed line is in the file verbatim, one line further.
+  test("fuzzy: a drifted pair is not trusted when its old line is in the file verbatim nearby", async () => {
+    const before = [
+      "'use strict';",
+      "",
+      "var seq = require('./schema/common/seq.js');",
+      "var string = require('./schema/common/string.js');",
+      "var foldFlowLines = require('./stringify/foldFlowLines.js');",
+      "var stringifyNumber = require('./stringify/stringifyNumber.js');",
+      "var stringifyString = require('./stringify/stringifyString.js');",
+      "",
+      "exports.seq = seq;",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: util.js",
+      "@@",
+      " var seq = require('./schema/common/seq.js');",
+      " var string = require('./schema/common/string.js');",
+      " var foldFlowLines = require('./stringify/foldFlowLines.js');",
+      "-var stringifyString = require('./stringify/stringifyString.js');",
+      "+var stringifyString = require('./stringifyNext/stringifyString.js');",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace("./stringify/stringifyString.js", "./stringifyNext/stringifyString.js");
+    expect(landsOrRefuses(await run("util.js", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 5:1307 (git contrib Makefile). Old lines: blank, A, M, blank, then `+x`, then a blank the file
+  // does not have there. The blank-context retry dropped BOTH blanks after M (across the added line), so `+x`
+  // landed between M and the blank the model had put it below.
+  test("ladder: the blank-context retry never drops a blank line across added lines", async () => {
+    const before = ["x := 1", "", "A = 1", "M = 2", "", "G := g", "", "D := d", ""].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: Makefile",
+      "@@",
+      " ",
+      " A = 1",
+      " M = 2",
+      " ",
+      "+# probe",
+      " ",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const after = await run("Makefile", before, reply);
+    // Below the blank line after M, as written (the model left out `G := g`, so either side of it is defensible).
+    const belowBlank = before.replace("M = 2\n\n", "M = 2\n\n# probe\n");
+    expect(after === undefined || after === belowBlank).toBe(true);
   });
 });
