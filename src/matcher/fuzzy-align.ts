@@ -23,6 +23,7 @@ import type { TextFile } from "../core/text.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
+import { driftedLineElsewhere, insertionDoubt, stoppedShort } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -121,122 +122,6 @@ function pairLines(oldKeys: string[], windowKeys: string[]): number[] {
   }
   flush();
   return partner;
-}
-
-const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines around the insertion exactly";
-
-/**
- * Why a run of added lines cannot be placed, if it cannot. A run next to a removed line takes that line's place
- * (which was paired with a close line). Otherwise it is placed by the nearest paired old lines on each side:
- * - with one on both sides, the file must hold no line between their partners: a line the SEARCH left out there
- *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine);
- * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
- *   a real line beyond the window's edge, and the run belongs on its far side.
- * Only this pass's old lines count: blank lines a retry dropped place nothing.
- */
-function insertionDoubt(
-  ops: readonly LineOp[],
-  old: readonly OldLine[],
-  partner: readonly number[],
-  start: number,
-  region: string,
-): string | undefined {
-  for (let a = 0; a < ops.length; a++) {
-    if (ops[a]!.op !== "add") continue;
-    let b = a;
-    while (b + 1 < ops.length && ops[b + 1]!.op === "add") b++;
-    // The run sits between old[k - 1] and old[k].
-    let k = old.findIndex((l) => l.op > b);
-    if (k < 0) k = old.length;
-    // A run next to a removed line replaces it: that line places it.
-    const replaces = [old[k - 1], old[k]].some(
-      (l) => l !== undefined && l.kind === "remove" && (l.op === a - 1 || l.op === b + 1),
-    );
-    a = b;
-    if (replaces) continue;
-    let p = k - 1;
-    while (p >= 0 && partner[p]! < 0) p--;
-    let q = k;
-    while (q < old.length && partner[q]! < 0) q++;
-    if (p >= 0 && q < old.length) {
-      if (partner[q]! - partner[p]! > 1) {
-        const line = start + partner[p]! + 2;
-        return `line ${line} of the file is not in the SEARCH and sits where the edit adds lines: ${INSERTION_ADVICE}`;
-      }
-      continue;
-    }
-    // Anchored on one side only: the unpaired old lines between that anchor and the run.
-    const skipped = p >= 0 ? old.slice(p + 1, k) : old.slice(k, q);
-    const nearest = p >= 0 ? skipped[skipped.length - 1] : skipped[0];
-    if (nearest !== undefined) {
-      return `the edit adds lines next to "${nearest.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
-    }
-  }
-  return undefined;
-}
-
-/**
- * An old line left unpaired beyond the last (or before the first) paired line that occurs verbatim in the file just
- * past that edge of the match: the window stopped short of the block the model quoted, and its drifted pairs may
- * be shifted onto look-alike neighbours (a removal or insertion would then land a line off). Blank lines are too
- * common to tell. Returns the note, if so.
- */
-function stoppedShort(
-  file: TextFile,
-  old: readonly OldLine[],
-  oldKeys: readonly string[],
-  partner: readonly number[],
-  region: { start: number; end: number },
-): string | undefined {
-  const keys = looseKeys(file);
-  const firstPaired = partner.findIndex((w) => w >= 0);
-  let lastPaired = partner.length - 1;
-  while (partner[lastPaired]! < 0) lastPaired--;
-  const reach = old.length;
-  const found = (i: number, f: number, side: string): string =>
-    `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, ${side} the similar lines ` +
-    `${region.start + 1}-${region.end}: copy the lines exactly as they are in the file`;
-  for (let i = lastPaired + 1; i < old.length; i++) {
-    if (oldKeys[i] === "") continue;
-    for (let f = region.end; f < Math.min(keys.length, region.end + reach); f++)
-      if (keys[f] === oldKeys[i]) return found(i, f, "after");
-  }
-  for (let i = firstPaired - 1; i >= 0; i--) {
-    if (oldKeys[i] === "") continue;
-    for (let f = region.start - 1; f >= Math.max(0, region.start - reach); f--)
-      if (keys[f] === oldKeys[i]) return found(i, f, "before");
-  }
-  return undefined;
-}
-
-/**
- * A drifted pair whose old line occurs verbatim in the file near the match: the model quoted a real line, so pairing
- * it with a look-alike is a guess that would change the wrong line (a window one line short pairs `-stringifyString`
- * with the `stringifyNumber` line above it). Blank lines are too common to tell. Returns the note, if so.
- */
-function driftedLineElsewhere(
-  file: TextFile,
-  old: readonly OldLine[],
-  oldKeys: readonly string[],
-  windowKeys: readonly string[],
-  partner: readonly number[],
-  region: { start: number; end: number },
-): string | undefined {
-  const keys = looseKeys(file);
-  const from = Math.max(0, region.start - old.length);
-  const to = Math.min(keys.length, region.end + old.length);
-  for (let i = 0; i < old.length; i++) {
-    const w = partner[i]!;
-    if (w < 0 || oldKeys[i] === "" || windowKeys[w] === oldKeys[i]) continue;
-    for (let f = from; f < to; f++) {
-      if (keys[f] !== oldKeys[i]) continue;
-      return (
-        `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, but the lines around it differ from ` +
-        `the SEARCH: copy the lines exactly as they are in the file`
-      );
-    }
-  }
-  return undefined;
 }
 
 export function alignFuzzyWindow(
