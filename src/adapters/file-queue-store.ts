@@ -1,0 +1,280 @@
+/**
+ * Disk primitives of the file queue (adapters/file-queue.ts): one file per record, never a shared log, because a
+ * torn append loses or corrupts its neighbours on kill -9, whereas write-temp + fsync + rename is all-or-nothing.
+ *
+ * Layout under `root` (folders 0700, files 0600):
+ *   jobs/<16-digit sequence>-<sha256(id) prefix>.json   pending or running jobs: {id, group, enqueuedAt, job}
+ *   ids/<sha256(id)>, keys/<sha256(key)>                dedupe markers: {at, token?}; their existence is the fact
+ *   tmp/                                                 files being written; emptied (or rolled forward) at start
+ *   corrupt/                                             records that could not be read back, kept for a human
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { link, mkdir, open, opendir, readFile, rename, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+
+export interface QueueLayout {
+  readonly root: string;
+  readonly jobs: string;
+  readonly ids: string;
+  readonly keys: string;
+  readonly tmp: string;
+  readonly corrupt: string;
+}
+
+/** What a job file holds; `job` is validated by the caller's `parse` when read back. */
+export interface JobRecord {
+  readonly id: string;
+  readonly group: string;
+  readonly enqueuedAt: number;
+  readonly job: unknown;
+}
+
+/** What an id or key marker holds. `token` ties an id marker to the temp job file of the add that created it. */
+interface Marker {
+  readonly at: number;
+  readonly token?: string;
+}
+
+const JOB_FILE = /^(\d{16})-([0-9a-f]{16})\.json$/;
+const TEMP_JOB_FILE = /^(\d{16}-[0-9a-f]{16}\.json)\.([0-9a-f-]{36})\.tmp$/;
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+export const hashOf = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+export const jobFileName = (seq: number, idHash: string): string =>
+  `${String(seq).padStart(16, "0")}-${idHash.slice(0, 16)}.json`;
+
+export const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const errorCode = (error: unknown): unknown =>
+  typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+
+export async function prepareLayout(root: string): Promise<QueueLayout> {
+  const layout: QueueLayout = {
+    root,
+    jobs: path.join(root, "jobs"),
+    ids: path.join(root, "ids"),
+    keys: path.join(root, "keys"),
+    tmp: path.join(root, "tmp"),
+    corrupt: path.join(root, "corrupt"),
+  };
+  await mkdir(root, { recursive: true, mode: DIR_MODE });
+  for (const sub of [layout.jobs, layout.ids, layout.keys, layout.tmp, layout.corrupt]) {
+    await mkdir(sub, { recursive: true, mode: DIR_MODE });
+  }
+  return layout;
+}
+
+/** Makes a rename or link inside `dir` survive power loss (kill -9 alone does not need it). */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes and fsyncs a new file; the caller renames or links it into place, so readers never see it half-written. */
+async function writeSynced(file: string, content: string): Promise<void> {
+  const handle = await open(file, "wx", FILE_MODE);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function removeIfPresent(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") throw error;
+  }
+}
+
+/**
+ * Creates `target` with `marker` as its content unless it exists. The complete content is written to a temp file
+ * first and hard-linked into place: link() fails with EEXIST atomically (like open 'wx', across processes too), and
+ * unlike 'wx' a crash can never leave an empty marker behind.
+ */
+export async function createMarker(layout: QueueLayout, target: string, marker: Marker): Promise<boolean> {
+  const temp = path.join(layout.tmp, `${randomUUID()}.mark`);
+  await writeSynced(temp, JSON.stringify(marker));
+  try {
+    await link(temp, target);
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    throw error;
+  } finally {
+    await removeIfPresent(temp);
+  }
+  await syncDir(path.dirname(target));
+  return true;
+}
+
+export const removeMarker = removeIfPresent;
+
+/**
+ * Adds a job durably. The id marker is the commit point: the record is complete in tmp/ before the marker is linked,
+ * so a crash between marker and rename is rolled forward at the next start (recoverTemps) instead of losing a job
+ * whose id is already taken. Returns false when the id was taken (by this or another process, now or before).
+ */
+export async function writeJob(
+  layout: QueueLayout,
+  seq: number,
+  record: JobRecord,
+  at: number,
+): Promise<string | undefined> {
+  const idHash = hashOf(record.id);
+  const name = jobFileName(seq, idHash);
+  const token = randomUUID();
+  const temp = path.join(layout.tmp, `${name}.${token}.tmp`);
+  await writeSynced(temp, JSON.stringify(record));
+  let committed = false;
+  try {
+    committed = await createMarker(layout, path.join(layout.ids, idHash), { at, token });
+    if (!committed) return undefined;
+    await rename(temp, path.join(layout.jobs, name));
+    await syncDir(layout.jobs);
+    return name;
+  } finally {
+    if (!committed) await removeIfPresent(temp);
+  }
+}
+
+async function readMarker(file: string): Promise<Marker | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(file, "utf8"));
+    if (typeof value !== "object" || value === null || !("at" in value) || typeof value.at !== "number")
+      return undefined;
+    const token = "token" in value && typeof value.token === "string" ? value.token : undefined;
+    return token === undefined ? { at: value.at } : { at: value.at, token };
+  } catch {
+    return undefined;
+  }
+}
+
+export function readRecord(text: string): JobRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, group, enqueuedAt, job } = value as Record<string, unknown>;
+  if (typeof id !== "string" || typeof group !== "string" || typeof enqueuedAt !== "number") return undefined;
+  return { id, group, enqueuedAt, job };
+}
+
+/**
+ * Finishes or discards what a crashed process left in tmp/: a temp job whose id marker carries its token was
+ * committed (renamed into jobs/ now); anything else was never acknowledged to a caller and is removed.
+ */
+export async function recoverTemps(layout: QueueLayout): Promise<number> {
+  let recovered = 0;
+  for await (const entry of await opendir(layout.tmp)) {
+    const file = path.join(layout.tmp, entry.name);
+    const match = TEMP_JOB_FILE.exec(entry.name);
+    if (match !== null) {
+      const record = readRecord(await readFile(file, "utf8"));
+      const marker = record === undefined ? undefined : await readMarker(path.join(layout.ids, hashOf(record.id)));
+      if (marker?.token === match[2]) {
+        await rename(file, path.join(layout.jobs, match[1]!));
+        recovered += 1;
+        continue;
+      }
+    }
+    await removeIfPresent(file);
+  }
+  if (recovered > 0) await syncDir(layout.jobs);
+  return recovered;
+}
+
+export interface LoadedJob<J> {
+  readonly name: string;
+  readonly seq: number;
+  readonly idHash: string;
+  readonly record: JobRecord;
+  readonly job: J;
+}
+
+export interface CorruptRecord {
+  /** Where the record now lies, in corrupt/. */
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** Moves an unreadable record aside under a unique name (sequence numbers restart when jobs/ empties). */
+async function quarantine(layout: QueueLayout, name: string, reason: string): Promise<CorruptRecord> {
+  const file = path.join(layout.corrupt, `${name}.${randomUUID()}`);
+  await rename(path.join(layout.jobs, name), file);
+  return { file, reason };
+}
+
+async function loadOne<J>(
+  layout: QueueLayout,
+  name: string,
+  parse: (value: unknown) => J | undefined,
+): Promise<LoadedJob<J> | string> {
+  const match = JOB_FILE.exec(name);
+  if (match === null) return "not a job file name";
+  let text: string;
+  try {
+    text = await readFile(path.join(layout.jobs, name), "utf8");
+  } catch (error) {
+    return `unreadable: ${describeError(error)}`;
+  }
+  const record = readRecord(text);
+  if (record === undefined) return "not a job record (truncated or invalid JSON, or missing id/group/enqueuedAt)";
+  const idHash = hashOf(record.id);
+  if (!idHash.startsWith(match[2]!)) return "the file name does not match the record's id";
+  const job = parse(record.job);
+  if (job === undefined) return "the job was rejected by parse";
+  return { name, seq: Number(match[1]), idHash, record, job };
+}
+
+/** Reads jobs/ in sequence order; records that cannot be read back are quarantined and reported, never dropped. */
+export async function loadJobs<J>(
+  layout: QueueLayout,
+  parse: (value: unknown) => J | undefined,
+  onCorrupt: (record: CorruptRecord) => void,
+): Promise<LoadedJob<J>[]> {
+  const names: string[] = [];
+  for await (const entry of await opendir(layout.jobs)) names.push(entry.name);
+  names.sort();
+  const jobs: LoadedJob<J>[] = [];
+  for (const name of names) {
+    const loaded = await loadOne(layout, name, parse);
+    if (typeof loaded === "string") onCorrupt(await quarantine(layout, name, loaded));
+    else jobs.push(loaded);
+  }
+  return jobs;
+}
+
+/**
+ * Removes markers older than `cutoff`, streaming the folder so memory stays flat however many there are. Markers in
+ * `keep` (ids of jobs still pending) stay: forgetting them would let a replay queue the same job twice.
+ */
+export async function sweepMarkers(dir: string, cutoff: number, keep: ReadonlySet<string>): Promise<number> {
+  let swept = 0;
+  for await (const entry of await opendir(dir)) {
+    if (keep.has(entry.name)) continue;
+    const file = path.join(dir, entry.name);
+    // A marker from before this format or damaged by hand: its modification time still says how old it is.
+    const at =
+      (await readMarker(file))?.at ??
+      (await stat(file).then(
+        (info) => info.mtimeMs,
+        () => Infinity,
+      ));
+    if (at < cutoff) {
+      await removeIfPresent(file);
+      swept += 1;
+    }
+  }
+  return swept;
+}

@@ -1,0 +1,201 @@
+/**
+ * The embedded durable job queue: the memory queue's semantics (one job at a time per group in order, up to
+ * `concurrency` groups at once, idempotent ids, dedupe keys) kept in one small file per record under a folder, so
+ * queued jobs and dedupe facts survive restarts and kill -9 without a database (see file-queue-store.ts for layout).
+ *
+ * Delivery is AT LEAST ONCE: a job file is removed only after its handler settled, so a job that was running when the
+ * process died runs again at the next start. Handlers must tolerate a rerun (the worker re-checks the head SHA and
+ * edits one progress comment in place).
+ *
+ * One process consumes a folder at a time: two live instances on one folder would both run its pending jobs. Adding
+ * and dedupe (`add`, `remember`) are atomic across processes.
+ */
+import path from "node:path";
+import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
+import {
+  createMarker,
+  describeError,
+  hashOf,
+  loadJobs,
+  prepareLayout,
+  recoverTemps,
+  removeMarker,
+  sweepMarkers,
+  writeJob,
+  type CorruptRecord,
+} from "./file-queue-store.js";
+
+export type { CorruptRecord } from "./file-queue-store.js";
+
+export interface FileQueueOptions<J> {
+  /** Created if missing (mode 0700). */
+  readonly dir: string;
+  /** Groups worked on at the same time (default 2). */
+  readonly concurrency?: number;
+  /** Validates a record read back from disk (e.g. parseJob from src/jobs/job-schema.ts): undefined = corrupt. */
+  readonly parse: (value: unknown) => J | undefined;
+  /** How long dedupe keys and finished job ids are remembered (default 30 days); older ones are swept at start. */
+  readonly retentionMs?: number;
+  readonly now?: () => number;
+  /** Told about each record moved to corrupt/ at start (to log it); the count is also on `corrupt`. */
+  readonly onCorrupt?: (record: CorruptRecord) => void;
+}
+
+export interface FileQueue<J> extends JobQueue<J> {
+  /** Records found unreadable at start and moved to `<dir>/corrupt/`. */
+  readonly corrupt: number;
+  /** Jobs found on disk at start (including ones rolled forward from an add interrupted after its commit point). */
+  readonly recovered: number;
+  /** Expired ids and keys removed at start. */
+  readonly swept: number;
+}
+
+export const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+interface Entry<J> {
+  readonly name: string;
+  readonly job: J;
+}
+
+export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<FileQueue<J>> {
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const now = options.now ?? Date.now;
+  const layout = await prepareLayout(options.dir);
+
+  let corrupt = 0;
+  await recoverTemps(layout);
+  const loaded = await loadJobs(layout, options.parse, (record) => {
+    corrupt += 1;
+    options.onCorrupt?.(record);
+  });
+  const cutoff = now() - (options.retentionMs ?? DEFAULT_RETENTION_MS);
+  const pendingIds = new Set(loaded.map((job) => job.idHash));
+  const swept =
+    (await sweepMarkers(layout.ids, cutoff, pendingIds)) + (await sweepMarkers(layout.keys, cutoff, new Set()));
+
+  // Only pending jobs live in memory; finished ids and keys are looked up on disk (the files are the index).
+  const groups = new Map<string, Entry<J>[]>();
+  const enqueue = (group: string, entry: Entry<J>): void => {
+    const jobs = groups.get(group) ?? [];
+    jobs.push(entry);
+    groups.set(group, jobs);
+  };
+  for (const job of loaded) enqueue(job.record.group, { name: job.name, job: job.job });
+  let nextSeq = loaded.reduce((max, job) => Math.max(max, job.seq), -1) + 1;
+
+  const running = new Set<string>();
+  const idleWaiters: (() => void)[] = [];
+  let handler: JobHandler<J> | undefined;
+  let onError: (error: unknown, job: J) => void = () => undefined;
+  let closed = false;
+  // A function, so the check after an await is not narrowed away by the one before it.
+  const isClosed = (): boolean => closed;
+  // Adds run one after another so jobs of a group are queued in call order even when callers do not await.
+  let addChain: Promise<unknown> = Promise.resolve();
+
+  const isIdle = (): boolean => running.size === 0 && [...groups.values()].every((jobs) => jobs.length === 0);
+
+  function settle(): void {
+    if (!isIdle()) return;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  }
+
+  const report = (error: unknown, job: J): void => {
+    try {
+      onError(error, job);
+    } catch {
+      // The error sink itself failed: nothing better to tell; the queue must keep going.
+    }
+  };
+
+  async function runOne(entry: Entry<J>, run: JobHandler<J>): Promise<void> {
+    try {
+      await run(entry.job);
+    } catch (error) {
+      report(error, entry.job);
+    }
+    try {
+      await removeMarker(path.join(layout.jobs, entry.name));
+    } catch (error) {
+      const reason = describeError(error);
+      report(
+        new Error(`job finished but its file ${entry.name} could not be removed (${reason}): it will run again`),
+        entry.job,
+      );
+    }
+  }
+
+  function pump(): void {
+    if (handler === undefined || closed) {
+      settle();
+      return;
+    }
+    for (const [group, jobs] of groups) {
+      if (running.size >= concurrency) break;
+      if (running.has(group) || jobs.length === 0) continue;
+      const entry = jobs.shift()!;
+      running.add(group);
+      void runOne(entry, handler).finally(() => {
+        running.delete(group);
+        // Round robin: the group goes to the back, so one busy pull request cannot starve the others' jobs.
+        const rest = groups.get(group);
+        groups.delete(group);
+        if (rest !== undefined && rest.length > 0) groups.set(group, rest);
+        pump();
+      });
+    }
+    settle();
+  }
+
+  async function addNow(job: J, { id, group }: EnqueueOptions): Promise<boolean> {
+    if (closed) return false;
+    const at = now();
+    const seq = nextSeq++;
+    const name = await writeJob(layout, seq, { id, group, enqueuedAt: at, job }, at);
+    if (name === undefined) return false;
+    // A close() that began while the file was written: the job stays on disk for the next instance.
+    if (isClosed()) return true;
+    enqueue(group, { name, job });
+    pump();
+    return true;
+  }
+
+  return {
+    get corrupt() {
+      return corrupt;
+    },
+    recovered: loaded.length,
+    swept,
+    add(job: J, where: EnqueueOptions): Promise<boolean> {
+      const result = addChain.then(() => addNow(job, where));
+      addChain = result.catch(() => undefined);
+      return result;
+    },
+    remember(key: string): Promise<boolean> {
+      return createMarker(layout, path.join(layout.keys, hashOf(key)), { at: now() });
+    },
+    forget(key: string): Promise<void> {
+      return removeMarker(path.join(layout.keys, hashOf(key)));
+    },
+    pending(group: string): Promise<number> {
+      return Promise.resolve((groups.get(group)?.length ?? 0) + (running.has(group) ? 1 : 0));
+    },
+    start(jobHandler: JobHandler<J>, errorHandler: (error: unknown, job: J) => void): void {
+      handler = jobHandler;
+      onError = errorHandler;
+      pump();
+    },
+    idle(): Promise<void> {
+      if (isIdle()) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async close(): Promise<void> {
+      closed = true;
+      // Queued jobs stay on disk for the next instance; only the in-memory view is dropped.
+      groups.clear();
+      await addChain;
+      if (running.size === 0) return;
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
