@@ -13,7 +13,8 @@ import {
 import { startProbotServer } from "./adapters/probot-server.js";
 import type { FixDeps } from "./agent/deps.js";
 import { runFix } from "./agent/run-fix.js";
-import { createPatchsmithApp } from "./app.js";
+import { createPatchsmithApp, type PatchsmithApp } from "./app.js";
+import { describeApiError, httpStatusOf } from "./github/api-error.js";
 import type { AppEnv } from "./github/app-env.js";
 import type { Job } from "./jobs/job-schema.js";
 import { createWorker } from "./jobs/worker.js";
@@ -43,7 +44,13 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   let authenticate: ((installationId?: number) => Promise<Octokit>) | undefined;
   const app = (): Promise<Octokit> =>
     authenticate === undefined ? Promise.reject(new Error("the app is not started yet")) : authenticate();
-  const identity = createIdentityLoader(app);
+  const identity = createIdentityLoader(app, (what, error) => {
+    logger.warn(`could not ${what}; using the fallback`, {
+      status: httpStatusOf(error),
+      error: describeApiError(error),
+    });
+  });
+  let patchsmith: PatchsmithApp | undefined;
   const server = await startProbotServer(
     {
       appId: env.appId,
@@ -57,21 +64,28 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       logLevel: env.logLevel,
       logFormat: env.logFormat,
     },
-    (auth) => {
+    (auth, tokenClient) => {
       authenticate = auth;
-      return createPatchsmithApp({
+      patchsmith = createPatchsmithApp({
         queue,
         logger,
         now: () => Date.now(),
         identity,
         gatewayFor: (octokit, installationId) =>
-          createOctokitGateway({ installation: () => Promise.resolve(octokit), app, installationId, identity }),
+          createOctokitGateway({
+            installation: () => Promise.resolve(octokit),
+            app,
+            tokenClient,
+            installationId,
+            identity,
+          }),
       });
+      return patchsmith.appFn;
     },
   );
 
   const work = createWorker({
-    gateways: createOctokitGatewayFactory(server.auth, identity),
+    gateways: createOctokitGatewayFactory(server.auth, server.tokenClient, identity),
     runFix: (request) => runFix(fixDeps, request),
     git: fixDeps.git,
     logger,
@@ -80,20 +94,18 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     tempRoot: fixDeps.tempRoot,
   });
   queue.start(work, (error, job) => {
-    logger.error("job crashed", { job: job.id, error: error instanceof Error ? error.message : String(error) });
+    logger.error("job crashed", { job: job.id, error: describeApiError(error, secrets) });
   });
-  // Learn the bot's login early, so the first webhook does not wait for it (a failure is retried on demand).
-  void identity().catch((error: unknown) => {
-    logger.warn("could not read the app's identity yet", {
-      error: error instanceof Error ? error.message : String(error),
-    });
-  });
+  // Learn the bot's login early, so the first webhook does not wait for it (the loader never fails: it logs, falls
+  // back to patchsmith[bot] and tries again on the next call).
+  void identity();
 
   return {
     url: server.url,
     port: server.port,
     async close() {
       await server.close();
+      await patchsmith?.drain();
       await queue.close();
     },
   };

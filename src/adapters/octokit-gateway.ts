@@ -4,8 +4,9 @@
  * need the app (JWT) client.
  */
 import type { ProbotOctokit } from "probot";
+import { httpStatusOf } from "../github/api-error.js";
 import { toPermission } from "../github/authorize.js";
-import type { AppIdentity, GitHubGateway, GitHubGatewayFactory, PullInfo } from "../ports/github-gateway.js";
+import type { AppIdentity, GitHubGateway, GitHubGatewayFactory, PullInfo, RepoRef } from "../ports/github-gateway.js";
 
 export type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -17,25 +18,50 @@ export interface OctokitGatewayOptions {
   readonly installation: () => Promise<Octokit>;
   /** The app-authenticated (JWT) client: `app.auth()`. */
   readonly app: () => Promise<Octokit>;
+  /** A client authenticated with one installation token (to revoke it), on the same API base URL. */
+  readonly tokenClient: (token: string) => Octokit;
   readonly installationId: number;
   /** Shared across gateways: the app's identity does not change while the process runs. */
   readonly identity: IdentityLoader;
-}
-
-function statusOf(error: unknown): number | undefined {
-  if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {
-    return error.status;
-  }
-  return undefined;
 }
 
 async function orUndefinedOn404<T>(call: Promise<T>): Promise<T | undefined> {
   try {
     return await call;
   } catch (error) {
-    if (statusOf(error) === 404) return undefined;
+    if (httpStatusOf(error) === 404) return undefined;
     throw error;
   }
+}
+
+/** The fallback identity: what GitHub calls an app named patchsmith. */
+export const DEFAULT_SLUG = "patchsmith";
+
+interface RepoJson {
+  readonly full_name?: string | null;
+  readonly name?: string | null;
+  readonly owner?: { readonly login?: string | null } | null;
+  readonly clone_url?: string | null;
+}
+
+/**
+ * A pull request's head repository. GitHub sends `null` when the fork was deleted (the types say otherwise); a
+ * payload without the field at all (a minimal API double) is taken as the base repository.
+ */
+function headRepoOf(
+  head: { readonly repo?: RepoJson | null },
+  base: RepoRef,
+  baseCloneUrl: string | null,
+): { fullName: string | null; cloneUrl: string | null } {
+  if (head.repo === undefined) return { fullName: `${base.owner}/${base.name}`, cloneUrl: baseCloneUrl };
+  if (head.repo === null) return { fullName: null, cloneUrl: null };
+  const owner = head.repo.owner?.login;
+  const fullName =
+    head.repo.full_name ??
+    (owner !== undefined && owner !== null && head.repo.name ? `${owner}/${head.repo.name}` : null);
+  // GitHub's names are case-insensitive: "Acme/Widgets" and "acme/widgets" are one repository.
+  const same = fullName !== null && fullName.toLowerCase() === `${base.owner}/${base.name}`.toLowerCase();
+  return { fullName: same ? `${base.owner}/${base.name}` : fullName, cloneUrl: head.repo.clone_url ?? null };
 }
 
 export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGateway {
@@ -54,11 +80,14 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
     },
     async getRepo(repo) {
       const { data } = await (await octokit()).rest.repos.get(ids(repo));
+      // Fallbacks for API doubles that leave fields out; GitHub always sends them.
+      const loose = data as Partial<typeof data>;
+      const htmlUrl = loose.html_url ?? "";
       return {
-        defaultBranch: data.default_branch,
-        cloneUrl: data.clone_url,
-        htmlUrl: data.html_url,
-        private: data.private,
+        defaultBranch: loose.default_branch ?? "main",
+        cloneUrl: loose.clone_url ?? `${htmlUrl}.git`,
+        htmlUrl,
+        private: loose.private ?? true,
       };
     },
     async getFileContent(repo, path, ref) {
@@ -83,21 +112,21 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
     },
     async getPull(repo, number): Promise<PullInfo> {
       const { data } = await (await octokit()).rest.pulls.get({ ...ids(repo), pull_number: number });
-      // The types say otherwise, but GitHub sends `null` when the fork behind a pull request was deleted.
-      const headRepo = data.head.repo as typeof data.head.repo | null;
+      const head = headRepoOf(data.head, repo, null);
+      const loose = data as Partial<typeof data>;
       return {
         number: data.number,
         state: data.state === "open" ? "open" : "closed",
-        merged: data.merged,
+        merged: loose.merged ?? loose.merged_at != null,
         title: data.title,
         body: data.body ?? "",
         htmlUrl: data.html_url,
         headRef: data.head.ref,
         headSha: data.head.sha,
-        headRepoFullName: headRepo?.full_name ?? null,
-        headCloneUrl: headRepo?.clone_url ?? null,
+        headRepoFullName: head.fullName,
+        headCloneUrl: head.cloneUrl,
         baseRef: data.base.ref,
-        maintainerCanModify: data.maintainer_can_modify,
+        maintainerCanModify: loose.maintainer_can_modify ?? false,
       };
     },
     async findOpenPull(repo, branch) {
@@ -107,10 +136,15 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
         ...ids(repo),
         state: "open",
         head: `${repo.owner}:${branch}`,
-        per_page: 1,
+        per_page: 10,
       });
-      const first = data[0];
-      return first === undefined ? undefined : { number: first.number, htmlUrl: first.html_url };
+      // Check the head ourselves: an API that ignores the `head` filter must not make us reuse someone's PR.
+      const mine = data.find((pull) => {
+        const head = pull.head as { ref: string; repo?: RepoJson | null };
+        const full = headRepoOf(head, repo, null).fullName;
+        return head.ref === branch && full === `${repo.owner}/${repo.name}`;
+      });
+      return mine === undefined ? undefined : { number: mine.number, htmlUrl: mine.html_url };
     },
     async createPull(repo, pull) {
       const { data } = await (await octokit()).rest.pulls.create({ ...ids(repo), ...pull });
@@ -185,39 +219,65 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
       });
       return data.token;
     },
+    async revokeRepoToken(token) {
+      await options.tokenClient(token).rest.apps.revokeInstallationAccessToken();
+    },
     getAppIdentity: () => options.identity(octokit),
   };
 }
 
+/** Told about a lookup that failed and was replaced by a fallback (to log it). */
+export type IdentityWarning = (what: string, error: unknown) => void;
+
 /**
  * Reads the app's slug once (app JWT), and its bot account's id once an installation client is at hand (the users
- * endpoint does not accept an app JWT).
+ * endpoint does not accept an app JWT). Never fails: both are cosmetic (commit author, self-recognition by name),
+ * so a missing endpoint gives `patchsmith[bot]` without an id, and the next call tries again.
  */
-export function createIdentityLoader(app: () => Promise<Octokit>): IdentityLoader {
+export function createIdentityLoader(
+  app: () => Promise<Octokit>,
+  warn: IdentityWarning = () => undefined,
+): IdentityLoader {
   let slug: Promise<string> | undefined;
   let botUserId: number | null = null;
   return async (users) => {
-    slug ??= app()
-      .then(async (o) => (await o.rest.apps.getAuthenticated()).data?.slug ?? "patchsmith")
+    const reading = (slug ??= app()
+      .then(async (o) => {
+        const data = (await o.rest.apps.getAuthenticated()).data as { slug?: string | null } | null;
+        return typeof data?.slug === "string" && data.slug !== "" ? data.slug : DEFAULT_SLUG;
+      })
       .catch((error: unknown) => {
         slug = undefined;
-        throw error;
-      });
-    const botLogin = `${await slug}[bot]`;
+        warn("read the app's slug (GET /app)", error);
+        return DEFAULT_SLUG;
+      }));
+    const name = await reading;
+    const botLogin = `${name}[bot]`;
     if (botUserId === null && users !== undefined) {
-      const user = await (await users()).rest.users.getByUsername({ username: botLogin }).catch(() => undefined);
-      botUserId = user?.data.id ?? null;
+      try {
+        const { data } = await (await users()).rest.users.getByUsername({ username: botLogin });
+        botUserId = typeof data.id === "number" ? data.id : null;
+      } catch (error) {
+        warn(`read the bot account's id (GET /users/${botLogin})`, error);
+      }
     }
-    return { slug: await slug, botLogin, botUserId };
+    return { slug: name, botLogin, botUserId };
   };
 }
 
 /** Gateways for the worker: one per installation, authenticated lazily. */
 export function createOctokitGatewayFactory(
   authenticate: (installationId?: number) => Promise<Octokit>,
+  tokenClient: (token: string) => Octokit,
   identity: IdentityLoader = createIdentityLoader(() => authenticate()),
 ): GitHubGatewayFactory {
   const app = () => authenticate();
   return (installationId) =>
-    createOctokitGateway({ installation: () => authenticate(installationId), app, installationId, identity });
+    createOctokitGateway({
+      installation: () => authenticate(installationId),
+      app,
+      tokenClient,
+      installationId,
+      identity,
+    });
 }

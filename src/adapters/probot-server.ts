@@ -28,6 +28,8 @@ export interface RunningServer {
   readonly port: number;
   /** The app-authenticated client (no id) or an installation's client. */
   readonly auth: (installationId?: number) => Promise<Octokit>;
+  /** A client authenticated with one installation token, on the app's API base URL (to revoke that token). */
+  readonly tokenClient: (token: string) => Octokit;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ function octokitClass(throttle: boolean): typeof ProbotOctokit {
 
 export async function startProbotServer(
   options: ProbotServerOptions,
-  createApp: (auth: RunningServer["auth"]) => ApplicationFunction,
+  createApp: (auth: RunningServer["auth"], tokenClient: RunningServer["tokenClient"]) => ApplicationFunction,
 ): Promise<RunningServer> {
   const probot = new Probot({
     appId: options.appId,
@@ -55,7 +57,17 @@ export async function startProbotServer(
     ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
   });
   const auth = (installationId?: number): Promise<Octokit> => probot.auth(installationId);
-  const middleware = await createNodeMiddleware(createApp(auth), { probot, webhooksPath: options.webhookPath });
+  const OctokitClass = octokitClass(options.throttle);
+  const tokenClient = (token: string): Octokit =>
+    new OctokitClass({
+      auth: { token },
+      log: probot.log.child({ name: "github" }),
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    });
+  const middleware = await createNodeMiddleware(createApp(auth, tokenClient), {
+    probot,
+    webhooksPath: options.webhookPath,
+  });
 
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
@@ -80,6 +92,7 @@ export async function startProbotServer(
     url: `http://${host}:${port}`,
     port,
     auth,
+    tokenClient,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => {

@@ -28,14 +28,30 @@ export interface CommentEvent {
   readonly headSha: string | null;
 }
 
-const user = z.object({ login: z.string(), id: z.number(), type: z.string() });
-const repository = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-const baseComment = z.object({ id: z.number(), body: z.string().nullable(), html_url: z.string() });
-const changes = z.object({ body: z.object({ from: z.string().nullable() }).optional() }).optional();
+/*
+ * Only what the app needs is required. Senders from other GitHub servers or test doubles may leave out `type`, `id`
+ * or `html_url`, or send `issue.pull_request` as `{}`: the fallbacks below keep such events working, and the
+ * permission check (not `type`) is what decides who may trigger work.
+ */
+const user = z.object({ login: z.string().min(1), id: z.number().optional(), type: z.string().nullish() });
+const repository = z.object({
+  name: z.string().optional(),
+  full_name: z.string().optional(),
+  html_url: z.string().nullish(),
+  owner: z.object({ login: z.string().optional() }).nullish(),
+});
+const baseComment = z.object({
+  id: z.number(),
+  body: z.string().nullish(),
+  html_url: z.string().nullish(),
+  user: z.object({ id: z.number().optional() }).nullish(),
+});
+const changes = z.object({ body: z.object({ from: z.string().nullish() }).optional() }).nullish();
+const installation = z.object({ id: z.number() }).nullish();
 
 const issueCommentPayload = z.object({
   action: z.string(),
-  installation: z.object({ id: z.number() }),
+  installation,
   repository,
   sender: user,
   changes,
@@ -45,23 +61,73 @@ const issueCommentPayload = z.object({
 
 const reviewCommentPayload = z.object({
   action: z.string(),
-  installation: z.object({ id: z.number() }),
+  installation,
   repository,
   sender: user,
   changes,
   comment: baseComment.extend({
-    path: z.string(),
-    line: z.number().nullable().optional(),
-    original_line: z.number().nullable().optional(),
-    start_line: z.number().nullable().optional(),
-    side: z.string().nullable().optional(),
+    path: z.string().nullish(),
+    line: z.number().nullish(),
+    original_line: z.number().nullish(),
+    start_line: z.number().nullish(),
+    side: z.string().nullish(),
   }),
-  pull_request: z.object({ number: z.number(), head: z.object({ sha: z.string() }) }),
+  pull_request: z.object({ number: z.number(), head: z.object({ sha: z.string().nullish() }).nullish() }),
 });
+
+type RepositoryJson = z.infer<typeof repository>;
+
+/** `owner/name` from `owner.login` and `name`, or from `full_name`. */
+function repoOf(json: RepositoryJson): RepoRef | undefined {
+  const [fullOwner, fullName] = json.full_name?.split("/") ?? [];
+  const owner = json.owner?.login ?? fullOwner;
+  const name = json.name ?? fullName;
+  return owner !== undefined && owner !== "" && name !== undefined && name !== "" ? { owner, name } : undefined;
+}
+
+/** The comment's web address; rebuilt from the repository's when the payload leaves it out. */
+function commentUrl(html: string | null | undefined, json: RepositoryJson, path: string): string {
+  if (typeof html === "string" && html !== "") return html;
+  return typeof json.html_url === "string" && json.html_url !== "" ? `${json.html_url}/${path}` : "";
+}
+
+function senderOf(sender: z.infer<typeof user>, comment: z.infer<typeof baseComment>): CommentEvent["sender"] {
+  // Without an id the co-author line falls back to the login-only noreply address.
+  return { login: sender.login, id: sender.id ?? comment.user?.id ?? 0, type: sender.type ?? "User" };
+}
 
 export type EventParse =
   | { readonly ok: true; readonly event: CommentEvent }
-  | { readonly ok: false; readonly reason: "ignored-action" | "invalid-payload"; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: "ignored-action" | "invalid-payload" | "no-installation";
+      readonly message: string;
+    };
+
+function invalid(error: z.ZodError): EventParse {
+  return { ok: false, reason: "invalid-payload", message: z.prettifyError(error) };
+}
+
+/** Checks shared by both events: an action we act on, an installation to act as, a repository. */
+function common(p: {
+  action: string;
+  installation?: { id: number } | null | undefined;
+  repository: RepositoryJson;
+}): { action: "created" | "edited"; installationId: number; repo: RepoRef } | EventParse {
+  const action = toAction(p.action);
+  if (action === undefined) return { ok: false, reason: "ignored-action", message: `action ${p.action}` };
+  if (p.installation === undefined || p.installation === null) {
+    return {
+      ok: false,
+      reason: "no-installation",
+      message: "the payload has no installation id, so there is no installation to act as",
+    };
+  }
+  const repo = repoOf(p.repository);
+  if (repo === undefined)
+    return { ok: false, reason: "invalid-payload", message: "the repository has no owner or name" };
+  return { action, installationId: p.installation.id, repo };
+}
 
 function previousBody(
   action: "created" | "edited",
@@ -80,24 +146,24 @@ function toAction(action: string): "created" | "edited" | undefined {
 export function toCommentEvent(name: CommentEventName, payload: unknown): EventParse {
   if (name === "issue_comment") {
     const parsed = issueCommentPayload.safeParse(payload);
-    if (!parsed.success) return { ok: false, reason: "invalid-payload", message: z.prettifyError(parsed.error) };
+    if (!parsed.success) return invalid(parsed.error);
     const p = parsed.data;
-    const action = toAction(p.action);
-    if (action === undefined) return { ok: false, reason: "ignored-action", message: `action ${p.action}` };
+    const base = common(p);
+    if ("ok" in base) return base;
     const body = p.comment.body ?? "";
+    // GitHub sends `pull_request: { url, ... }` on pull requests; any object (even `{}`) marks one.
     const isPull = p.issue.pull_request !== undefined && p.issue.pull_request !== null;
+    const path = `${isPull ? "pull" : "issues"}/${String(p.issue.number)}#issuecomment-${String(p.comment.id)}`;
     return {
       ok: true,
       event: {
-        action,
-        installationId: p.installation.id,
-        repo: { owner: p.repository.owner.login, name: p.repository.name },
-        sender: p.sender,
+        ...base,
+        sender: senderOf(p.sender, p.comment),
         comment: {
           id: p.comment.id,
           body,
-          ...previousBody(action, body, p.changes),
-          htmlUrl: p.comment.html_url,
+          ...previousBody(base.action, body, p.changes),
+          htmlUrl: commentUrl(p.comment.html_url, p.repository, path),
           kind: "issue-comment",
         },
         target: { kind: isPull ? "pull" : "issue", number: p.issue.number },
@@ -106,40 +172,44 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
     };
   }
   const parsed = reviewCommentPayload.safeParse(payload);
-  if (!parsed.success) return { ok: false, reason: "invalid-payload", message: z.prettifyError(parsed.error) };
+  if (!parsed.success) return invalid(parsed.error);
   const p = parsed.data;
-  const action = toAction(p.action);
-  if (action === undefined) return { ok: false, reason: "ignored-action", message: `action ${p.action}` };
+  const base = common(p);
+  if ("ok" in base) return base;
   const body = p.comment.body ?? "";
   const line = p.comment.line ?? null;
+  const number = p.pull_request.number;
+  const filePath = p.comment.path ?? "";
   // Comments on removed lines (LEFT side) or outdated ones have no lines in the current file to focus on.
   const target: JobTarget =
-    line !== null && p.comment.side !== "LEFT"
+    line !== null && line > 0 && p.comment.side !== "LEFT" && filePath !== ""
       ? {
           kind: "review",
-          number: p.pull_request.number,
+          number,
           commentId: p.comment.id,
-          path: p.comment.path,
+          path: filePath,
           line,
           startLine: p.comment.start_line ?? null,
         }
-      : { kind: "pull", number: p.pull_request.number };
+      : { kind: "pull", number };
   return {
     ok: true,
     event: {
-      action,
-      installationId: p.installation.id,
-      repo: { owner: p.repository.owner.login, name: p.repository.name },
-      sender: p.sender,
+      ...base,
+      sender: senderOf(p.sender, p.comment),
       comment: {
         id: p.comment.id,
         body,
-        ...previousBody(action, body, p.changes),
-        htmlUrl: p.comment.html_url,
+        ...previousBody(base.action, body, p.changes),
+        htmlUrl: commentUrl(
+          p.comment.html_url,
+          p.repository,
+          `pull/${String(number)}#discussion_r${String(p.comment.id)}`,
+        ),
         kind: "review-comment",
       },
       target,
-      headSha: p.pull_request.head.sha,
+      headSha: p.pull_request.head?.sha ?? null,
     },
   };
 }

@@ -8,6 +8,7 @@ import { jobGroup, type Job } from "../jobs/job-schema.js";
 import type { GitHubGateway } from "../ports/github-gateway.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { Logger } from "../ports/logger.js";
+import { bestEffort } from "./api-error.js";
 import { DEFAULT_TRIGGER_RULE, authorize, deservesExplanation, screenActor } from "./authorize.js";
 import type { CommentEvent } from "./comment-event.js";
 import { MARKER } from "./markdown.js";
@@ -97,9 +98,8 @@ async function handleNewDelivery(
   reserved.push(`job-${id}`);
 
   const reaction = { kind: event.comment.kind, commentId: event.comment.id } as const;
-  await gateway.addReaction(event.repo, reaction, "eyes").catch((error: unknown) => {
-    logger.warn("could not add the reaction", { delivery: deliveryId, error: String(error) });
-  });
+  const effort = { logger, fields: { delivery: deliveryId } };
+  await bestEffort("add the 👀 reaction", () => gateway.addReaction(event.repo, reaction, "eyes"), undefined, effort);
 
   const command = found.command;
   if (command.kind === "help") {
@@ -109,17 +109,21 @@ async function handleNewDelivery(
   }
   const group = jobGroup(event.repo, number);
   const waitingBehind = await queue.pending(group);
-  const progress = await gateway.createComment(
-    event.repo,
-    number,
-    renderProgress({
-      command: describeCommand(command),
-      requester: event.sender.login,
-      stage: "queued",
-      waitingBehind,
-    }),
+  const body = renderProgress({
+    command: describeCommand(command),
+    requester: event.sender.login,
+    stage: "queued",
+    waitingBehind,
+  });
+  // Without it the job still runs: the worker posts the progress comment itself when it starts (and stops if it
+  // cannot, since it would have no way to report).
+  const progress = await bestEffort(
+    "post the queued comment",
+    () => gateway.createComment(event.repo, number, body),
+    undefined,
+    effort,
   );
-  const job: Job = { ...base, id, command, progressCommentId: progress.id };
+  const job: Job = { ...base, id, command, progressCommentId: progress?.id ?? null };
   await queue.add(job, { id, group });
   logger.info("command queued", { delivery: deliveryId, job: id, command: command.kind, group });
   return "enqueued";

@@ -92,11 +92,23 @@ const DENIALS: Record<Denial, string> = {
   self: "patchsmith does not answer itself",
 };
 
+/** Why the rule exists, in words a newcomer can accept. */
+const DENIAL_WHY: Record<Denial, string> = {
+  "insufficient-permission":
+    "it only runs for people with write access to this repository, because it runs the repository's code and pushes commits",
+  "not-listed": "this repository's `.github/patchsmith.yml` names the people who may trigger it",
+  bot: "it never runs for bots, so that bots cannot set each other off",
+  self: "it never answers itself",
+};
+
+/** The note a person without the right to trigger work gets, once per thread. */
 export function renderDenied(login: string, reason: Denial): string {
   return [
     MARKER,
-    `Hi @${login}, thanks for the suggestion! I can't run this for you: ${DENIALS[reason]}.`,
-    "A maintainer can run the same command if they agree with it.",
+    `Hi @${login}, thanks for taking the time! patchsmith turns \`/fix\` comments into tested commits, pull requests ` +
+      `and review suggestions, but ${DENIAL_WHY[reason]}, so it did not act on your comment.`,
+    "",
+    "If a maintainer agrees with the change, they can post the same command and patchsmith will take it from there.",
   ].join("\n");
 }
 
@@ -160,7 +172,11 @@ export function renderOutcome(outcome: Outcome, requester: string, command: stri
 export function renderHelp(): string {
   return [
     MARKER,
-    "**patchsmith** commands (at the start of a line, by people with write access):",
+    "**patchsmith** makes the change a comment asks for: it edits the code in a fresh clone, runs the repository's " +
+      "tests, and delivers the result as commits, a pull request or a suggestion — or explains why it could not.",
+    "",
+    "Write a command at the start of a line. Only people with write access to this repository (or those " +
+      "`.github/patchsmith.yml` names) can trigger it; bots cannot.",
     "",
     "| command | where | what it does |",
     "|---|---|---|",
@@ -169,8 +185,11 @@ export function renderHelp(): string {
     "| `/fix <instructions>` | review comment | the same, focused on the commented lines |",
     "| `/fix --suggest` | review comment | answers with a suggestion block, tested in a clone first |",
     "| `/undo` | issue or pull request | reverts patchsmith's last commit on the branch with a revert commit |",
-    "| `/help` | anywhere | this table |",
+    "| `/help` | anywhere | this message |",
     "",
-    "Settings live in `.github/patchsmith.yml` on the default branch (test command, model, budgets, forbidden paths, who may trigger).",
+    "Commits are authored by the app with you as co-author, tested before they are pushed, and never force-pushed; " +
+      "`.github/workflows/` is off limits unless the config allows it.",
+    "Settings live in `.github/patchsmith.yml` on the default branch: test command, model, budgets, forbidden paths, " +
+      "who may trigger.",
   ].join("\n");
 }

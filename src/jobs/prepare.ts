@@ -4,10 +4,12 @@
  * push will be leased on. Returns either a plan or the outcome that ends the job.
  */
 import type { Identity } from "../agent/types.js";
-import { loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
+import { REPO_CONFIG_PATH, loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
+import { bestEffort, step } from "../github/api-error.js";
 import { authorize } from "../github/authorize.js";
 import type { Outcome } from "../github/outcome.js";
 import type { AppIdentity, GitHubGateway, RepoInfo } from "../ports/github-gateway.js";
+import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
 
 export interface BranchPlan {
@@ -44,8 +46,12 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
   const repo = job.repo;
   if (job.target.kind === "issue") {
     const into = issueBranch(job.target.number);
-    const existing = await gateway.getBranchSha(repo, into);
-    const headSha = existing ?? (await gateway.getBranchSha(repo, repoInfo.defaultBranch));
+    const existing = await step(`read the branch ${into}`, () => gateway.getBranchSha(repo, into));
+    const headSha =
+      existing ??
+      (await step(`read the default branch ${repoInfo.defaultBranch}`, () =>
+        gateway.getBranchSha(repo, repoInfo.defaultBranch),
+      ));
     if (headSha === undefined)
       return { kind: "error", message: `The default branch ${repoInfo.defaultBranch} has no commits.` };
     // A second /fix on the same issue continues the branch (and its pull request) instead of starting over.
@@ -59,7 +65,8 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
       canPush: true,
     };
   }
-  const pull = await gateway.getPull(repo, job.target.number);
+  const number = job.target.number;
+  const pull = await step(`read pull request #${String(number)}`, () => gateway.getPull(repo, number));
   if (pull.state !== "open") {
     return {
       kind: "stopped",
@@ -92,13 +99,25 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
   };
 }
 
-export async function prepare(gateway: GitHubGateway, job: Job): Promise<Prepared> {
-  const repoInfo = await gateway.getRepo(job.repo);
-  const loaded = await loadRepoConfig(gateway, job.repo, repoInfo.defaultBranch);
+/** Who the app is when its identity cannot be read: GitHub's name for an app called patchsmith. */
+export const FALLBACK_IDENTITY: AppIdentity = { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: null };
+
+/**
+ * Essential calls (repository, config, permission, branch or pull request) throw a `StepError` naming the step; the
+ * app's identity is best-effort (`FALLBACK_IDENTITY`).
+ */
+export async function prepare(gateway: GitHubGateway, job: Job, logger: Logger): Promise<Prepared> {
+  const repoInfo = await step("read the repository", () => gateway.getRepo(job.repo));
+  const loaded = await step(`read ${REPO_CONFIG_PATH} from ${repoInfo.defaultBranch}`, () =>
+    loadRepoConfig(gateway, job.repo, repoInfo.defaultBranch),
+  );
   if (!loaded.ok) return { ok: false, outcome: { kind: "config-error", message: loaded.message } };
   const [app, permission] = await Promise.all([
-    gateway.getAppIdentity(),
-    gateway.getPermission(job.repo, job.requester.login),
+    bestEffort("read the app's identity", () => gateway.getAppIdentity(), FALLBACK_IDENTITY, {
+      logger,
+      fields: { job: job.id },
+    }),
+    step(`check @${job.requester.login}'s permission`, () => gateway.getPermission(job.repo, job.requester.login)),
   ]);
   const actor = { login: job.requester.login, type: "User" };
   const auth = authorize(actor, permission, loaded.config.trigger, app.botLogin);
@@ -126,5 +145,7 @@ export function botIdentity(app: AppIdentity, webHost: string): Identity {
 }
 
 export function coAuthorOf(requester: { readonly login: string; readonly id: number }, webHost: string): string {
-  return `${requester.login} <${requester.id}+${requester.login}@users.noreply.${webHost}>`;
+  // Without the user id (a payload that left it out), the older login-only noreply address still attributes.
+  const user = requester.id > 0 ? `${String(requester.id)}+${requester.login}` : requester.login;
+  return `${requester.login} <${user}@users.noreply.${webHost}>`;
 }

@@ -4,6 +4,7 @@
  */
 import { redactSecrets } from "../core/redact.js";
 import type { CheckOutput, GitHubGateway } from "../ports/github-gateway.js";
+import type { Logger } from "../ports/logger.js";
 
 export function withRedaction(gateway: GitHubGateway, secrets: () => readonly string[]): GitHubGateway {
   const clean = (text: string): string => redactSecrets(text, secrets());
@@ -29,6 +30,34 @@ export function withRedaction(gateway: GitHubGateway, secrets: () => readonly st
     updateCheckRun: (repo, id, update) =>
       gateway.updateCheckRun(repo, id, { ...update, output: cleanOutput(update.output) }),
     createRepoToken: (repo) => gateway.createRepoToken(repo),
+    revokeRepoToken: (token) => gateway.revokeRepoToken(token),
     getAppIdentity: () => gateway.getAppIdentity(),
+  };
+}
+
+/** Redacts the job's own secrets (its tokens) from log fields too; the logger adapter knows only the static ones. */
+export function withRedactedLogs(logger: Logger, secrets: () => readonly string[]): Logger {
+  const clean = (value: unknown): unknown => {
+    if (typeof value === "string") return redactSecrets(value, secrets());
+    if (value instanceof Error) return redactSecrets(value.message, secrets());
+    if (Array.isArray(value)) return value.map(clean);
+    if (typeof value === "object" && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clean(item)]));
+    }
+    return value;
+  };
+  const wrap =
+    (write: Logger["info"]): Logger["info"] =>
+    (message, fields) => {
+      write(
+        redactSecrets(message, secrets()),
+        fields === undefined ? undefined : (clean(fields) as Record<string, unknown>),
+      );
+    };
+  return {
+    debug: wrap(logger.debug.bind(logger)),
+    info: wrap(logger.info.bind(logger)),
+    warn: wrap(logger.warn.bind(logger)),
+    error: wrap(logger.error.bind(logger)),
   };
 }

@@ -5,13 +5,16 @@
 import type { FixReport, FixRequest } from "../agent/types.js";
 import type { CommitLink, Outcome } from "../github/outcome.js";
 import { renderSuggestion, suggestionLines } from "../github/suggestion.js";
-import type { GitHubGateway } from "../ports/github-gateway.js";
+import { StepError, bestEffort, describeApiError, step } from "../github/api-error.js";
+import type { GitHubGateway, IssueInfo } from "../ports/github-gateway.js";
+import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
 import { botIdentity, coAuthorOf, webHostOf, type Plan } from "./prepare.js";
 import type { Tracker } from "./tracker.js";
 
 export interface FixJobDeps {
   readonly runFix: (request: FixRequest) => Promise<FixReport>;
+  readonly logger: Logger;
   readonly defaultModel?: string | undefined;
 }
 
@@ -29,13 +32,16 @@ function testsLine(report: FixReport): string {
   return after.passed ? `Tests pass: \`${after.command}\`${was}.` : `Tests still fail: \`${after.command}\`${was}.`;
 }
 
-async function untrustedContext(gateway: GitHubGateway, job: Job, plan: Plan): Promise<string | undefined> {
-  if (job.target.kind === "issue") {
-    const issue = await gateway.getIssue(job.repo, job.target.number);
-    return `Issue #${issue.number}: ${issue.title}\n\n${issue.body}`;
-  }
+async function readIssue(gateway: GitHubGateway, job: Job): Promise<IssueInfo | undefined> {
+  if (job.target.kind !== "issue") return undefined;
+  const number = job.target.number;
+  return step(`read issue #${String(number)}`, () => gateway.getIssue(job.repo, number));
+}
+
+function untrustedContext(issue: IssueInfo | undefined, plan: Plan): string | undefined {
+  if (issue !== undefined) return `Issue #${String(issue.number)}: ${issue.title}\n\n${issue.body}`;
   const pull = plan.branch.pull;
-  return pull === undefined ? undefined : `Pull request #${pull.number}: ${pull.title}\n\n${pull.body}`;
+  return pull === undefined ? undefined : `Pull request #${String(pull.number)}: ${pull.title}\n\n${pull.body}`;
 }
 
 export function buildFixRequest(
@@ -77,7 +83,7 @@ export function buildFixRequest(
     tokenBudget: config.tokenBudget,
     wallTimeMs: config.wallTimeMs,
     coAuthor: coAuthorOf(job.requester, webHost),
-    trailers: { "Patchsmith-Request": job.comment.htmlUrl },
+    trailers: job.comment.htmlUrl === "" ? {} : { "Patchsmith-Request": job.comment.htmlUrl },
     botIdentity: botIdentity(plan.app, webHost),
     push: extra.noCommit ? false : { lease: branch.lease },
     noCommit: extra.noCommit,
@@ -93,15 +99,32 @@ function commitLinks(report: FixReport, htmlUrl: string): CommitLink[] {
   return report.commits.map((c) => ({ sha: c.sha, subject: c.subject, url: `${htmlUrl}/commit/${c.sha}` }));
 }
 
-async function openOrFindPull(gateway: GitHubGateway, job: Job, plan: Plan, report: FixReport) {
-  const existing = await gateway.findOpenPull(job.repo, plan.branch.into);
+/**
+ * The pull request for an issue branch: reuses the open one, or opens it. Runs after the push, so a failure says
+ * where the commits are. Looking up an existing one is best-effort (a 422 from a duplicate create is caught below).
+ */
+async function openOrFindPull(
+  gateway: GitHubGateway,
+  job: Job,
+  plan: Plan,
+  issue: IssueInfo,
+  report: FixReport,
+  logger: Logger,
+) {
+  const into = plan.branch.into;
+  const find = () =>
+    bestEffort("look for an open pull request", () => gateway.findOpenPull(job.repo, into), undefined, {
+      logger,
+      fields: { job: job.id },
+    });
+  const existing = await find();
   if (existing !== undefined) return { number: existing.number, url: existing.htmlUrl, created: false };
-  const issue = await gateway.getIssue(job.repo, job.target.number);
-  const title = `Fix #${issue.number}: ${issue.title}`.slice(0, 250);
+  const title = `Fix #${String(issue.number)}: ${issue.title}`.slice(0, 250);
+  const from = job.comment.htmlUrl === "" ? "" : ` in ${job.comment.htmlUrl}`;
   const body = [
-    `Fixes #${issue.number}`,
+    `Fixes #${String(issue.number)}`,
     "",
-    `Requested by @${job.requester.login} in ${job.comment.htmlUrl}.`,
+    `Requested by @${job.requester.login}${from}.`,
     "",
     "```",
     report.diffStat.trimEnd(),
@@ -109,13 +132,18 @@ async function openOrFindPull(gateway: GitHubGateway, job: Job, plan: Plan, repo
     "",
     "Each commit was tested before it was pushed; `/undo` on this pull request reverts the last one.",
   ].join("\n");
-  const pull = await gateway.createPull(job.repo, {
-    title,
-    head: plan.branch.into,
-    base: plan.repoInfo.defaultBranch,
-    body,
-  });
-  return { number: pull.number, url: pull.htmlUrl, created: true };
+  try {
+    const pull = await gateway.createPull(job.repo, { title, head: into, base: plan.repoInfo.defaultBranch, body });
+    return { number: pull.number, url: pull.htmlUrl, created: true };
+  } catch (error) {
+    // A 422 "already exists" means one was opened meanwhile (or the lookup above failed): use it.
+    const raced = await find();
+    if (raced !== undefined) return { number: raced.number, url: raced.htmlUrl, created: false };
+    throw new StepError(
+      `open the pull request (the commits are pushed to \`${into}\`: open one from that branch by hand, or run the command again)`,
+      error,
+    );
+  }
 }
 
 export async function runFixJob(
@@ -136,8 +164,9 @@ export async function runFixJob(
   }
   const forkWithoutEdits = !plan.branch.canPush;
   const noCommit = command.suggest || forkWithoutEdits;
-  const token = await gateway.createRepoToken(job.repo);
-  const context = await untrustedContext(gateway, job, plan);
+  const token = await step("create an installation token for git", () => gateway.createRepoToken(job.repo));
+  const issue = await readIssue(gateway, job);
+  const context = untrustedContext(issue, plan);
   const request = buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel);
   const report = await deps.runFix(request);
 
@@ -157,13 +186,16 @@ export async function runFixJob(
     const focus = { path: target.path, startLine: target.startLine ?? target.line, endLine: target.line };
     const lines = suggestionLines(report.changedFiles, focus);
     if (!lines.ok) return { kind: "fixed", report, delivery: { kind: "patch", why: `${lines.message} ` } };
-    const reply = await gateway.replyToReviewComment(
-      job.repo,
-      target.number,
-      target.commentId,
-      renderSuggestion(lines.lines, testsLine(report)),
-    );
-    return { kind: "fixed", report, delivery: { kind: "suggestion", replyUrl: reply.htmlUrl } };
+    const suggestion = renderSuggestion(lines.lines, testsLine(report));
+    try {
+      const reply = await gateway.replyToReviewComment(job.repo, target.number, target.commentId, suggestion);
+      return { kind: "fixed", report, delivery: { kind: "suggestion", replyUrl: reply.htmlUrl } };
+    } catch (error) {
+      // The tested change is still worth having: hand it over in the progress comment.
+      const why = `The suggestion could not be posted in the review thread (${describeApiError(error)}).`;
+      deps.logger.warn("could not reply in the review thread; answering with a patch", { job: job.id, error: why });
+      return { kind: "fixed", report, delivery: { kind: "patch", why } };
+    }
   }
   if (noCommit) {
     const why =
@@ -179,8 +211,8 @@ export async function runFixJob(
     return { kind: "not-fixed", report };
   }
   const commits = commitLinks(report, plan.repoInfo.htmlUrl);
-  if (target.kind === "issue" && report.pushed && commits.length > 0) {
-    const pull = await openOrFindPull(gateway, job, plan, report);
+  if (issue !== undefined && report.pushed && commits.length > 0) {
+    const pull = await openOrFindPull(gateway, job, plan, issue, report, deps.logger);
     return { kind: "fixed", report, delivery: { kind: "pushed", branch: plan.branch.into, commits, pull } };
   }
   return { kind: "fixed", report, delivery: { kind: "pushed", branch: plan.branch.into, commits } };

@@ -2,6 +2,7 @@
  * `/undo` as a job: clone the branch, find patchsmith's last commit, revert it with a new commit by the bot, and
  * push with a lease on the SHA read when the job started (a history rewrite never happens).
  */
+import { step } from "../github/api-error.js";
 import type { Outcome } from "../github/outcome.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway } from "../ports/github-gateway.js";
@@ -39,7 +40,7 @@ export async function runUndoJob(
     };
   }
   const identity = botIdentity(plan.app, webHostOf(repoInfo.htmlUrl));
-  const token = await gateway.createRepoToken(job.repo);
+  const token = await step("create an installation token for git", () => gateway.createRepoToken(job.repo));
   tracker.stage("cloning");
   const sandbox = await deps.git.clone({
     repo: branch.cloneUrl,

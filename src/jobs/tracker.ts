@@ -1,9 +1,12 @@
 /**
  * The visible side of a running job: one progress comment edited in place, and one check run on the head SHA,
  * both ending with the same summary. Updates are serialised and coalesced (a burst of stages makes at most one
- * edit in flight and one waiting), and a failed edit never fails the job.
+ * edit in flight and one waiting), and a failed edit never fails the job. The check run is optional (an API without
+ * the checks endpoints, or an app without `checks: write`, simply gets none); the final comment falls back to a new
+ * comment when the progress comment cannot be edited.
  */
 import type { FixStage } from "../agent/types.js";
+import { describeApiError, httpStatusOf } from "../github/api-error.js";
 import type { GitHubGateway, RepoRef } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { Outcome, Progress } from "../github/outcome.js";
@@ -11,6 +14,11 @@ import { CHECK_NAME, renderCheckOutcome, renderCheckProgress } from "../github/r
 import { renderOutcome, renderProgress } from "../github/render-comment.js";
 
 export interface Tracker {
+  /**
+   * Makes sure the progress comment exists (the webhook handler may have failed to post it). False when it cannot be
+   * posted: the job then has no way to report and should not run.
+   */
+  open(): Promise<boolean>;
   /** Moves the progress comment to a stage (fire and forget; ordered). */
   stage(stage: FixStage, detail?: string): void;
   /** Opens the check run on the SHA the job works from. */
@@ -38,8 +46,9 @@ export function createTracker(options: TrackerOptions): Tracker {
   let waiting: Progress | undefined;
   let lastStage: FixStage | undefined;
 
+  const fields = { repo: `${repo.owner}/${repo.name}`, number: options.issueNumber };
   const warn = (what: string) => (error: unknown) => {
-    logger.warn(`could not ${what}`, { error: error instanceof Error ? error.message : String(error) });
+    logger.warn(`could not ${what}`, { ...fields, status: httpStatusOf(error), error: describeApiError(error) });
   };
 
   async function writeComment(body: string): Promise<void> {
@@ -56,6 +65,21 @@ export function createTracker(options: TrackerOptions): Tracker {
   }
 
   return {
+    async open() {
+      if (commentId !== null) return true;
+      const body = renderProgress({ command: options.command, requester: options.requester, stage: "queued" });
+      try {
+        commentId = (await gateway.createComment(repo, options.issueNumber, body)).id;
+        return true;
+      } catch (error) {
+        logger.error("could not post the progress comment; the job is not run", {
+          ...fields,
+          status: httpStatusOf(error),
+          error: describeApiError(error),
+        });
+        return false;
+      }
+    },
     stage(stage, detail) {
       // "done" is the loop's own last word; the final comment replaces it.
       if (stage === "done" || (stage === lastStage && detail === undefined)) return;
@@ -72,7 +96,13 @@ export function createTracker(options: TrackerOptions): Tracker {
     async startCheck(headSha) {
       const output = renderCheckProgress({ command: options.command, requester: options.requester, stage: "cloning" });
       checkId = await gateway
-        .createCheckRun(repo, { name: CHECK_NAME, headSha, output, detailsUrl: options.detailsUrl })
+        .createCheckRun(repo, {
+          name: CHECK_NAME,
+          headSha,
+          output,
+          // GitHub refuses a details_url that is not a URL.
+          ...(/^https?:\/\//.test(options.detailsUrl) ? { detailsUrl: options.detailsUrl } : {}),
+        })
         .catch((error: unknown) => {
           warn("create the check run")(error);
           return undefined;
@@ -82,7 +112,12 @@ export function createTracker(options: TrackerOptions): Tracker {
       await chain;
       waiting = undefined;
       const body = renderOutcome(outcome, options.requester, options.command);
-      await writeComment(body).catch(warn("write the final comment"));
+      await writeComment(body).catch(async (error: unknown) => {
+        warn("edit the progress comment into the final answer")(error);
+        if (commentId === null) return;
+        // The answer matters more than where it goes: post it as a new comment.
+        await gateway.createComment(repo, options.issueNumber, body).catch(warn("post the final answer"));
+      });
       if (checkId !== undefined) {
         const { conclusion, ...output } = renderCheckOutcome(outcome, options.requester, options.command);
         await gateway.updateCheckRun(repo, checkId, { output, conclusion }).catch(warn("complete the check run"));

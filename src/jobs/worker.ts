@@ -1,9 +1,11 @@
 /**
  * The worker: takes one job record, re-checks what may have changed while it waited (config, permission, head SHA),
  * runs the command with a progress comment and a check run, and always ends with a final answer — a job never
- * leaves its comment at "working".
+ * leaves its comment at "working". Essential GitHub calls that fail end the job with that answer (redacted); the
+ * others (check run, identity, token revocation) are logged and skipped. The job's git token is revoked at the end.
  */
 import type { FixReport, FixRequest } from "../agent/types.js";
+import { bestEffort, describeApiError, httpStatusOf } from "../github/api-error.js";
 import { describeCommand } from "../github/parse-command.js";
 import type { Outcome } from "../github/outcome.js";
 import { renderDenied, renderHelp } from "../github/render-comment.js";
@@ -12,7 +14,7 @@ import type { GitHubGateway, GitHubGatewayFactory } from "../ports/github-gatewa
 import type { Logger } from "../ports/logger.js";
 import { parseJob, type Job } from "./job-schema.js";
 import { prepare } from "./prepare.js";
-import { withRedaction } from "./redacting-gateway.js";
+import { withRedactedLogs, withRedaction } from "./redacting-gateway.js";
 import { runFixJob } from "./run-fix-job.js";
 import { runUndoJob } from "./run-undo-job.js";
 import { createTracker } from "./tracker.js";
@@ -44,49 +46,83 @@ export function createWorker(deps: WorkerDeps): (record: unknown) => Promise<voi
 }
 
 async function runJob(job: Job, deps: WorkerDeps): Promise<void> {
-  // Tokens minted for this job join the secrets as soon as they exist.
+  // Tokens minted for this job join the secrets as soon as they exist, and are revoked when it ends.
   const secrets = [...deps.secrets];
+  const minted: string[] = [];
   const raw = deps.gateways(job.installationId);
   const minting: GitHubGateway = {
     ...raw,
     createRepoToken: async (repo) => {
       const token = await raw.createRepoToken(repo);
       secrets.push(token);
+      minted.push(token);
       return token;
     },
   };
   const gateway = withRedaction(minting, () => secrets);
+  const logger = withRedactedLogs(deps.logger, () => secrets);
+  const fields = { job: job.id, repo: `${job.repo.owner}/${job.repo.name}`, number: job.target.number };
+  try {
+    await runCommand(job, gateway, { ...deps, logger });
+  } finally {
+    // Best-effort: the token expires within the hour anyway, but a revoked one is worthless at once.
+    for (const token of minted) {
+      await bestEffort("revoke the job's installation token", () => raw.revokeRepoToken(token), undefined, {
+        logger,
+        secrets,
+        fields,
+      });
+    }
+  }
+}
+
+async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): Promise<void> {
   const { repo, command } = job;
+  const logger = deps.logger;
   const number = job.target.number;
   const log = { job: job.id, repo: `${repo.owner}/${repo.name}`, number, command: command.kind };
 
   switch (command.kind) {
     case "explain-denied":
-      await gateway.createComment(repo, number, renderDenied(job.requester.login, "insufficient-permission"));
+      // A courtesy: if it cannot be posted, the person simply gets no answer (as for any other ignored comment).
+      await bestEffort(
+        "post the note on who may trigger patchsmith",
+        () => gateway.createComment(repo, number, renderDenied(job.requester.login, "insufficient-permission")),
+        undefined,
+        { logger, fields: log },
+      );
       return;
     case "help":
-      await gateway.createComment(repo, number, renderHelp());
+      try {
+        await gateway.createComment(repo, number, renderHelp());
+      } catch (error) {
+        logger.error("could not post the help reply", {
+          ...log,
+          status: httpStatusOf(error),
+          error: describeApiError(error),
+        });
+      }
       return;
     case "fix":
     case "undo":
       break;
   }
 
-  const text = describeCommand(command);
   const tracker = createTracker({
     gateway,
-    logger: deps.logger,
+    logger,
     repo,
     issueNumber: number,
     progressCommentId: job.progressCommentId,
     requester: job.requester.login,
-    command: text,
+    command: describeCommand(command),
     detailsUrl: job.comment.htmlUrl,
   });
-  deps.logger.info("job started", log);
+  if (!(await tracker.open())) return;
+  logger.info("job started", log);
   let outcome: Outcome;
   try {
-    const prepared = await prepare(gateway, job);
+    const prepared = await prepare(gateway, job, logger);
     if (!prepared.ok) {
       outcome = prepared.outcome;
     } else {
@@ -97,9 +133,9 @@ async function runJob(job: Job, deps: WorkerDeps): Promise<void> {
           : await runUndoJob(gateway, job, prepared.plan, tracker, deps);
     }
   } catch (error) {
-    deps.logger.error("job failed", { ...log, error: errorMessage(error) });
+    logger.error("job failed", { ...log, status: httpStatusOf(error), error: describeApiError(error) });
     outcome = { kind: "error", message: errorMessage(error) };
   }
   await tracker.finish(outcome);
-  deps.logger.info("job finished", { ...log, outcome: outcome.kind });
+  logger.info("job finished", { ...log, outcome: outcome.kind });
 }

@@ -105,6 +105,11 @@ export interface GitHubGateway {
   ): Promise<void>;
   /** An installation token scoped to this one repository with `contents: write` (for git over HTTP). */
   createRepoToken(repo: RepoRef): Promise<string>;
+  /**
+   * Revokes a token made by `createRepoToken` (`DELETE /installation/token`, authenticated with that token), so a
+   * token that leaked from a clone or a log is worthless once its job ends.
+   */
+  revokeRepoToken(token: string): Promise<void>;
   getAppIdentity(): Promise<AppIdentity>;
 }
 

@@ -15,6 +15,15 @@ export interface RecordedCall {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly body: Record<string, unknown>;
+  /** The installation token the call was made with (`Authorization: token …`), if any. */
+  readonly token: string | undefined;
+}
+
+/** Makes the fake answer some calls with an error, as a GitHub without those endpoints (or having a bad day) would. */
+export interface Refusal {
+  /** Tested against "METHOD path", e.g. /^POST .*\/check-runs$/. */
+  readonly pattern: RegExp;
+  readonly status: number;
 }
 
 export interface FakeRepo {
@@ -56,8 +65,14 @@ export class FakeGitHub {
   readonly checkRuns = new Map<number, Json>();
   /** Installation tokens issued, with the repositories they are scoped to (undefined: all). */
   readonly tokens = new Map<string, readonly string[] | undefined>();
+  /** Tokens revoked with DELETE /installation/token: refused by the API and by git from then on. */
+  readonly revoked = new Set<string>();
+  /** Calls answered with an error status instead of their route (checked before authentication). */
+  refusals: Refusal[] = [];
   /** Called for each API call before it is answered (to make the world change at a precise moment). */
   onCall: (call: RecordedCall) => void = () => undefined;
+  /** Holds a call's answer until the promise settles (to show that something does not wait for it). */
+  hold: (call: RecordedCall) => Promise<void> | undefined = () => undefined;
   url = "";
   private server: Server | undefined;
   private nextId = 5000;
@@ -143,7 +158,7 @@ export class FakeGitHub {
 
   private isInstallationToken(auth: string, repo: string): boolean {
     const token = /^token (\S+)$/i.exec(auth)?.[1];
-    if (token === undefined || !this.tokens.has(token)) return false;
+    if (token === undefined || !this.tokens.has(token) || this.revoked.has(token)) return false;
     const scope = this.tokens.get(token);
     return scope === undefined || scope.includes(repo.split("/")[1] ?? "");
   }
@@ -173,6 +188,17 @@ export class FakeGitHub {
         (_m, call) => {
           const repositories = call.body.repositories as string[] | undefined;
           return [201, this.issueToken(repositories)];
+        },
+      ],
+      [
+        "DELETE",
+        /^\/installation\/token$/,
+        (_m, call) => {
+          if (call.token === undefined || !this.tokens.has(call.token) || this.revoked.has(call.token)) {
+            return [401, { message: "Bad credentials" }];
+          }
+          this.revoked.add(call.token);
+          return [204, undefined];
         },
       ],
       ["GET", /^\/app$/, () => [200, { id: 1, slug: this.options.appSlug ?? "patchsmith", name: "patchsmith" }]],
@@ -337,7 +363,8 @@ export class FakeGitHub {
               .toString("utf8")
               .split(":");
             const scope = token === undefined ? undefined : this.tokens.get(token);
-            const allowed = user === "x-access-token" && token !== undefined && this.tokens.has(token);
+            const allowed =
+              user === "x-access-token" && token !== undefined && this.tokens.has(token) && !this.revoked.has(token);
             return allowed && (scope === undefined || scope.includes(repo.split("/")[1]!.replace(/\.git$/, "")))
               ? "x-access-token"
               : undefined;
@@ -353,18 +380,28 @@ export class FakeGitHub {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString("utf8");
     const path = url.pathname.replace(/^\/api\/v3/, "");
+    const auth = request.headers.authorization ?? "";
     const call: RecordedCall = {
       method: request.method ?? "GET",
       path,
       query: url.searchParams,
       body: raw === "" ? {} : (JSON.parse(raw) as Json),
+      token: /^token (\S+)$/i.exec(auth)?.[1],
     };
     this.calls.push(call);
     this.onCall(call);
-    const auth = request.headers.authorization ?? "";
+    await this.hold(call);
     const send = (status: number, body: unknown): void => {
-      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (status === 204) response.writeHead(204).end();
+      else response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     };
+    const refusal = this.refusals.find((r) => r.pattern.test(`${call.method} ${path}`));
+    if (refusal !== undefined) {
+      send(refusal.status, {
+        message: refusal.status === 404 ? "Not Found" : `refused by the test (${refusal.status})`,
+      });
+      return;
+    }
     for (const [method, pattern, handler] of this.routes) {
       const match = method === call.method ? pattern.exec(path) : null;
       if (match === null) continue;

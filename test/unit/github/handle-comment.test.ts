@@ -4,10 +4,16 @@ import { toCommentEvent, type CommentEvent, type CommentEventName } from "../../
 import { handleCommentEvent } from "../../../src/github/handle-comment.js";
 import type { Job } from "../../../src/jobs/job-schema.js";
 import type { Logger } from "../../../src/ports/logger.js";
-import { createFakeGateway } from "../jobs/fake-gateway.js";
+import { createFakeGateway, httpError } from "../jobs/fake-gateway.js";
 import { loadPayload, type FixtureName } from "./fixtures.js";
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const log = (message: string, fields?: Record<string, unknown>) => {
+    lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  };
+  return { lines, debug: log, info: log, warn: log, error: log };
+}
 
 function eventOf(
   name: CommentEventName,
@@ -31,14 +37,15 @@ function setup() {
     if (ok) added.push(job);
     return ok;
   };
+  const logger = recordingLogger();
   const deps = {
     gateway: fake.gateway,
     queue,
-    logger: silent,
+    logger,
     now: () => 1_700_000_000_000,
     botLogin: "patchsmith[bot]",
   };
-  return { fake, queue, added, deps };
+  return { fake, queue, added, deps, lines: logger.lines };
 }
 
 describe("handleCommentEvent", () => {
@@ -149,13 +156,27 @@ describe("handleCommentEvent", () => {
     expect(added[0]).toMatchObject({ command: { kind: "help" }, progressCommentId: null });
   });
 
-  it("forgets the delivery when the handler fails, so a redelivery can try again", async () => {
+  it("forgets the delivery when the permission check fails, so a redelivery can try again", async () => {
     const { fake, added, deps } = setup();
     const event = eventOf("issue_comment", "issue-comment-created");
-    const failing = { ...fake.gateway, createComment: () => Promise.reject(new Error("502 from GitHub")) };
-    await expect(handleCommentEvent("d-13", event, { ...deps, gateway: failing })).rejects.toThrow("502");
+    fake.state.failures.getPermission = httpError(502, "Bad Gateway");
+    await expect(handleCommentEvent("d-13", event, deps)).rejects.toThrow("Bad Gateway");
+    expect(added).toHaveLength(0);
+    delete fake.state.failures.getPermission;
     expect(await handleCommentEvent("d-13", event, deps)).toBe("enqueued");
     expect(added).toHaveLength(1);
+  });
+
+  it("still queues the job when the reaction and the queued comment fail (the worker posts its own)", async () => {
+    const { fake, added, deps, lines } = setup();
+    fake.state.failures.addReaction = httpError(404);
+    fake.state.failures.createComment = httpError(500, "Internal Server Error");
+    const event = eventOf("issue_comment", "issue-comment-created");
+    expect(await handleCommentEvent("d-16", event, deps)).toBe("enqueued");
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ command: { kind: "fix" }, progressCommentId: null });
+    expect(lines.join("\n")).toContain("could not add the 👀 reaction");
+    expect(lines.join("\n")).toContain("HTTP 500: Internal Server Error");
   });
 
   it("says how many commands wait ahead on the same thread", async () => {

@@ -64,7 +64,15 @@ describe("final comment", () => {
   });
 
   it("explains a denial politely and lists the commands in /help", () => {
-    expect(renderDenied("newcomer", "insufficient-permission")).toContain("Hi @newcomer, thanks for the suggestion!");
+    const denied = renderDenied("newcomer", "insufficient-permission");
+    expect(denied).toContain("Hi @newcomer, thanks for taking the time!");
+    expect(denied).toContain("tested commits, pull requests and review suggestions");
+    expect(denied).toContain("only runs for people with write access");
+    expect(denied).toContain("a maintainer agrees");
+    // No line starts with a trigger: the note must not read as a command to patchsmith or another bot.
+    expect(denied.split("\n").some((line) => line.trimStart().startsWith("/"))).toBe(false);
+    expect(renderDenied("newcomer", "not-listed")).toContain("`.github/patchsmith.yml` names the people");
+    expect(renderHelp()).toContain("Only people with write access");
     expect(renderHelp()).toContain("`/undo`");
   });
 });

@@ -26,6 +26,15 @@ export interface FakeState {
   checks: Map<number, { headSha: string; output: CheckOutput; conclusion?: CheckConclusion }>;
   app: AppIdentity;
   token: string;
+  /** Tokens revoked through `revokeRepoToken`, in order. */
+  revoked: string[];
+  /** Methods that reject (recorded first) with the given error, e.g. an Octokit-like `{ status: 404 }` error. */
+  failures: Partial<Record<keyof GitHubGateway, Error>>;
+}
+
+/** An error shaped like Octokit's RequestError. */
+export function httpError(status: number, message = "Not Found"): Error & { status: number } {
+  return Object.assign(new Error(message), { name: "HttpError", status });
 }
 
 export function samplePull(overrides: Partial<PullInfo> = {}): PullInfo {
@@ -69,6 +78,8 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
     checks: new Map(),
     app: { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: 41 },
     token: "ghs_FAKEinstallationTOKEN0123456789abcdef",
+    revoked: [],
+    failures: {},
     ...initial,
   };
   const calls: Call[] = [];
@@ -77,7 +88,7 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
     calls.push({ method, args });
   };
 
-  const gateway: GitHubGateway = {
+  const real: GitHubGateway = {
     getPermission(repo, login) {
       record("getPermission", repo, login);
       return Promise.resolve(state.permissions[login] ?? "none");
@@ -162,10 +173,26 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
       record("createRepoToken", repo);
       return Promise.resolve(state.token);
     },
+    revokeRepoToken(token) {
+      record("revokeRepoToken", token);
+      state.revoked.push(token);
+      return Promise.resolve();
+    },
     getAppIdentity() {
       record("getAppIdentity");
       return Promise.resolve(state.app);
     },
   };
+  const gateway = Object.fromEntries(
+    Object.entries(real).map(([name, method]) => [
+      name,
+      (...args: unknown[]): Promise<unknown> => {
+        const failure = state.failures[name as keyof GitHubGateway];
+        if (failure === undefined) return (method as (...a: unknown[]) => Promise<unknown>)(...args);
+        record(name as keyof GitHubGateway, ...args);
+        return Promise.reject(failure);
+      },
+    ]),
+  ) as unknown as GitHubGateway;
   return { gateway, state, calls, methods: () => calls.map((c) => c.method) };
 }

@@ -1,0 +1,285 @@
+/**
+ * Runs `node dist/cli.js serve` as a real process against a fake GitHub (REST under /api/v3 via GHE_HOST and
+ * GHE_PROTOCOL, real git over smart HTTP) and the fake OpenAI server, and delivers signed webhooks to it. Shared by
+ * the app's e2e test files; each file starts its own app (so per-process caches such as the bot identity start cold).
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHmac, generateKeyPairSync } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "vitest";
+import { git, makeNodeRepo } from "../fakes/git-repos.js";
+import { FakeGitHub, type RecordedCall, type Refusal } from "../fakes/github-api.js";
+import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
+import { BUILT_CLI } from "../global-build.js";
+
+export const SECRET = "e2e-webhook-secret-0123456789";
+export const API_KEY = "sk-e2e-app-secret-0123456789abcdefghij";
+export const BUGGY = "  return total / (values.length - 1);";
+export const FIXED = "  return total / values.length;";
+export const FIX_REPLY = [
+  "src/stats.js",
+  "```",
+  "<<<<<<< SEARCH",
+  BUGGY,
+  "=======",
+  FIXED,
+  ">>>>>>> REPLACE",
+  "```",
+  "COMMIT: fix(stats): divide by the count",
+].join("\n");
+export const INSTRUCTION = "make mean divide the total by the number of values";
+
+export interface Harness {
+  readonly root: string;
+  readonly github: FakeGitHub;
+  readonly openai: FakeOpenAIServer;
+  readonly appUrl: string;
+  /** What the model answers next. */
+  modelStep: ScriptStep;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+export const nextId = (): number => ++counter;
+
+export async function startHarness(options: { refusals?: Refusal[] } = {}): Promise<Harness> {
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  const root = mkdtempSync(path.join(tmpdir(), "patchsmith-e2e-app-"));
+  const github = new FakeGitHub({ projectRoot: path.join(root, "repos"), privateKey });
+  github.refusals = options.refusals ?? [];
+  await github.start();
+  const harness: { modelStep: ScriptStep } = { modelStep: FIX_REPLY };
+  const openai = await startFakeOpenAI([], {
+    apiKey: API_KEY,
+    whenExhausted: (request) => {
+      const step = harness.modelStep;
+      return typeof step === "function" ? step(request) : step;
+    },
+  });
+  let output = "";
+  const app: ChildProcess = spawn(process.execPath, [BUILT_CLI, "serve"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: root,
+      APP_ID: "1",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: SECRET,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      GHE_HOST: new URL(github.url).host,
+      GHE_PROTOCOL: "http",
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_API_KEY: API_KEY,
+      PATCHSMITH_MODEL: "fake-model",
+      PATCHSMITH_THROTTLE: "off",
+      PATCHSMITH_LOG_LEVEL: "warn",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const appUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+?)\/api\/github\/webhooks/.exec(output);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    };
+    app.stdout!.on("data", onData);
+    app.stderr!.on("data", onData);
+    app.once("exit", (code) => {
+      reject(new Error(`the app exited (${code ?? "signal"}):\n${output}`));
+    });
+  });
+  return Object.assign(harness, {
+    root,
+    github,
+    openai,
+    appUrl,
+    output: () => output,
+    async stop() {
+      if (app.exitCode === null) {
+        const exited = new Promise((resolve) => app.once("exit", resolve));
+        app.kill("SIGTERM");
+        await exited;
+      }
+      await github.close();
+      await openai.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A fresh repository `acme/<name>` with the planted bug and a config file; returns its full name. */
+export function createRepo(
+  h: Harness,
+  config = "test: node --test\n",
+  branches: Record<string, "bot-commit" | "copy"> = {},
+): string {
+  const name = `widgets-${String(nextId())}`;
+  const work = makeNodeRepo({ files: { ".github/patchsmith.yml": config } });
+  for (const [branch, kind] of Object.entries(branches)) {
+    git(work.dir, ["checkout", "--quiet", "-b", branch, "main"]);
+    if (kind === "bot-commit") {
+      writeFileSync(path.join(work.dir, "NOTES.md"), "written by the bot\n");
+      git(work.dir, ["add", "NOTES.md"]);
+      git(work.dir, [
+        "commit",
+        "--quiet",
+        "--author=patchsmith[bot] <4100+patchsmith[bot]@users.noreply.127.0.0.1>",
+        "-m",
+        "docs: bot notes",
+      ]);
+    }
+  }
+  git(work.dir, ["checkout", "--quiet", "main"]);
+  const bare = h.github.gitDir(`acme/${name}`);
+  mkdirSync(path.dirname(bare), { recursive: true });
+  git(h.root, ["clone", "--quiet", "--bare", "--", work.dir, bare]);
+  work.cleanup();
+  h.github.addRepo({ owner: "acme", name, defaultBranch: "main" });
+  h.github.permissions.set(`acme/${name}:maintainer-mia`, "write");
+  h.github.issues.set(`acme/${name}#1`, { title: "The mean is off", body: "mean([2, 4, 6]) gives 6." });
+  return `acme/${name}`;
+}
+
+export function addPull(
+  h: Harness,
+  full: string,
+  number: number,
+  headRef: string,
+  headRepo = full,
+  maintainerCanModify = false,
+): void {
+  h.github.pulls.set(`${full}#${String(number)}`, {
+    number,
+    title: "Stats work",
+    body: "",
+    headRef,
+    headRepo,
+    baseRef: "main",
+    maintainerCanModify,
+    state: "open",
+  });
+}
+
+export const user = (login: string, type = "User") => ({
+  login,
+  id: login === "maintainer-mia" ? 777 : 999,
+  type,
+});
+
+export function issueComment(
+  h: Harness,
+  full: string,
+  number: number,
+  body: string,
+  options: { pull?: boolean; login?: string; type?: string; id?: number } = {},
+) {
+  const [owner, name] = full.split("/");
+  const id = options.id ?? nextId() * 100;
+  return {
+    action: "created",
+    issue: { number, title: "t", ...(options.pull === true ? { pull_request: { url: "x" } } : {}) },
+    comment: {
+      id,
+      body,
+      html_url: `${h.github.url}/${full}/issues/${String(number)}#issuecomment-${String(id)}`,
+      user: user(options.login ?? "maintainer-mia", options.type),
+    },
+    repository: { name, full_name: full, owner: { login: owner } },
+    sender: user(options.login ?? "maintainer-mia", options.type),
+    installation: { id: 42 },
+  };
+}
+
+export async function deliver(
+  h: Harness,
+  event: string,
+  payload: unknown,
+  options: { id?: string; signature?: string | null } = {},
+): Promise<number> {
+  const body = JSON.stringify(payload);
+  const signature =
+    options.signature === undefined
+      ? `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`
+      : options.signature;
+  const response = await fetch(`${h.appUrl}/api/github/webhooks`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": options.id ?? `delivery-${String(nextId())}`,
+      ...(signature === null ? {} : { "x-hub-signature-256": signature }),
+    },
+    body,
+  });
+  await response.text();
+  return response.status;
+}
+
+export async function waitFor<T>(h: Harness, what: string, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}\n${h.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const callsOf = (h: Harness, full: string): RecordedCall[] =>
+  h.github.calls.filter((c) => c.path.startsWith(`/repos/${full}/`));
+
+export const completedCheck = (h: Harness, full: string) =>
+  waitFor(h, "the check run to complete", () =>
+    callsOf(h, full).find(
+      (c) => c.method === "PATCH" && c.path.includes("/check-runs/") && c.body.status === "completed",
+    ),
+  );
+
+export const commentsOf = (h: Harness, full: string): string[] =>
+  [...h.github.comments.values()].filter((c) => c.repo === full).map((c) => c.body);
+
+/** Checks that calls matching each pattern come in this order. */
+export function expectOrder(calls: RecordedCall[], patterns: RegExp[]): void {
+  let from = 0;
+  for (const pattern of patterns) {
+    const index = calls.findIndex((c, i) => i >= from && pattern.test(`${c.method} ${c.path}`));
+    expect(
+      index,
+      `${pattern} after call ${from}: ${calls.map((c) => `${c.method} ${c.path}`).join(", ")}`,
+    ).toBeGreaterThanOrEqual(from);
+    from = index + 1;
+  }
+}
+
+export function gitLog(h: Harness, full: string, ref: string): string {
+  return execFileSync("git", ["log", "--format=%an <%ae>%n%B%x1e", ref], {
+    cwd: h.github.gitDir(full),
+    encoding: "utf8",
+  });
+}
+
+/** The repo-scoped installation tokens the fake issued for `full` (the ones git used). */
+export function repoTokens(h: Harness, full: string): string[] {
+  const name = full.split("/")[1] ?? "";
+  return [...h.github.tokens.entries()].filter(([, scope]) => scope?.includes(name) === true).map(([t]) => t);
+}
+
+/** True when git over HTTP accepts the token for `full` (ls-remote; async: the fake serves from this process). */
+export async function gitAccepts(h: Harness, full: string, token: string): Promise<boolean> {
+  const header = `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
+  const args = ["-c", `http.extraHeader=${header}`, "ls-remote", `${h.github.url}/git/${full}.git`];
+  return new Promise((resolve) => {
+    execFile("git", args, { env: { PATH: process.env.PATH, GIT_TERMINAL_PROMPT: "0" } }, (error) => {
+      resolve(error === null);
+    });
+  });
+}
