@@ -37,8 +37,12 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY app.yml ./
 # A non-root user; clones live in its temp folder and are removed after each job.
-RUN useradd --create-home --uid 10001 patchsmith
+RUN useradd --create-home --uid 10001 patchsmith \
+  && mkdir -p /data && chown patchsmith /data
 USER patchsmith
+# The durable job queue: mount a volume here so queued jobs survive a new container.
+ENV PATCHSMITH_DATA_DIR=/data
+VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # tini forwards SIGTERM so running jobs can finish before the container stops.

@@ -1,9 +1,10 @@
 /**
- * Builds the GitHub App from its parts: the probot server (webhooks in), the in-process queue, the worker (fix loop
+ * Builds the GitHub App from its parts: the probot server (webhooks in), the durable job queue, the worker (fix loop
  * and git out), gateways over probot's Octokit. The one place the app's adapters are wired together.
  */
 import { createConsoleLogger } from "./adapters/console-logger.js";
-import { createMemoryQueue } from "./adapters/memory-queue.js";
+import { join } from "node:path";
+import { createFileQueue } from "./adapters/file-queue.js";
 import {
   createIdentityLoader,
   createOctokitGateway,
@@ -16,14 +17,14 @@ import { runFix } from "./agent/run-fix.js";
 import { createPatchsmithApp, type PatchsmithApp } from "./app.js";
 import { describeApiError, httpStatusOf } from "./github/api-error.js";
 import type { AppEnv } from "./github/app-env.js";
-import type { Job } from "./jobs/job-schema.js";
+import { parseJob, type Job } from "./jobs/job-schema.js";
 import { createWorker } from "./jobs/worker.js";
 import type { Logger } from "./ports/logger.js";
 
 export interface RunningApp {
   readonly url: string;
   readonly port: number;
-  /** Stops taking webhooks, then waits for running jobs (queued ones are dropped: the queue is in memory). */
+  /** Stops taking webhooks, then waits for running jobs (queued ones stay on disk for the next start). */
   close(): Promise<void>;
 }
 
@@ -38,7 +39,19 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
   const logger = options.logger ?? createConsoleLogger({ secrets });
   const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets: options.fixDeps.secrets ?? [] };
-  const queue = createMemoryQueue<Job>({ concurrency: env.concurrency });
+  // Durable: a job accepted before a crash or a restart runs when the app comes back (at least once).
+  const queue = await createFileQueue<Job>({
+    dir: join(env.dataDir, "queue"),
+    concurrency: env.concurrency,
+    parse: (value) => {
+      const parsed = parseJob(value);
+      return parsed.ok ? parsed.job : undefined;
+    },
+    onCorrupt: (record) => {
+      logger.error("a queued job record is unreadable; it was set aside", { ...record });
+    },
+  });
+  if (queue.recovered > 0) logger.info("resuming queued jobs", { jobs: queue.recovered });
 
   // probot hands out its authenticated clients once the server exists; the identity loader waits for that.
   let authenticate: ((installationId?: number) => Promise<Octokit>) | undefined;

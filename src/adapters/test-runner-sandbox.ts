@@ -31,6 +31,8 @@ const HOME_SECRETS = [
   ".config/hub",
   ".cargo/credentials",
   ".cargo/credentials.toml",
+  // The App's job store when PATCHSMITH_DATA_DIR is not set.
+  ".local/state/patchsmith",
 ];
 
 /** Variables whose value is the path of something private (the App key, the job store, cloud credentials). */

@@ -1,6 +1,6 @@
 /**
- * `patchsmith worker`: a separate queue worker, for scaling out over a shared queue. This build's queue is
- * in-process, so `patchsmith serve` runs the worker itself; a standalone worker has nothing to take jobs from.
+ * `patchsmith worker`: a separate queue worker, for scaling out over a shared queue. This build's queue is an
+ * embedded store on local disk that `patchsmith serve` works on itself; a standalone worker needs a shared queue.
  */
 export function run(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
@@ -8,7 +8,7 @@ export function run(argv: string[]): Promise<number> {
     return Promise.resolve(0);
   }
   process.stderr.write(
-    "patchsmith worker: this build has only the in-process queue, which `patchsmith serve` works on itself;\n" +
+    "patchsmith worker: this build's queue is an embedded store that `patchsmith serve` works on itself;\n" +
       "a separate worker needs a shared queue (PATCHSMITH_REDIS_URL), which is not available yet.\n",
   );
   return Promise.resolve(2);

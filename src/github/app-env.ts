@@ -17,6 +17,7 @@ const envSchema = z.object({
   PATCHSMITH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   PATCHSMITH_THROTTLE: z.enum(["on", "off"]).default("on"),
   PATCHSMITH_REDIS_URL: z.string().optional(),
+  PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
 });
@@ -31,6 +32,8 @@ export interface AppEnv {
   /** `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`, or undefined for github.com. */
   readonly baseUrl: string | undefined;
   readonly concurrency: number;
+  /** Where the durable job queue lives: PATCHSMITH_DATA_DIR, else the user's state folder. */
+  readonly dataDir: string;
   readonly throttle: boolean;
   readonly logLevel: (typeof LOG_LEVELS)[number] | undefined;
   readonly logFormat: "json" | "pretty" | undefined;
@@ -38,6 +41,15 @@ export interface AppEnv {
 
 export type AppEnvResult =
   { readonly ok: true; readonly env: AppEnv } | { readonly ok: false; readonly message: string };
+
+/**
+ * The XDG state folder (`$XDG_STATE_HOME/patchsmith`, else `~/.local/state/patchsmith`), or `.patchsmith-data` in
+ * the working folder when there is no HOME: jobs must survive a restart, so there is always a place on disk.
+ */
+export function defaultDataDir(vars: Readonly<Record<string, string | undefined>>): string {
+  const state = vars.XDG_STATE_HOME ?? (vars.HOME === undefined ? undefined : `${vars.HOME}/.local/state`);
+  return state === undefined || state === "" ? ".patchsmith-data" : `${state}/patchsmith`;
+}
 
 /** True when the app has no credentials yet: `serve` then runs probot's registration (manifest) page instead. */
 export function needsSetup(vars: Readonly<Record<string, string | undefined>>): boolean {
@@ -66,7 +78,8 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
     return {
       ok: false,
       message:
-        "PATCHSMITH_REDIS_URL is set, but this build only has the in-process queue; unset it to run `serve` alone.",
+        "PATCHSMITH_REDIS_URL is set, but this build has no Redis queue yet: unset it (jobs are kept durably in " +
+        "PATCHSMITH_DATA_DIR).",
     };
   }
   const privateKey = normalizePrivateKey(privateKeyFile ?? vars.PRIVATE_KEY ?? "");
@@ -87,6 +100,7 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       webhookPath: env.WEBHOOK_PATH,
       baseUrl: env.GHE_HOST === undefined ? undefined : `${env.GHE_PROTOCOL}://${env.GHE_HOST}/api/v3`,
       concurrency: env.PATCHSMITH_CONCURRENCY,
+      dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),
       throttle: env.PATCHSMITH_THROTTLE === "on",
       logLevel: env.LOG_LEVEL,
       logFormat: env.LOG_FORMAT,

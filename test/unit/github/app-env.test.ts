@@ -44,6 +44,18 @@ describe("app environment", () => {
     expect(!missing.ok && missing.message).toContain("WEBHOOK_SECRET");
   });
 
+  it("keeps the job queue in PATCHSMITH_DATA_DIR, else in the user's XDG state folder", () => {
+    const base = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "x" };
+    const dirOf = (vars: Record<string, string>): string | false => {
+      const result = parseAppEnv({ ...base, ...vars });
+      return result.ok && result.env.dataDir;
+    };
+    expect(dirOf({ PATCHSMITH_DATA_DIR: "/data" })).toBe("/data");
+    expect(dirOf({ XDG_STATE_HOME: "/state", HOME: "/home/p" })).toBe("/state/patchsmith");
+    expect(dirOf({ HOME: "/home/p" })).toBe("/home/p/.local/state/patchsmith");
+    expect(dirOf({})).toBe(".patchsmith-data");
+  });
+
   it("refuses PATCHSMITH_REDIS_URL, which this build cannot use", () => {
     const result = parseAppEnv({
       APP_ID: "1",
