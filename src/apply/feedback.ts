@@ -36,7 +36,7 @@ const lineHintAdvice = (format: FormatName): string =>
     ? "or put the right starting line number in the hunk header (@@ -LINE,COUNT +LINE,COUNT @@)"
     : format === "patch"
       ? "or add an @@ line naming the enclosing function or class"
-      : "or add more lines before and after so only one place fits";
+      : "or put `:start_line:N` (the first SEARCH line's number) on the line after `<<<<<<< SEARCH`";
 
 export const describe = {
   invalidFormat(problem: ParseProblem): string {
