@@ -115,6 +115,8 @@ export async function findHiddenPaths(
   const candidates = [
     ...HOME_SECRETS.map((name) => join(homedir(), name)),
     ...SECRET_PATH_VARIABLES.map((name) => env[name]).filter((value): value is string => value !== undefined),
+    // `patchsmith serve` loads ./.env, where probot's set-up page writes the App's key and webhook secret.
+    join(process.cwd(), ".env"),
     ...extra,
   ];
   const dirs: string[] = [];

@@ -173,6 +173,24 @@ describe("sandbox boundaries (bwrap)", () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it("hides the .env file of the folder the server runs in (where probot's set-up writes the App's key)", async () => {
+    const repo = track(makeNodeRepo());
+    const serverDir = mkdtempSync("/var/tmp/patchsmith-server-");
+    writeFileSync(join(serverDir, ".env"), "PRIVATE_KEY=ENV-FILE-SECRET-789\n");
+    const cwd = process.cwd();
+    process.chdir(serverDir);
+    try {
+      const runner = createTestRunner({ sandbox: "bwrap" });
+      const command = `cat ${join(serverDir, ".env")}; echo done`;
+      const summary = await runner.run({ command, cwd: repo.dir, timeoutMs: 30_000 });
+      expect(summary.tail).toContain("done");
+      expect(summary.tail).not.toContain("ENV-FILE-SECRET-789");
+    } finally {
+      process.chdir(cwd);
+      rmSync(serverDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("environment and output", () => {
