@@ -35,17 +35,38 @@ export interface Harness {
   readonly root: string;
   readonly github: FakeGitHub;
   readonly openai: FakeOpenAIServer;
+  /** The running app process's base URL (a new one after each `restart`). */
   readonly appUrl: string;
+  /** The app's data folder (PATCHSMITH_DATA_DIR, by default under HOME = `root`); the queue is in `<dataDir>/queue`. */
+  readonly dataDir: string;
   /** What the model answers next. */
   modelStep: ScriptStep;
+  /** Everything every app process of this harness printed, in order. */
   output(): string;
+  /** Sends a signal to the app process; resolves when it has exited. */
+  kill(signal: NodeJS.Signals): Promise<AppExit>;
+  /** Starts a new app process with the same HOME, data folder, key and fakes (the previous one must have exited). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface AppExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
 }
 
 let counter = 0;
 export const nextId = (): number => ++counter;
 
-export async function startHarness(options: { refusals?: Refusal[] } = {}): Promise<Harness> {
+export async function startHarness(
+  options: {
+    refusals?: Refusal[];
+    /** Extra environment for the app process. */
+    env?: Readonly<Record<string, string>>;
+    /** The app's TMPDIR under `root`, so clones left by a killed process are removed with it. */
+    tmpInRoot?: boolean;
+  } = {},
+): Promise<Harness> {
   const { privateKey } = generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
@@ -55,7 +76,6 @@ export async function startHarness(options: { refusals?: Refusal[] } = {}): Prom
   const github = new FakeGitHub({ projectRoot: path.join(root, "repos"), privateKey });
   github.refusals = options.refusals ?? [];
   await github.start();
-  const harness: { modelStep: ScriptStep } = { modelStep: FIX_REPLY };
   const openai = await startFakeOpenAI([], {
     apiKey: API_KEY,
     whenExhausted: (request) => {
@@ -63,57 +83,106 @@ export async function startHarness(options: { refusals?: Refusal[] } = {}): Prom
       return typeof step === "function" ? step(request) : step;
     },
   });
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: root,
+    APP_ID: "1",
+    PRIVATE_KEY: privateKey,
+    WEBHOOK_SECRET: SECRET,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    GHE_HOST: new URL(github.url).host,
+    GHE_PROTOCOL: "http",
+    OPENAI_BASE_URL: openai.url,
+    OPENAI_API_KEY: API_KEY,
+    PATCHSMITH_MODEL: "fake-model",
+    PATCHSMITH_THROTTLE: "off",
+    PATCHSMITH_LOG_LEVEL: "warn",
+    LOG_LEVEL: "warn",
+    ...(options.tmpInRoot === true ? { TMPDIR: path.join(root, "tmp") } : {}),
+    ...options.env,
+  };
+  if (env.TMPDIR !== undefined) mkdirSync(env.TMPDIR, { recursive: true });
   let output = "";
-  const app: ChildProcess = spawn(process.execPath, [BUILT_CLI, "serve"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: root,
-      APP_ID: "1",
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: SECRET,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      GHE_HOST: new URL(github.url).host,
-      GHE_PROTOCOL: "http",
-      OPENAI_BASE_URL: openai.url,
-      OPENAI_API_KEY: API_KEY,
-      PATCHSMITH_MODEL: "fake-model",
-      PATCHSMITH_THROTTLE: "off",
-      PATCHSMITH_LOG_LEVEL: "warn",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  let current = await launchApp(root, env, (text) => {
+    output += text;
   });
-  const appUrl = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString("utf8");
-      const match = /listening on (http:\/\/\S+?)\/api\/github\/webhooks/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    };
-    app.stdout!.on("data", onData);
-    app.stderr!.on("data", onData);
-    app.once("exit", (code) => {
-      reject(new Error(`the app exited (${code ?? "signal"}):\n${output}`));
-    });
-  });
-  return Object.assign(harness, {
+  const exited = (): boolean => current.app.exitCode !== null || current.app.signalCode !== null;
+  const kill = (signal: NodeJS.Signals): Promise<AppExit> => {
+    const exit = current.exit;
+    if (!exited()) current.app.kill(signal);
+    return exit;
+  };
+  // A literal, not Object.assign: the appUrl getter must stay a getter (it follows restarts).
+  const harness: Harness = {
     root,
     github,
     openai,
-    appUrl,
+    modelStep: FIX_REPLY,
+    get appUrl() {
+      return current.url;
+    },
+    dataDir: env.PATCHSMITH_DATA_DIR ?? path.join(root, ".local", "state", "patchsmith"),
     output: () => output,
+    kill,
+    async restart() {
+      if (!exited()) throw new Error("restart: the app is still running (kill it first)");
+      output += "\n--- restart ---\n";
+      current = await launchApp(root, env, (text) => {
+        output += text;
+      });
+    },
     async stop() {
-      if (app.exitCode === null) {
-        const exited = new Promise((resolve) => app.once("exit", resolve));
-        app.kill("SIGTERM");
-        await exited;
-      }
+      // A job stuck on a held model answer would keep a SIGTERM-ed app waiting: after a while, kill it outright.
+      const exit = kill("SIGTERM");
+      const timer = setTimeout(() => void kill("SIGKILL"), 15_000);
+      await exit;
+      clearTimeout(timer);
       await github.close();
       await openai.close();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+  return harness;
+}
+
+interface RunningProcess {
+  readonly app: ChildProcess;
+  readonly url: string;
+  readonly exit: Promise<AppExit>;
+}
+
+async function launchApp(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+  print: (text: string) => void,
+): Promise<RunningProcess> {
+  let seen = "";
+  const app: ChildProcess = spawn(process.execPath, [BUILT_CLI, "serve"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  const exit = new Promise<AppExit>((resolve) => {
+    app.once("exit", (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      const text = chunk.toString("utf8");
+      seen += text;
+      print(text);
+      const match = /listening on (http:\/\/\S+?)\/api\/github\/webhooks/.exec(seen);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    };
+    app.stdout!.on("data", onData);
+    app.stderr!.on("data", onData);
+    void exit.then(({ code }) => {
+      reject(new Error(`the app exited (${code ?? "signal"}):\n${seen}`));
+    });
+  });
+  return { app, url, exit };
 }
 
 /** A fresh repository `acme/<name>` with the planted bug and a config file; returns its full name. */

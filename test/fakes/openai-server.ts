@@ -26,6 +26,8 @@ export type ScriptStep =
     }
   /** Accept the request and never answer (until the server stops). */
   | { readonly hang: true }
+  /** Hold the answer until `after` settles, then answer with `step` (e.g. to keep a job running on purpose). */
+  | { readonly after: Promise<unknown>; readonly step: ScriptStep }
   /** Decide from the request (e.g. answer with edits for the files the prompt shows). */
   | ((request: RecordedRequest) => Exclude<ScriptStep, (request: RecordedRequest) => unknown>);
 
@@ -89,6 +91,14 @@ let completionCounter = 0;
 function answer(response: ServerResponse, step: ScriptStep, request: RecordedRequest): void {
   const resolved = typeof step === "function" ? step(request) : step;
   if (typeof resolved === "object" && "hang" in resolved) return;
+  if (typeof resolved === "object" && "after" in resolved) {
+    const later = (): void => {
+      // The client may have gone (a killed process) or the server closed meanwhile: then there is no one to answer.
+      if (!response.destroyed) answer(response, resolved.step, request);
+    };
+    resolved.after.then(later, later);
+    return;
+  }
   if (typeof resolved === "object" && "status" in resolved) {
     const headers: Record<string, string> = { ...resolved.headers };
     if (resolved.retryAfter !== undefined) headers["retry-after"] = String(resolved.retryAfter);
