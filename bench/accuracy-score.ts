@@ -1,29 +1,22 @@
 /** Scoring of the scenario corpus's per-case outcomes (pure: counts, targets, findings). */
+import { CATEGORIES, type Category } from "../test/scenarios/categories.js";
 import type { TargetCheck } from "./section.js";
 import { percent } from "./table.js";
 import { formatMs } from "./timing.js";
 
-/** Categories a good engine should land; the headline percentage counts their cases that expect "apply". */
-export const RECOVERABLE = new Set([
-  "exact",
-  "line-endings",
-  "bom",
-  "final-newline",
-  "whitespace",
-  "indentation",
-  "unicode",
-  "elision",
-  "stale-line-numbers",
-  "fuzzy",
-  "ambiguity",
-  "creation",
-  "deletion",
-  "move",
-  "sequential",
-  "multi-file",
-  "path-decoration",
-  "whole-file",
+/** Categories whose cases show a defect the engine cannot or must not repair: refusing them is the right outcome. */
+const UNRECOVERABLE: ReadonlySet<Category> = new Set<Category>([
+  "not-found",
+  "already-applied",
+  "creation-collision",
+  "missing-original",
+  "path-safety",
+  "transaction",
+  "invalid-format",
 ]);
+
+/** Categories a good engine should land; the headline percentage counts their cases that expect "apply". */
+export const RECOVERABLE: ReadonlySet<string> = new Set(CATEGORIES.filter((category) => !UNRECOVERABLE.has(category)));
 
 export const OUTCOMES = ["correct", "refused", "wrong", "missed"] as const;
 export type Outcome = (typeof OUTCOMES)[number];

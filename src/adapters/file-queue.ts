@@ -24,6 +24,7 @@ import {
   writeJob,
   type CorruptRecord,
 } from "./file-queue-store.js";
+import { createGroupScheduler } from "./group-scheduler.js";
 
 export type { CorruptRecord } from "./file-queue-store.js";
 
@@ -58,7 +59,6 @@ interface Entry<J> {
 }
 
 export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<FileQueue<J>> {
-  const concurrency = Math.max(1, options.concurrency ?? 2);
   const now = options.now ?? Date.now;
   const layout = await prepareLayout(options.dir);
 
@@ -73,90 +73,33 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
   const swept =
     (await sweepMarkers(layout.ids, cutoff, pendingIds)) + (await sweepMarkers(layout.keys, cutoff, new Set()));
 
-  // Only pending jobs live in memory; finished ids and keys are looked up on disk (the files are the index).
-  const groups = new Map<string, Entry<J>[]>();
-  const enqueue = (group: string, entry: Entry<J>): void => {
-    const jobs = groups.get(group) ?? [];
-    jobs.push(entry);
-    groups.set(group, jobs);
-  };
-  for (const job of loaded) enqueue(job.record.group, { name: job.name, job: job.job });
+  // Only pending jobs live in memory (in the scheduler); finished ids and keys are looked up on disk (the files are
+  // the index). The job's file is removed only once its handler settled: that is what makes delivery at least once.
+  const scheduler = createGroupScheduler<Entry<J>>({
+    concurrency: options.concurrency ?? 2,
+    settle: async (entry) => {
+      try {
+        await removeMarker(path.join(layout.jobs, entry.name));
+      } catch (error) {
+        const reason = describeError(error);
+        throw new Error(`job finished but its file ${entry.name} could not be removed (${reason}): it will run again`);
+      }
+    },
+  });
+  for (const job of loaded) scheduler.enqueue(job.record.group, { name: job.name, job: job.job });
   let nextSeq = loaded.reduce((max, job) => Math.max(max, job.seq), -1) + 1;
-
-  const running = new Set<string>();
-  const idleWaiters: (() => void)[] = [];
-  let handler: JobHandler<J> | undefined;
-  let onError: (error: unknown, job: J) => void = () => undefined;
-  let closed = false;
-  // A function, so the check after an await is not narrowed away by the one before it.
-  const isClosed = (): boolean => closed;
   // Adds run one after another so jobs of a group are queued in call order even when callers do not await.
   let addChain: Promise<unknown> = Promise.resolve();
 
-  const isIdle = (): boolean => running.size === 0 && [...groups.values()].every((jobs) => jobs.length === 0);
-
-  function settle(): void {
-    if (!isIdle()) return;
-    for (const resolve of idleWaiters.splice(0)) resolve();
-  }
-
-  const report = (error: unknown, job: J): void => {
-    try {
-      onError(error, job);
-    } catch {
-      // The error sink itself failed: nothing better to tell; the queue must keep going.
-    }
-  };
-
-  async function runOne(entry: Entry<J>, run: JobHandler<J>): Promise<void> {
-    try {
-      await run(entry.job);
-    } catch (error) {
-      report(error, entry.job);
-    }
-    try {
-      await removeMarker(path.join(layout.jobs, entry.name));
-    } catch (error) {
-      const reason = describeError(error);
-      report(
-        new Error(`job finished but its file ${entry.name} could not be removed (${reason}): it will run again`),
-        entry.job,
-      );
-    }
-  }
-
-  function pump(): void {
-    if (handler === undefined || closed) {
-      settle();
-      return;
-    }
-    for (const [group, jobs] of groups) {
-      if (running.size >= concurrency) break;
-      if (running.has(group) || jobs.length === 0) continue;
-      const entry = jobs.shift()!;
-      running.add(group);
-      void runOne(entry, handler).finally(() => {
-        running.delete(group);
-        // Round robin: the group goes to the back, so one busy pull request cannot starve the others' jobs.
-        const rest = groups.get(group);
-        groups.delete(group);
-        if (rest !== undefined && rest.length > 0) groups.set(group, rest);
-        pump();
-      });
-    }
-    settle();
-  }
-
   async function addNow(job: J, { id, group }: EnqueueOptions): Promise<boolean> {
-    if (closed) return false;
+    if (scheduler.isClosed()) return false;
     const at = now();
     const seq = nextSeq++;
     const name = await writeJob(layout, seq, { id, group, enqueuedAt: at, job }, at);
     if (name === undefined) return false;
-    // A close() that began while the file was written: the job stays on disk for the next instance.
-    if (isClosed()) return true;
-    enqueue(group, { name, job });
-    pump();
+    // After a close() that began while the file was written the scheduler refuses it: the job stays on disk for the
+    // next instance, and was still added.
+    scheduler.enqueue(group, { name, job });
     return true;
   }
 
@@ -178,24 +121,22 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
       return removeMarker(path.join(layout.keys, hashOf(key)));
     },
     pending(group: string): Promise<number> {
-      return Promise.resolve((groups.get(group)?.length ?? 0) + (running.has(group) ? 1 : 0));
+      return Promise.resolve(scheduler.pending(group));
     },
     start(jobHandler: JobHandler<J>, errorHandler: (error: unknown, job: J) => void): void {
-      handler = jobHandler;
-      onError = errorHandler;
-      pump();
+      scheduler.start(
+        (entry) => jobHandler(entry.job),
+        (error, entry) => {
+          errorHandler(error, entry.job);
+        },
+      );
     },
-    idle(): Promise<void> {
-      if (isIdle()) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
+    idle: () => scheduler.idle(),
     async close(): Promise<void> {
-      closed = true;
       // Queued jobs stay on disk for the next instance; only the in-memory view is dropped.
-      groups.clear();
+      const stopped = scheduler.close();
       await addChain;
-      if (running.size === 0) return;
-      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await stopped;
     },
   };
 }

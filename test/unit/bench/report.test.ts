@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { accuracyFindings, accuracyTargets, hintCoverage, summarizeCases } from "../../../bench/accuracy-score.js";
+import {
+  RECOVERABLE,
+  accuracyFindings,
+  accuracyTargets,
+  hintCoverage,
+  summarizeCases,
+} from "../../../bench/accuracy-score.js";
 import type { CaseFigure } from "../../../bench/accuracy-score.js";
 import { parseFlags } from "../../../bench/flags.js";
+import { CATEGORIES } from "../../scenarios/categories.js";
 import { markdownTable, percent } from "../../../bench/table.js";
 
 const known = ["accuracy", "speed", "loop-overhead"];
@@ -55,6 +62,17 @@ describe("accuracy scoring", () => {
     { id: "unsafe-1", category: "unsafe-path", expect: "refuse", outcome: "correct", ms: 5 },
     { id: "unsafe-2", category: "unsafe-path", expect: "apply", outcome: "refused", ms: 5 },
   ];
+
+  it("counts as recoverable the corpus categories a good engine lands, and none that must be refused", () => {
+    // Pinned so that a category added to test/scenarios/categories.ts is a deliberate choice for the headline.
+    const everyCategory = summarizeCases(
+      CATEGORIES.map((category) => ({ id: category, category, expect: "apply", outcome: "correct", ms: 1 })),
+    );
+    expect(everyCategory.recoverable.cases).toBe(18);
+    for (const category of ["exact", "fuzzy", "creation", "whole-file"]) expect(RECOVERABLE.has(category)).toBe(true);
+    for (const category of ["not-found", "already-applied", "path-safety", "invalid-format"])
+      expect(RECOVERABLE.has(category)).toBe(false);
+  });
 
   it("counts per category and in total, and restricts the headline to recoverable cases expecting apply", () => {
     const summary = summarizeCases(cases);

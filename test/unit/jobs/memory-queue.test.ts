@@ -36,6 +36,31 @@ describe("memory queue", () => {
     expect(await queue.pending("A")).toBe(0);
   });
 
+  it("serves groups round robin, so a waiting group gets a free slot before a busy group's next job", async () => {
+    const queue = createMemoryQueue<string>({ concurrency: 1 });
+    const log: string[] = [];
+    const gates = new Map(["a1", "a2", "b1"].map((name) => [name, deferred()]));
+    queue.start(
+      async (job) => {
+        log.push(`start ${job}`);
+        await gates.get(job)!.promise;
+        log.push(`end ${job}`);
+      },
+      () => undefined,
+    );
+    await queue.add("a1", { id: "a1", group: "A" });
+    await queue.add("a2", { id: "a2", group: "A" });
+    await queue.add("b1", { id: "b1", group: "B" });
+    gates.get("a1")!.resolve();
+    await new Promise((r) => setImmediate(r));
+    // A went to the back when a1 ended, so B's job runs before a2.
+    expect(log).toEqual(["start a1", "end a1", "start b1"]);
+    gates.get("b1")!.resolve();
+    gates.get("a2")!.resolve();
+    await queue.idle();
+    expect(log.slice(3)).toEqual(["end b1", "start a2", "end a2"]);
+  });
+
   it("adds an id only once, and remembers keys until forgotten", async () => {
     const queue = createMemoryQueue<string>();
     expect(await queue.add("x", { id: "1", group: "g" })).toBe(true);

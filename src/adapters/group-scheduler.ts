@@ -1,0 +1,126 @@
+/**
+ * The scheduling shared by the job queue adapters, pure of I/O: one job at a time per group in the order enqueued, up
+ * to `concurrency` groups at once, groups served round robin, idle waiters, and a close that drops what is queued and
+ * waits for what runs. The adapters keep ids, dedupe keys and storage; this only decides what runs when.
+ */
+
+export interface GroupSchedulerOptions<T> {
+  /** Groups worked on at the same time (at least 1). */
+  readonly concurrency: number;
+  /**
+   * Runs after a job's handler settled (and its error, if any, was reported), before the group's next job starts:
+   * the file queue deletes the job's record here. A rejection is reported to onError with the job.
+   */
+  readonly settle?: (job: T) => Promise<void>;
+}
+
+export interface GroupScheduler<T> {
+  /** Queues a job at the end of its group; false once closed (nothing is queued). */
+  enqueue(group: string, job: T): boolean;
+  /** Jobs of the group queued or running. */
+  pending(group: string): number;
+  /** Starts handing jobs to `handler`; its errors, and the settle hook's, go to `onError`. */
+  start(handler: (job: T) => Promise<void>, onError: (error: unknown, job: T) => void): void;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  /** Drops the queued jobs, takes no new ones, and resolves when the running ones (and their settle) are done. */
+  close(): Promise<void>;
+  isClosed(): boolean;
+}
+
+export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): GroupScheduler<T> {
+  const concurrency = Math.max(1, options.concurrency);
+  const settleJob = options.settle;
+  // Map order is the turn order: a group whose job ends moves to the back (see pump).
+  const groups = new Map<string, T[]>();
+  const running = new Set<string>();
+  const idleWaiters: (() => void)[] = [];
+  let handler: ((job: T) => Promise<void>) | undefined;
+  let onError: (error: unknown, job: T) => void = () => undefined;
+  let closed = false;
+
+  const isIdle = (): boolean => running.size === 0 && [...groups.values()].every((jobs) => jobs.length === 0);
+
+  function wakeIdleWaiters(): void {
+    if (!isIdle()) return;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  }
+
+  const report = (error: unknown, job: T): void => {
+    try {
+      onError(error, job);
+    } catch {
+      // The error sink itself failed: nothing better to tell; the queue must keep going.
+    }
+  };
+
+  async function runOne(job: T, run: (job: T) => Promise<void>): Promise<void> {
+    try {
+      await run(job);
+    } catch (error) {
+      report(error, job);
+    }
+    if (settleJob === undefined) return;
+    try {
+      await settleJob(job);
+    } catch (error) {
+      report(error, job);
+    }
+  }
+
+  function pump(): void {
+    if (handler === undefined || closed) {
+      wakeIdleWaiters();
+      return;
+    }
+    for (const [group, jobs] of groups) {
+      if (running.size >= concurrency) break;
+      if (running.has(group) || jobs.length === 0) continue;
+      const job = jobs.shift()!;
+      running.add(group);
+      void runOne(job, handler).finally(() => {
+        running.delete(group);
+        // Round robin: the group goes to the back, so one busy pull request cannot starve the others' jobs.
+        const rest = groups.get(group);
+        groups.delete(group);
+        if (rest !== undefined && rest.length > 0) groups.set(group, rest);
+        pump();
+      });
+    }
+    wakeIdleWaiters();
+  }
+
+  return {
+    enqueue(group: string, job: T): boolean {
+      if (closed) return false;
+      const jobs = groups.get(group) ?? [];
+      jobs.push(job);
+      groups.set(group, jobs);
+      pump();
+      return true;
+    },
+    pending(group: string): number {
+      return (groups.get(group)?.length ?? 0) + (running.has(group) ? 1 : 0);
+    },
+    start(jobHandler: (job: T) => Promise<void>, errorHandler: (error: unknown, job: T) => void): void {
+      handler = jobHandler;
+      onError = errorHandler;
+      pump();
+    },
+    idle(): Promise<void> {
+      if (isIdle()) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    close(): Promise<void> {
+      closed = true;
+      groups.clear();
+      if (running.size === 0) {
+        // Callers already waiting in idle() would otherwise wait for jobs that will never run.
+        wakeIdleWaiters();
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    isClosed: () => closed,
+  };
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { createGroupScheduler } from "../../../src/adapters/group-scheduler.js";
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("group scheduler", () => {
+  it("holds jobs until started, then runs at most `concurrency` groups and one job per group", async () => {
+    const scheduler = createGroupScheduler<string>({ concurrency: 2 });
+    const gates = new Map(["a1", "a2", "b1", "c1"].map((name) => [name, deferred()]));
+    const started: string[] = [];
+    for (const [group, job] of [
+      ["A", "a1"],
+      ["A", "a2"],
+      ["B", "b1"],
+      ["C", "c1"],
+    ] as const)
+      expect(scheduler.enqueue(group, job)).toBe(true);
+    let idle = false;
+    void scheduler.idle().then(() => (idle = true));
+    await turn();
+    expect(idle).toBe(false);
+    expect(scheduler.pending("A")).toBe(2);
+
+    scheduler.start(
+      async (job) => {
+        started.push(job);
+        await gates.get(job)!.promise;
+      },
+      () => undefined,
+    );
+    expect(started).toEqual(["a1", "b1"]);
+    expect(scheduler.pending("A")).toBe(2);
+    expect(scheduler.pending("C")).toBe(1);
+    gates.get("b1")!.resolve();
+    await turn();
+    expect(started).toEqual(["a1", "b1", "c1"]);
+    for (const gate of gates.values()) gate.resolve();
+    await scheduler.idle();
+    expect(idle).toBe(true);
+    expect(started).toEqual(["a1", "b1", "c1", "a2"]);
+    expect(scheduler.pending("A")).toBe(0);
+  });
+
+  it("settles each job after its handler and before the group's next job, reporting failures of either", async () => {
+    const events: string[] = [];
+    const scheduler = createGroupScheduler<string>({
+      concurrency: 1,
+      settle: (job) => {
+        events.push(`settle ${job}`);
+        return job === "two" ? Promise.reject(new Error("disk full")) : Promise.resolve();
+      },
+    });
+    scheduler.start(
+      (job) => {
+        events.push(`run ${job}`);
+        return job === "one" ? Promise.reject(new Error("broken")) : Promise.resolve();
+      },
+      (error, job) => events.push(`error ${job}: ${(error as Error).message}`),
+    );
+    scheduler.enqueue("g", "one");
+    scheduler.enqueue("g", "two");
+    scheduler.enqueue("g", "three");
+    await scheduler.idle();
+    expect(events).toEqual([
+      "run one",
+      "error one: broken",
+      "settle one",
+      "run two",
+      "settle two",
+      "error two: disk full",
+      "run three",
+      "settle three",
+    ]);
+  });
+
+  it("keeps going when the error sink itself throws", async () => {
+    const scheduler = createGroupScheduler<string>({ concurrency: 1 });
+    const done: string[] = [];
+    scheduler.start(
+      (job) => {
+        if (job === "bad") return Promise.reject(new Error("broken"));
+        done.push(job);
+        return Promise.resolve();
+      },
+      () => {
+        throw new Error("logger down");
+      },
+    );
+    scheduler.enqueue("g", "bad");
+    scheduler.enqueue("g", "good");
+    await scheduler.idle();
+    expect(done).toEqual(["good"]);
+  });
+
+  it("on close drops queued jobs, refuses new ones, and waits for the running job and its settle", async () => {
+    const gate = deferred();
+    const events: string[] = [];
+    const scheduler = createGroupScheduler<string>({
+      concurrency: 1,
+      settle: (job) => {
+        events.push(`settle ${job}`);
+        return Promise.resolve();
+      },
+    });
+    scheduler.start(
+      async (job) => {
+        events.push(`run ${job}`);
+        await gate.promise;
+      },
+      () => undefined,
+    );
+    scheduler.enqueue("g", "one");
+    scheduler.enqueue("h", "queued");
+    const closing = scheduler.close();
+    expect(scheduler.isClosed()).toBe(true);
+    expect(scheduler.enqueue("g", "late")).toBe(false);
+    expect(scheduler.pending("h")).toBe(0);
+    gate.resolve();
+    await closing;
+    expect(events).toEqual(["run one", "settle one"]);
+  });
+
+  it("wakes idle waiters when closed before it was ever started", async () => {
+    const scheduler = createGroupScheduler<string>({ concurrency: 1 });
+    scheduler.enqueue("g", "never");
+    const idle = scheduler.idle();
+    await scheduler.close();
+    await idle;
+    expect(scheduler.pending("g")).toBe(0);
+  });
+});
