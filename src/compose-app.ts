@@ -117,6 +117,8 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     url: server.url,
     port: server.port,
     async close() {
+      // No queued job may start once shutdown begins; webhooks still in flight are accepted and kept on disk.
+      queue.pause();
       await server.close();
       await patchsmith?.drain();
       await queue.close();

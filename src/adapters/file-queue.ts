@@ -132,6 +132,9 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
       );
     },
     idle: () => scheduler.idle(),
+    pause: () => {
+      scheduler.pause();
+    },
     async close(): Promise<void> {
       // Queued jobs stay on disk for the next instance; only the in-memory view is dropped.
       const stopped = scheduler.close();

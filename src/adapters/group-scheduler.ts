@@ -23,6 +23,11 @@ export interface GroupScheduler<T> {
   start(handler: (job: T) => Promise<void>, onError: (error: unknown, job: T) => void): void;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
+  /**
+   * Starts no further job, but still takes new ones (a shutting-down server may still accept a webhook; a durable
+   * adapter keeps its record for the next process). Running jobs go on.
+   */
+  pause(): void;
   /** Drops the queued jobs, takes no new ones, and resolves when the running ones (and their settle) are done. */
   close(): Promise<void>;
   isClosed(): boolean;
@@ -38,6 +43,7 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
   let handler: ((job: T) => Promise<void>) | undefined;
   let onError: (error: unknown, job: T) => void = () => undefined;
   let closed = false;
+  let paused = false;
 
   const isIdle = (): boolean => running.size === 0 && [...groups.values()].every((jobs) => jobs.length === 0);
 
@@ -69,7 +75,7 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
   }
 
   function pump(): void {
-    if (handler === undefined || closed) {
+    if (handler === undefined || closed || paused) {
       wakeIdleWaiters();
       return;
     }
@@ -110,6 +116,9 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
     idle(): Promise<void> {
       if (isIdle()) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    pause(): void {
+      paused = true;
     },
     close(): Promise<void> {
       closed = true;

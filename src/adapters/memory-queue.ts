@@ -56,6 +56,9 @@ export function createMemoryQueue<J>(options: MemoryQueueOptions = {}): JobQueue
       scheduler.start(jobHandler, errorHandler);
     },
     idle: () => scheduler.idle(),
+    pause: () => {
+      scheduler.pause();
+    },
     close: () => scheduler.close(),
   };
 }

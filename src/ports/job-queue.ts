@@ -28,6 +28,8 @@ export interface JobQueue<J> {
   start(handler: JobHandler<J>, onError: (error: unknown, job: J) => void): void;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
+  /** Starts no further job (running ones go on) while still accepting adds: the first step of a shutdown. */
+  pause(): void;
   /** Stops taking jobs and waits for the running ones. */
   close(): Promise<void>;
 }

@@ -134,4 +134,29 @@ describe("group scheduler", () => {
     await idle;
     expect(scheduler.pending("g")).toBe(0);
   });
+
+  it("after pause, starts no further job but lets the running one finish and still takes new jobs", async () => {
+    const scheduler = createGroupScheduler<string>({ concurrency: 1 });
+    const gate = deferred();
+    const started: string[] = [];
+    scheduler.start(
+      async (job) => {
+        started.push(job);
+        if (job === "a1") await gate.promise;
+      },
+      () => undefined,
+    );
+    scheduler.enqueue("A", "a1");
+    scheduler.enqueue("B", "b1");
+    expect(started).toEqual(["a1"]);
+    scheduler.pause();
+    expect(scheduler.enqueue("C", "c1")).toBe(true);
+    gate.resolve();
+    await turn();
+    await turn();
+    expect(started).toEqual(["a1"]);
+    expect(scheduler.pending("B")).toBe(1);
+    expect(scheduler.pending("C")).toBe(1);
+    await scheduler.close();
+  });
 });
