@@ -4,6 +4,7 @@
  */
 import { createConsoleLogger } from "./adapters/console-logger.js";
 import { join } from "node:path";
+import { prepareCloneFolder } from "./adapters/clone-folder.js";
 import { createFileQueue } from "./adapters/file-queue.js";
 import {
   createIdentityLoader,
@@ -38,7 +39,9 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const { env } = options;
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
   const logger = options.logger ?? createConsoleLogger({ secrets });
-  const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets: options.fixDeps.secrets ?? [] };
+  // Clones go in a folder of this app's own, emptied at start: a job killed mid-run leaves nothing behind.
+  const tempRoot = options.fixDeps.tempRoot ?? (await prepareCloneFolder(env.dataDir));
+  const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets: options.fixDeps.secrets ?? [], tempRoot };
   // Durable: a job accepted before a crash or a restart runs when the app comes back (at least once).
   const queue = await createFileQueue<Job>({
     dir: join(env.dataDir, "queue"),

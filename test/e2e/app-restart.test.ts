@@ -3,7 +3,7 @@
  * stopped (SIGTERM) while it works, and a new process on the same HOME (so the same default PATCHSMITH_DATA_DIR)
  * finishes what the first one accepted — with the same fake GitHub and model, and without the webhook being sent again.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest, ScriptStep } from "../fakes/openai-server.js";
@@ -96,6 +96,14 @@ async function refusesConnections(harness: Harness, url: string): Promise<void> 
   }
 }
 
+/** The clones in the app's clone folders (TMPDIR/patchsmith-app-*), as paths. */
+function cloneDirs(harness: Harness): string[] {
+  const tmp = path.join(harness.root, "tmp");
+  return readdirSync(tmp)
+    .filter((name) => name.startsWith("patchsmith-app-"))
+    .flatMap((folder) => readdirSync(path.join(tmp, folder)).map((clone) => path.join(tmp, folder, clone)));
+}
+
 describe("patchsmith serve across restarts", () => {
   it(
     "finishes a job interrupted by kill -9 in the next process, and still ignores a duplicate delivery",
@@ -118,9 +126,14 @@ describe("patchsmith serve across restarts", () => {
       expect(commentsOf(harness, full)[0]).not.toContain("✅ done");
       const deliveredBefore = harness.github.find(/reactions$/).filter((c) => c.path.includes(`${full}/`));
       expect(deliveredBefore).toHaveLength(1);
+      // The killed job's clone is still on disk ...
+      const leftover = cloneDirs(harness);
+      expect(leftover.length).toBeGreaterThan(0);
 
       harness.modelStep = FIX_REPLY;
       await harness.restart();
+      // ... until the next process starts: it empties its clone folder before taking jobs.
+      expect(leftover.filter((dir) => existsSync(dir))).toEqual([]);
       // GitHub redelivering the same delivery (same X-GitHub-Delivery) to the new process changes nothing.
       expect(await deliver(harness, "issue_comment", payload, { id: "restart-delivery-1" })).toBe(200);
       await waitFor(harness, "the duplicate to be recognised", () =>
