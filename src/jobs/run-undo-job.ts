@@ -54,7 +54,9 @@ export async function runUndoJob(
       return {
         kind: "stopped",
         stop: "nothing-to-undo",
-        detail: `\`${branch.into}\` has no commit by ${identity.name} left to revert.`,
+        detail:
+          `The newest commits on \`${branch.into}\` are not ${identity.name}'s (or are already reverted): \`/undo\` only ` +
+          `reverts patchsmith's own latest commit while nobody has committed on top of it. Revert by hand if needed.`,
       };
     }
     tracker.stage("committing");

@@ -39,9 +39,10 @@ describe("worker: /undo", () => {
       repo.cleanup();
     });
     git(repo.dir, ["checkout", "--quiet", "-b", "csv-export"]);
+    // A person's commit first: /undo walks the bot's commits at the tip and never goes below somebody else's.
+    commitFile(repo.dir, "c.txt", "human\n", "docs: a human commit");
     const first = botCommit(repo.dir, "a.txt", "one\n", "fix: first change");
     const second = botCommit(repo.dir, "b.txt", "two\n", "fix: second change");
-    commitFile(repo.dir, "c.txt", "human\n", "docs: a human commit");
     const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
     const remote: BareRemote = makeBareRemote(repo);
     cleanups.push(() => {
@@ -93,8 +94,9 @@ describe("worker: /undo", () => {
 
   it("does not push when someone pushed after the job read the head", async () => {
     const { repo, remote, fake, work, job, head } = setup();
-    // The job read `head`; then a person pushes a new commit before the clone.
-    const moved = commitFile(repo.dir, "d.txt", "late\n", "feat: late push");
+    // The job read `head`; then another patchsmith run pushes a new commit before the clone (a person's commit
+    // would already stop /undo, which never reverts below somebody else's work).
+    const moved = botCommit(repo.dir, "d.txt", "late\n", "fix: late push");
     git(repo.dir, ["push", "--quiet", remote.dir, "csv-export"]);
     fake.state.pulls[34] = samplePull({ headSha: head, headRef: "csv-export", headCloneUrl: remote.dir });
     await work(job);

@@ -10,9 +10,17 @@ const entry = (sha: string, subject: string, authorName: string, body = ""): Log
 });
 
 describe("findUndoTarget", () => {
-  it("picks the newest bot commit, skipping people's commits", () => {
-    const log = [entry("3333", "docs: human edit", "Mia"), entry("2222", "fix: b", bot), entry("1111", "fix: a", bot)];
+  it("picks the newest bot commit at the tip of the branch", () => {
+    const log = [entry("2222", "fix: b", bot), entry("1111", "fix: a", bot), entry("0000", "feat: x", "Mia")];
     expect(findUndoTarget(log, bot)?.sha).toBe("2222");
+  });
+
+  it("never walks past somebody else's commit (their work, then the base branch's merged bot fixes)", () => {
+    const onTopOfHuman = [entry("3333", "docs: human edit", "Mia"), entry("2222", "fix: b", bot)];
+    expect(findUndoTarget(onTopOfHuman, bot)).toBeUndefined();
+    // A human-only PR branch whose base history holds a merged patchsmith commit: nothing to undo here.
+    const humanOnly = [entry("5555", "feat: y", "Mia"), entry("4444", "fix: merged earlier", bot)];
+    expect(findUndoTarget(humanOnly, bot)).toBeUndefined();
   });
 
   it("walks further back past a revert and the commit it reverted", () => {
