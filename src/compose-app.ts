@@ -41,7 +41,8 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const logger = options.logger ?? createConsoleLogger({ secrets });
   // Clones go in a folder of this app's own, emptied at start: a job killed mid-run leaves nothing behind.
   const tempRoot = options.fixDeps.tempRoot ?? (await prepareCloneFolder(env.dataDir));
-  const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets: options.fixDeps.secrets ?? [], tempRoot };
+  // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
+  const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets, tempRoot };
   // Durable: a job accepted before a crash or a restart runs when the app comes back (at least once).
   const queue = await createFileQueue<Job>({
     dir: join(env.dataDir, "queue"),

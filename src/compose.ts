@@ -11,6 +11,11 @@ import type { Env, ModelSettings } from "./config/env.js";
 export interface FixDepsOptions {
   /** Parent folder for clones (default: the OS temp folder). */
   readonly tempRoot?: string;
+  /**
+   * The test sandbox when PATCHSMITH_TEST_SANDBOX is not set: "auto" for the CLI (your own repository, a warning in
+   * the report when bwrap is missing), "bwrap" for the App, which runs code anyone can propose in a pull request.
+   */
+  readonly defaultSandbox?: "auto" | "bwrap";
 }
 
 export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsOptions = {}): FixDeps {
@@ -21,7 +26,7 @@ export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsO
       apiKey: model.apiKey,
       ...(model.baseURL !== undefined ? { baseURL: model.baseURL } : {}),
     }),
-    tests: createTestRunner({ sandbox: env.PATCHSMITH_TEST_SANDBOX ?? "auto" }),
+    tests: createTestRunner({ sandbox: env.PATCHSMITH_TEST_SANDBOX ?? options.defaultSandbox ?? "auto" }),
     clock: systemClock,
     logger: createConsoleLogger({ secrets }),
     files: (dir) => createFsTree(dir),

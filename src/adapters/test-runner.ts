@@ -65,7 +65,13 @@ async function resolveMode(mode: SandboxMode, binary: string): Promise<Resolved>
   if (mode === "none") return { sandbox: "none", warning: UNSANDBOXED_WARNING, detail: "sandbox disabled" };
   const probe: BwrapProbe = await probeBwrap(binary);
   if (probe.ok) return { sandbox: "bwrap", detail: probe.detail };
-  if (mode === "bwrap") throw new Error(`the bubblewrap sandbox was required but does not work here: ${probe.detail}`);
+  if (mode === "bwrap") {
+    throw new Error(
+      `the test sandbox (bubblewrap) is required but does not work here (${probe.detail}); install it ` +
+        "(apt-get install bubblewrap) and allow user namespaces (Docker: see the Dockerfile), or set " +
+        "PATCHSMITH_TEST_SANDBOX=none to run tests without a sandbox, which is unsafe for untrusted code",
+    );
+  }
   return { sandbox: "none", warning: `${UNSANDBOXED_WARNING} (${probe.detail})`, detail: probe.detail };
 }
 

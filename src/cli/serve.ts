@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { startSetupServer } from "../adapters/probot-setup.js";
 import { startApp } from "../compose-app.js";
+import type { SandboxedTestRunner } from "../adapters/test-runner.js";
 import { composeFixDeps } from "../compose.js";
 import { modelSettings, parseEnv } from "../config/env.js";
 import { needsSetup, parseAppEnv } from "../github/app-env.js";
@@ -34,6 +35,17 @@ function waitForSignal(): Promise<NodeJS.Signals> {
 function fail(message: string): number {
   process.stderr.write(`patchsmith serve: ${message}\n`);
   return 2;
+}
+
+/** One line on how tests will run, for the start-up log (a runner without `describe` is reported as such). */
+async function describeSandbox(tests: object): Promise<string> {
+  if (!("describe" in tests) || typeof tests.describe !== "function") return "test sandbox: unknown runner";
+  try {
+    const mode = (await (tests as SandboxedTestRunner).describe()) as { sandbox: string; warning?: string };
+    return mode.warning === undefined ? `test sandbox: ${mode.sandbox}` : `WARNING: ${mode.warning}`;
+  } catch (error) {
+    return `WARNING: tests cannot run: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -72,8 +84,12 @@ export async function run(argv: string[]): Promise<number> {
   const model = modelSettings(env.env);
   if (!model.ok) return fail(model.message);
 
-  const app = await startApp({ env: appEnv.env, fixDeps: composeFixDeps(env.env, model.settings) });
+  // Fail closed: tests of pull requests are untrusted code; without a working sandbox they are not run at all
+  // unless PATCHSMITH_TEST_SANDBOX=none says so explicitly.
+  const fixDeps = composeFixDeps(env.env, model.settings, { defaultSandbox: "bwrap" });
+  const app = await startApp({ env: appEnv.env, fixDeps });
   process.stdout.write(`patchsmith: listening on ${app.url}${appEnv.env.webhookPath}\n`);
+  process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.tests)}\n`);
   const signal = await waitForSignal();
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
   await app.close();

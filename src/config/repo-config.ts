@@ -52,7 +52,7 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = {
   maxAttempts: 3,
   tokenBudget: 200_000,
   wallTimeMs: 20 * 60_000,
-  forbiddenPaths: [WORKFLOWS_GLOB],
+  forbiddenPaths: [WORKFLOWS_GLOB, REPO_CONFIG_PATH],
   trigger: { minPermission: "write" },
   fromFile: false,
 };
@@ -83,8 +83,10 @@ export function parseRepoConfig(text: string | undefined): RepoConfigResult {
     };
   }
   const file = parsed.data;
+  // The config file itself is never the model's to change: an injected instruction could widen who may trigger.
   const forbidden = [
     ...(file.paths?.["allow-workflows"] === true ? [] : [WORKFLOWS_GLOB]),
+    REPO_CONFIG_PATH,
     ...(file.paths?.forbidden ?? []),
   ];
   const config: RepoConfig = {

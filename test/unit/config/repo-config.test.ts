@@ -4,7 +4,7 @@ import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../../src/config/repo-c
 describe("parseRepoConfig", () => {
   it("gives the defaults when there is no file", () => {
     expect(parseRepoConfig(undefined)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
-    expect(DEFAULT_REPO_CONFIG.forbiddenPaths).toEqual([".github/workflows/**"]);
+    expect(DEFAULT_REPO_CONFIG.forbiddenPaths).toEqual([".github/workflows/**", ".github/patchsmith.yml"]);
   });
 
   it("reads every setting", () => {
@@ -29,7 +29,7 @@ describe("parseRepoConfig", () => {
         maxAttempts: 2,
         tokenBudget: 80000,
         wallTimeMs: 600_000,
-        forbiddenPaths: [".github/workflows/**", "secrets/**", "vendor/**"],
+        forbiddenPaths: [".github/workflows/**", ".github/patchsmith.yml", "secrets/**", "vendor/**"],
         trigger: { minPermission: "maintain", users: ["maintainer-mia"] },
         fromFile: true,
       },
@@ -38,9 +38,10 @@ describe("parseRepoConfig", () => {
 
   it("keeps workflows forbidden unless explicitly allowed", () => {
     const allowed = parseRepoConfig("paths:\n  allow-workflows: true\n");
-    expect(allowed.ok && allowed.config.forbiddenPaths).toEqual([]);
+    // The config file itself stays protected even when workflows are allowed.
+    expect(allowed.ok && allowed.config.forbiddenPaths).toEqual([".github/patchsmith.yml"]);
     const empty = parseRepoConfig("# nothing yet\n");
-    expect(empty.ok && empty.config.forbiddenPaths).toEqual([".github/workflows/**"]);
+    expect(empty.ok && empty.config.forbiddenPaths).toEqual([".github/workflows/**", ".github/patchsmith.yml"]);
   });
 
   it("refuses unknown keys, so a typo cannot silently change behaviour", () => {

@@ -46,7 +46,7 @@ describe("worker: /fix on an issue", () => {
       push: { lease: null },
       noCommit: false,
       token: fake.state.token,
-      forbiddenPaths: [".github/workflows/**"],
+      forbiddenPaths: [".github/workflows/**", ".github/patchsmith.yml"],
       // Settings come from the default branch only: the clone's own config file is never read.
       readRepoConfig: false,
       coAuthor: "maintainer-mia <777+maintainer-mia@users.noreply.github.com>",
@@ -118,7 +118,7 @@ describe("worker: /fix on an issue", () => {
       maxAttempts: 2,
       tokenBudget: 50000,
       wallTimeMs: 300_000,
-      forbiddenPaths: [".github/workflows/**", "secrets/**"],
+      forbiddenPaths: [".github/workflows/**", ".github/patchsmith.yml", "secrets/**"],
     });
   });
 
