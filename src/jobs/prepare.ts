@@ -94,7 +94,8 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
     headSha: pull.headSha,
     cloneUrl: fork ? pull.headCloneUrl! : repoInfo.cloneUrl,
     fork,
-    canPush: !fork || pull.maintainerCanModify,
+    // Never commit straight onto the default branch (a PR from `main` into a release branch): answer with a patch.
+    canPush: (!fork || pull.maintainerCanModify) && !(!fork && pull.headRef === repoInfo.defaultBranch),
     pull: { number: pull.number, title: pull.title, body: pull.body },
   };
 }

@@ -198,8 +198,9 @@ export async function runFixJob(
     }
   }
   if (noCommit) {
-    const why =
-      "This pull request comes from a fork that does not allow edits from maintainers, so patchsmith cannot push to it.";
+    const why = plan.branch.fork
+      ? "This pull request comes from a fork that does not allow edits from maintainers, so patchsmith cannot push to it."
+      : `This pull request's branch is the default branch (\`${plan.branch.into}\`), which patchsmith never commits to directly.`;
     return { kind: "fixed", report, delivery: { kind: "patch", why } };
   }
   if (!report.pushed && report.commits.length > 0) {

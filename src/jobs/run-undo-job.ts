@@ -35,8 +35,9 @@ export async function runUndoJob(
     return {
       kind: "stopped",
       stop: "fork-no-push",
-      detail:
-        "This pull request comes from a fork that does not allow edits from maintainers, so patchsmith cannot push a revert to it.",
+      detail: branch.fork
+        ? "This pull request comes from a fork that does not allow edits from maintainers, so patchsmith cannot push a revert to it."
+        : `This pull request's branch is the default branch (\`${branch.into}\`), which patchsmith never commits to directly.`,
     };
   }
   const identity = botIdentity(plan.app, webHostOf(repoInfo.htmlUrl));
