@@ -80,17 +80,27 @@ export const describe = {
   excerpt(path: string, edit: Edit, oldCount: number, newCount: number): string {
     return (
       `${subject(path, edit)}: this looks like an excerpt, not the whole file: ${path} has ${oldCount} lines but ` +
-      `the new content has ${newCount}, all copied from the file. Writing it would delete the rest. Send the ` +
+      `the new content has ${newCount}, mostly copied from the file. Writing it would delete the rest. Send the ` +
       `complete file, or send only the change as a SEARCH/REPLACE edit.`
     );
   },
 
   ambiguous(path: string, edit: Edit, lines: readonly number[], strategy: Rung): string {
     const how = strategy === "exact" ? "" : ` (when ${strategyWords[strategy]})`;
+    const distinct = [...new Set(lines)];
+    // An elided SEARCH whose later part fits in several places is read several ways from one starting line.
+    const where =
+      distinct.length === lines.length
+        ? `occurs ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${lines.join(", ")}`
+        : `fits ${path} in ${plural(lines.length, "way")}${how}, starting at line ${distinct.join(", ")}`;
+    // Line hints are only read on the exact-to-unicode rungs: elision and fuzzy ties are broken by context alone.
+    const advice =
+      strategy === "elision" || strategy === "fuzzy"
+        ? "Include more surrounding lines (quoted exactly, without elisions between them) so that only one place matches."
+        : `Include more surrounding lines so that only one place matches, ${lineHintAdvice(edit.origin.format)}.`;
     return (
-      `${subject(path, edit)}: ${oldSideName(edit.origin.format)} occurs ${plural(lines.length, "time")} in ${path}` +
-      `${how}, starting at lines ${lines.join(", ")}; nothing was changed because it is not clear which one is ` +
-      `meant. Include more surrounding lines so that only one place matches, ${lineHintAdvice(edit.origin.format)}.`
+      `${subject(path, edit)}: ${oldSideName(edit.origin.format)} ${where}; nothing was changed because it is not ` +
+      `clear which one is meant. ${advice}`
     );
   },
 

@@ -10,6 +10,7 @@ import type { Eol } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
+import { recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
 import { renderReplacement } from "./splice.js";
 import { describe } from "./feedback.js";
 import { TextBody, type PlanTree, type TreeEntry } from "./plan-tree.js";
@@ -21,8 +22,8 @@ export interface StepContext {
   readonly tree: PlanTree;
   /** Line ending for created files: the project's, as seen in the snapshot. */
   readonly eol: () => "\n" | "\r\n";
-  /** Per path: lines added minus removed by earlier replace edits in this reply (for hint line numbers). */
-  readonly offsets: Map<string, number>;
+  /** Per path: where earlier replace edits in this reply changed the line count (for hint line numbers). */
+  readonly offsets: Map<string, LineShift[]>;
 }
 
 /** Whole-file rewrites of files at least this long are checked for being excerpts. */
@@ -102,14 +103,17 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
   const file = entry.body.file;
-  const offset = ctx.offsets.get(path) ?? 0;
+  const shifts = ctx.offsets.get(path) ?? [];
+  const offset = edit.hint.line === undefined ? 0 : shiftAt(shifts, edit.hint.line - 1);
   const located = locate(file, { ops: edit.ops, hint: edit.hint }, { hintOffset: offset });
   switch (located.kind) {
     case "found": {
       const { file: next, changed } = renderReplacement(file, edit, located.match);
       inheritIndentStyle(file, next);
       const body = TextBody.ofFile(next);
-      ctx.offsets.set(path, offset + next.lines.length - file.lines.length);
+      const { start, end } = located.match;
+      recordShift(shifts, start, end, next.lines.length - file.lines.length);
+      ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
       return appliedLazily(path, edit, entry.body, body, located.match.strategy, changed);
@@ -130,12 +134,20 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
 
 function planNewFile(ctx: StepContext, edit: CreateEdit | RewriteEdit, path: string): EditResult {
   const after = withEol(edit.content, ctx.eol());
+  // A whole new content: line numbers from the reply no longer refer to what earlier edits shifted.
+  ctx.offsets.delete(path);
   ctx.tree.setText(path, after);
   return { ok: true, path, edit, before: "", after, strategy: "create" };
 }
 
 export function planCreate(ctx: StepContext, edit: CreateEdit, path: string): EditResult {
-  return refuseTarget(ctx.tree.get(path), path, edit) ?? planNewFile(ctx, edit, path);
+  const state = ctx.tree.get(path);
+  // An empty SEARCH is how SEARCH/REPLACE fills a file; an existing 0-byte file (an empty __init__.py) has nothing
+  // to overwrite and no content a SEARCH could quote, so refusing would ask the impossible.
+  if (edit.origin.format === "editblock" && state.kind === "text" && state.content === "") {
+    return planNewFile(ctx, edit, path);
+  }
+  return refuseTarget(state, path, edit) ?? planNewFile(ctx, edit, path);
 }
 
 export function planDelete(ctx: StepContext, edit: DeleteEdit, path: string): EditResult {
@@ -160,14 +172,21 @@ export function planRename(ctx: StepContext, edit: RenameEdit, path: string): Ed
   return moved;
 }
 
+/** Share of a short rewrite's non-blank lines found in the old file above which it is called an excerpt. */
+export const EXCERPT_SHARED_SHARE = 0.6;
+
 /**
- * A rewrite that is much shorter than a long file and made only of the file's own lines is almost always a
- * model quoting the part it changed ("lazy" whole-file output); writing it would delete the rest.
+ * A rewrite that is much shorter than a long file and made mostly of the file's own lines is almost always a
+ * model quoting the part it changed ("lazy" whole-file output); writing it would delete the rest. Requiring every
+ * line to be known would let through an excerpt that also changes a line, the usual case; a short rewrite that
+ * shares few lines with the file is a genuine rewrite and is kept.
  */
 export function looksLikeExcerpt(oldLines: readonly string[], newLines: readonly string[]): boolean {
   if (oldLines.length < EXCERPT_MIN_LINES || newLines.length >= oldLines.length / 2) return false;
   const known = new Set(oldLines.map((l) => l.trim()));
-  return newLines.every((l) => l.trim() === "" || known.has(l.trim()));
+  const real = newLines.map((l) => l.trim()).filter((l) => l !== "");
+  const shared = real.filter((l) => known.has(l)).length;
+  return shared >= real.length * EXCERPT_SHARED_SHARE;
 }
 
 const ELISION_REFUSED =
@@ -216,6 +235,7 @@ export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): 
   const finalNewline = old.lines.length === 0 || hasFinalNewline(old);
   const eols: Eol[] = lines.map((_, i) => (i === lines.length - 1 && !finalNewline ? "" : eol));
   const after = serializeText({ bom: old.bom || edit.content.startsWith("\uFEFF"), lines, eols });
+  ctx.offsets.delete(path);
   ctx.tree.setText(path, after);
   return { ok: true, path, edit, before: state.content, after, strategy: "rewrite" };
 }

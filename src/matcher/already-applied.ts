@@ -1,7 +1,8 @@
 /**
  * "Your REPLACE text is already in the file": the usual cause of a SEARCH that is not found is an edit the model
  * (or an earlier block) already made. Claimed only when the new side is present on a strict rung (exact, line
- * endings, trailing whitespace) and the old side is absent from every rung short of fuzzy.
+ * endings, trailing whitespace), the removed lines are not beside it where they were, and the old side is absent
+ * from every rung short of fuzzy.
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
@@ -14,6 +15,7 @@ import { exactRung } from "./rungs/exact.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
+import { looseKey, looseKeys } from "./rungs/unicode.js";
 import { findWindows } from "./windows.js";
 
 const STRICT_RUNGS: readonly LineRung[] = [exactRung, lineEndingsRung, trailingWhitespaceRung];
@@ -63,6 +65,60 @@ function presentLoosely(file: TextFile, ops: readonly LineOp[], old: readonly Ol
   );
 }
 
+interface RemovedRun {
+  /** New-side lines before the run: the run sat right after them. */
+  readonly after: number;
+  readonly texts: readonly string[];
+}
+
+function removedRuns(ops: readonly LineOp[]): RemovedRun[] {
+  const runs: { after: number; texts: string[] }[] = [];
+  let seen = 0;
+  let current: { after: number; texts: string[] } | undefined;
+  for (const o of ops) {
+    if (o.op !== "remove") {
+      seen++;
+      current = undefined;
+    } else if (current === undefined) {
+      current = { after: seen, texts: [o.text] };
+      runs.push(current);
+    } else current.texts.push(o.text);
+  }
+  return runs;
+}
+
+/**
+ * Whether a removed run is still where it was next to the new side found at `start`: right after the new-side
+ * lines before it, or, for a run before the whole new side, right above it. Compared loosely: a removed line that
+ * is still there with other spacing is still there.
+ */
+function stillThere(keys: readonly string[], start: number, run: RemovedRun): boolean {
+  const [at, text] = run.after === 0 ? [start - 1, run.texts.at(-1)!] : [start + run.after, run.texts[0]!];
+  return at >= 0 && at < keys.length && keys[at] === looseKey(text);
+}
+
+/**
+ * The removed lines are gone from every place the new side occurs (strictly). Without it a deletion whose
+ * remaining context is unchanged (`a` kept, `b` removed, `b` still after `a`) would pass for applied. New sides
+ * with elisions are left to the old-side check: where their pieces sit says little about a removed line's place.
+ */
+function removedGone(file: TextFile, ops: readonly LineOp[], newSide: readonly OldLine[]): boolean {
+  if (newSide.some((l) => l.kind === "elision")) return true;
+  const runs = removedRuns(ops);
+  if (runs.length === 0) return true;
+  const loose = looseKeys(file);
+  return STRICT_RUNGS.every((rung) =>
+    findWindows(
+      rung.fileKeys(file),
+      newSide.map((l) => rung.modelKey(l.text)),
+    ).every((start) => !runs.some((run) => stillThere(loose, start, run))),
+  );
+}
+
+/**
+ * True when the new side is present (strictly), the removed lines are not where they were beside it, and the old
+ * side as a whole is absent short of fuzzy: only then is "already made" a fair guess and not a misleading one.
+ */
 export function isAlreadyApplied(file: TextFile, ops: readonly LineOp[]): boolean {
   if (!ops.some((o) => o.op === "add" || o.op === "remove")) return false;
   const newSide: OldLine[] = [];
@@ -71,6 +127,7 @@ export function isAlreadyApplied(file: TextFile, ops: readonly LineOp[]): boolea
   });
   if (newSide.every((l) => l.kind === "elision" || isBlank(l.text))) return false;
   if (!presentStrictly(file, newSide)) return false;
+  if (!removedGone(file, ops, newSide)) return false;
   const old = oldSide(ops);
   return old.length === 0 || !presentLoosely(file, ops, old);
 }

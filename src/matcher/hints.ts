@@ -3,6 +3,7 @@
  * must agree (they are intersected); a selection of none or of several candidates stays ambiguous.
  */
 import type { EditHint } from "../core/edit.js";
+import { leadingWhitespace } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
@@ -56,10 +57,52 @@ export interface HintContext {
 export const hasHint = (hint: EditHint): boolean =>
   hint.line !== undefined || (hint.anchors?.some((a) => !isBlank(a)) ?? false) || hint.atEndOfFile === true;
 
+/** Indentation width in columns (a tab advances to the next multiple of 4): only compared within one file. */
+function columns(line: string): number {
+  let width = 0;
+  for (const ch of leadingWhitespace(line)) width = ch === "\t" ? width + 4 - (width % 4) : width + 1;
+  return width;
+}
+
+/** Net count of `(` and `[` left open on a line: a header such as `def f(` continues until they close. */
+function openBrackets(line: string): number {
+  let open = 0;
+  for (const ch of line) {
+    if (ch === "(" || ch === "[") open++;
+    else if (ch === ")" || ch === "]") open--;
+  }
+  return open;
+}
+
+/** A multi-line header (`def f(\n    a,\n):`) is read this far at most before giving up on finding its end. */
+const MAX_HEADER_LINES = 50;
+
+/**
+ * The anchor's block: the 0-based line after the anchor's header and the line that ends the block, i.e. the next
+ * non-blank line indented at or above the anchor line (at column 0, the next top-level line; a closing brace at the
+ * anchor's level too). A header whose brackets stay open (a wrapped signature) continues to the line closing them.
+ */
+export function anchorBlock(file: TextFile, anchor: number): Window {
+  const lines = file.lines;
+  const level = columns(lines[anchor] ?? "");
+  let header = anchor;
+  let open = openBrackets(lines[anchor] ?? "");
+  while (open > 0 && header + 1 < lines.length && header - anchor < MAX_HEADER_LINES) {
+    header++;
+    open += openBrackets(lines[header]!);
+  }
+  if (open > 0) header = anchor;
+  let end = header + 1;
+  while (end < lines.length && (isBlank(lines[end]!) || columns(lines[end]!) > level)) end++;
+  return { start: header + 1, end };
+}
+
 /**
  * The one candidate the hints select, or undefined. `line` selects the candidate starting exactly there; anchors
- * select, for each way the chain resolves, the first candidate starting at or after its innermost anchor line (a
- * SEARCH may begin with the anchor line itself); `atEndOfFile` selects the candidate ending at the last line.
+ * select, for each way the chain resolves, the first candidate starting inside the innermost anchor's block (at the
+ * anchor line itself, since a SEARCH may begin with it, or after it and before the block's end): a candidate past
+ * the block is in another function, where "the first one after the anchor" would edit the wrong code.
+ * `atEndOfFile` selects the candidate ending at the last line.
  */
 export function selectByHints(
   file: TextFile,
@@ -74,8 +117,9 @@ export function selectByHints(
   }
   if (hint.anchors?.some((a) => !isBlank(a))) {
     const picked = new Set<Window>();
-    for (const end of resolveAnchors(file, hint.anchors)) {
-      const first = candidates.find((c) => c.start >= end);
+    for (const anchor of resolveAnchors(file, hint.anchors)) {
+      const block = anchorBlock(file, anchor);
+      const first = candidates.find((c) => c.start >= anchor && c.start < block.end);
       if (first !== undefined) picked.add(first);
     }
     selected = selected.filter((c) => picked.has(c));

@@ -56,7 +56,8 @@ function mostSimilarWindow(file: TextFile, want: readonly string[]): { start: nu
       if (shared === floor && picked.length < MAX_WINDOWS) picked.push(start);
     });
   }
-  const wantText = want.slice(0, size).join("\n");
+  // Scored against the whole wanted text: a SEARCH longer than the file must not look 100 % similar to all of it.
+  const wantText = want.join("\n");
   let budget = WINDOW_BUDGET;
   let best: { start: number; similarity: number } | undefined;
   for (const start of picked) {

@@ -66,7 +66,9 @@ export function locateElided(
         note: `the part of the SEARCH between elisions starting "${piece[0]!.text.trim()}" is not in the file${where}`,
       };
     }
-    if (found.length > 1) return { kind: "ambiguous", starts: found };
+    // Every reading of the SEARCH starts where its first piece does: a later piece's lines would send the model
+    // looking at the middle of the block.
+    if (found.length > 1) return { kind: "ambiguous", starts: k === 0 ? found : found.map(() => starts[0]!) };
     starts.push(found[0]!);
     cursor = found[0]! + piece.length;
   }

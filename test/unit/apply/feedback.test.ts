@@ -80,6 +80,21 @@ group("messages", () => {
     expect(describe.ambiguous("src/app.ts", edit("udiff"), [1, 2], "exact")).toContain("@@ -LINE");
   });
 
+  it("elision and fuzzy ambiguity ask for more lines only: line hints are not read on those rungs", () => {
+    for (const strategy of ["elision", "fuzzy"] as const) {
+      for (const format of ["editblock", "udiff", "patch"] as const) {
+        const message = describe.ambiguous("src/app.ts", edit(format), [3, 9], strategy);
+        expect(message).toContain("more surrounding lines");
+        expect(message).not.toMatch(/start_line|@@/);
+      }
+    }
+  });
+
+  it("an elided SEARCH read several ways from one start names that line once", () => {
+    const message = describe.ambiguous("src/app.ts", edit(), [4, 4], "elision");
+    expect(message).toContain("fits src/app.ts in 2 ways (when skipping the elided lines), starting at line 4;");
+  });
+
   it("creation and missing-file messages say what to do instead", () => {
     const create = { kind: "create", path: "a.ts", content: "", origin: { format: "udiff", line: 3 } } as const;
     expect(describe.fileExists("a.ts", create)).toContain("creation never overwrites");

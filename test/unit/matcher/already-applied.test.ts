@@ -39,6 +39,22 @@ describe("isAlreadyApplied", () => {
     expect(isAlreadyApplied(file, elided)).toBe(false);
   });
 
+  it("is false for a deletion whose removed lines are still where they were", () => {
+    // The reviewer's c23: SEARCH a,b,c,d → a on a file of a,b. `a = 1` is there, but so is `b = 2` right after it.
+    const ab = parseText(lines("a = 1", "b = 2"));
+    expect(isAlreadyApplied(ab, searchReplace("a = 1\nb = 2\nc = 3\nd = 4", "a = 1"))).toBe(false);
+    expect(isAlreadyApplied(ab, searchReplace("x = 0\nb = 2", "b = 2"))).toBe(true);
+    expect(isAlreadyApplied(parseText(lines("x = 0", "b = 2")), searchReplace("x = 0\nb = 2", "b = 2"))).toBe(false);
+    // Applied: the removed line is gone from beside its context.
+    expect(isAlreadyApplied(parseText(lines("a = 1", "e = 5")), searchReplace("a = 1\nb = 2", "a = 1"))).toBe(true);
+  });
+
+  it("is false when any place of the new side still has the removed line beside it", () => {
+    const twice = parseText(lines("}", "x()", "}", "y()"));
+    expect(isAlreadyApplied(twice, searchReplace("}\nx()", "}"))).toBe(false);
+    expect(isAlreadyApplied(twice, searchReplace("}\nz()", "}"))).toBe(true);
+  });
+
   it("is false for an edit that changes nothing", () => {
     expect(isAlreadyApplied(file, searchReplace("def f():", "def f():"))).toBe(false);
   });

@@ -55,15 +55,16 @@ describe("elision rung", () => {
     expect(applyOps(stub, ops)).toMatchObject({ ok: true, result: { match: { strategy: "exact" } } });
   });
 
-  it("refuses when a piece occurs twice within its range", () => {
+  it("refuses when a piece occurs twice within its range, naming the line where the SEARCH starts", () => {
     const ops: LineOp[] = [
       { op: "context", text: "function setup() {" },
       gap,
       { op: "remove", text: "}" },
       { op: "add", text: "} // end" },
     ];
+    // Both readings start at `function setup() {` (line 1); the `}` at lines 6 and 10 is the inner piece.
     const applied = applyOps(file, ops);
-    expect(applied).toMatchObject({ ok: false, result: { kind: "ambiguous", strategy: "elision", lines: [6, 10] } });
+    expect(applied).toMatchObject({ ok: false, result: { kind: "ambiguous", strategy: "elision", lines: [1, 1] } });
   });
 
   it("refuses when the first piece is ambiguous", () => {

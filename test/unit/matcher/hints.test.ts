@@ -47,8 +47,8 @@ describe("hints break ties", () => {
   });
 
   it("a SEARCH starting with its anchor line is selected at the anchor", () => {
-    const file = lines("def f():", "    go()", "def g():", "    go()", "def f():", "    go()");
-    const result = at({ anchors: ["def g():"] }, {}, file, searchReplace("def f():\n    go()", "def f():\n    x()"));
+    const file = lines("class A:", "  def f():", "    go()", "class B:", "  def f():", "    go()");
+    const result = at({ anchors: ["class B:", "def f():"] }, {}, file, searchReplace("  def f():\n    go()", "x"));
     expect(result).toMatchObject({ kind: "found", match: { start: 4 } });
   });
 

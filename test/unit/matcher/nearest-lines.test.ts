@@ -32,6 +32,14 @@ describe("findNearestLines", () => {
     expect(nearest.fileLines).toBe(11);
   });
 
+  it("scores a SEARCH longer than the file against all of it, not against its first lines", () => {
+    const nearest = findNearestLines(parseText(lines("a = 1", "b = 2")), ["a = 1", "b = 2", "c = 3"]);
+    expect(nearest.why).toBe("similar");
+    expect(nearest.lines).toEqual(["a = 1", "b = 2"]);
+    // "a = 1\nb = 2" is 11 of the 17 characters of the wanted text, the missing line costing 6 edits.
+    expect(nearest.similarity).toBeCloseTo(11 / 17, 5);
+  });
+
   it("falls back to the line sharing the rarest identifiers", () => {
     const nearest = findNearestLines(parseText(source), ["const value = Number(settings.version) + offset;"]);
     expect(nearest.why).toBe("shared-words");

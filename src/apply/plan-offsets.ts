@@ -1,0 +1,39 @@
+/**
+ * Hint line numbers (a udiff hunk's `@@ -LINE`) are written against the original file, but each edit is located in
+ * the file as changed by the edits before it. Hunks need not come in file order, so the shift of a hint line is the
+ * sum of the line deltas of the applied edits ABOVE it only; an edit below it moves nothing there.
+ */
+
+/** One applied edit of a file, in original-file coordinates (0-based, end exclusive). */
+export interface LineShift {
+  readonly start: number;
+  readonly end: number;
+  /** Lines added minus lines removed. */
+  readonly delta: number;
+}
+
+/** The shift to add to an original 0-based line to find it in the current file. */
+export function shiftAt(shifts: readonly LineShift[], line: number): number {
+  let sum = 0;
+  for (const s of shifts) if (s.end <= line) sum += s.delta;
+  return sum;
+}
+
+/**
+ * The original line of a current 0-based line: the edits are walked in original order, each one's current end
+ * found from the deltas of those above it, and the deltas of those ending at or above `line` are taken back.
+ */
+export function originalLine(shifts: readonly LineShift[], line: number): number {
+  let shift = 0;
+  for (const s of [...shifts].sort((a, b) => a.start - b.start)) {
+    if (s.end + shift + s.delta > line) break;
+    shift += s.delta;
+  }
+  return line - shift;
+}
+
+/** Records an edit that replaced current lines [start, end) and changed the file's length by `delta`. */
+export function recordShift(shifts: LineShift[], start: number, end: number, delta: number): void {
+  const from = originalLine(shifts, start);
+  shifts.push({ start: from, end: from + (end - start), delta });
+}
