@@ -2,16 +2,21 @@
  * The drift harness as a test: a seeded run over real source files with realistic model faults, in every dialect.
  * It fails on any wrong apply (the file changed to something other than the intended result) and when needless
  * refusals (mild drift on a window that is unique even loosely) exceed 2 % of the cases that must land.
- * DRIFT_CASES and DRIFT_SEED override the size and seed of the run (e.g. to reproduce a bench finding).
+ * The multi-edit mode does the same over replies that carry several edits (several windows of one file in every
+ * dialect, out of order, dependent; several files with a create and a delete; transactions that must be refused).
+ * DRIFT_CASES, DRIFT_MULTI_CASES and DRIFT_SEED override the sizes and seed (e.g. to reproduce a bench finding).
  */
 import { describe, expect, test } from "vitest";
 import { DRIFT_KINDS } from "./drift.js";
 import { FAULT_KINDS, generateCase } from "./faults.js";
+import { generateMultiCase, MULTI_KINDS, type MultiCase } from "./multi-case.js";
+import { judgeMulti } from "./multi-oracle.js";
 import { DIALECTS } from "./render.js";
-import { describeCase, formatTallies, groupBy, runDrift } from "./run.js";
+import { describeCase, describeMulti, formatTallies, groupBy, runDrift, runMulti } from "./run.js";
 
 const CASES = Number(process.env.DRIFT_CASES ?? 1200);
 const SEED = Number(process.env.DRIFT_SEED ?? 20240611);
+const MULTI_CASES = Number(process.env.DRIFT_MULTI_CASES ?? 600);
 const NEEDLESS_BOUND = 0.02;
 
 describe("drift harness", () => {
@@ -46,6 +51,78 @@ describe("drift harness", () => {
       FAULT_KINDS.length,
     );
     expect(DRIFT_KINDS.length).toBeGreaterThan(10);
+    expect(wrong.length, report).toBe(0);
+    expect(needless.length, report).toBeLessThanOrEqual(Math.floor(NEEDLESS_BOUND * run.total.mustLand));
+  }, 60_000);
+});
+
+describe("drift harness, multi-edit replies", () => {
+  test("generates the same case for the same seed and index", () => {
+    for (let i = 0; i < 10; i++) expect(generateMultiCase(SEED, i)).toEqual(generateMultiCase(SEED, i));
+  });
+
+  test("cases carry several edits; the intended result applies every block in order", () => {
+    for (let i = 0; i < 100; i++) {
+      const c = generateMultiCase(SEED, i);
+      const edits = c.files.flatMap((f) => (f.kind === "edit" ? f.blocks : []));
+      expect(edits.length + c.files.filter((f) => f.kind !== "edit").length, c.id).toBeGreaterThanOrEqual(2);
+      for (const f of c.files) {
+        if (f.kind !== "edit") continue;
+        // Each block starts from the state the previous one left (a refused block leaves it unchanged).
+        expect(f.blocks[0]!.sub.before, c.id).toBe(f.before);
+        const last = f.blocks[f.blocks.length - 1]!.sub;
+        expect([last.intended, last.before], c.id).toContain(f.intended);
+        expect(c.reply, c.id).toContain(f.path);
+      }
+      if (c.kind === "transaction") expect(c.expect, c.id).toBe("refuse");
+    }
+  });
+
+  test("the oracle calls a landed edit that differs from the intended one wrong", async () => {
+    let checked = 0;
+    for (let i = 0; i < 60 && checked < 5; i++) {
+      const c = generateMultiCase(SEED, i);
+      if (c.kind !== "sequential" || (await judgeMulti(c)).outcome !== "correct") continue;
+      const files = c.files.map((f) =>
+        f.kind === "edit"
+          ? {
+              ...f,
+              blocks: f.blocks.map((b, k) =>
+                k === 0 ? { ...b, sub: { ...b.sub, intended: `${b.sub.intended}//` } } : b,
+              ),
+            }
+          : f,
+      );
+      const tampered: MultiCase = { ...c, files };
+      expect((await judgeMulti(tampered)).outcome, c.id).toBe("wrong");
+      checked++;
+    }
+    expect(checked).toBe(5);
+  });
+
+  test(`no wrong apply and few needless refusals over ${MULTI_CASES} multi-edit cases`, async () => {
+    const run = await runMulti(MULTI_CASES, SEED);
+    const wrong = run.judged.filter((j) => j.verdict.outcome === "wrong");
+    const needless = run.judged.filter((j) => j.verdict.needless);
+    const report = [
+      `seed ${SEED}, ${MULTI_CASES} multi-edit cases: ${JSON.stringify(run.total)}`,
+      formatTallies("kind", run.kinds),
+      ...wrong.slice(0, 6).map(describeMulti),
+      ...needless.slice(0, 3).map(describeMulti),
+    ].join("\n\n");
+    // The run covers what it claims to: every kind lands somewhere, every edit dialect is used, transactions refuse.
+    for (const kind of MULTI_KINDS)
+      expect(run.kinds.get(kind)!.correct + run.kinds.get(kind)!.refused, kind).toBeGreaterThan(0);
+    const dialects = new Set(run.judged.flatMap((j) => j.case.files.map((f) => f.dialect)));
+    expect(
+      DIALECTS.filter((d) => !dialects.has(d)),
+      report,
+    ).toEqual([]);
+    expect(run.kinds.get("transaction")!.refused, report).toBe(
+      run.kinds.get("transaction")!.correct +
+        run.kinds.get("transaction")!.refused +
+        run.kinds.get("transaction")!.doubtful,
+    );
     expect(wrong.length, report).toBe(0);
     expect(needless.length, report).toBeLessThanOrEqual(Math.floor(NEEDLESS_BOUND * run.total.mustLand));
   }, 60_000);

@@ -7,13 +7,23 @@
  * refused unless the dialect says where (a correct line number, an anchor), when landing at the intended place
  * is also right.
  */
-import { DRIFT_KINDS, MILD_DRIFT, type DriftKind } from "./drift.js";
+import { DRIFT_KINDS, MILD_DRIFT, type DriftKind, type ModelOp } from "./drift.js";
 import { applyDrift } from "./drift-structure.js";
 import { intendedLines, makeIntent, pickRepeatedWindow, pickUniqueWindow, type Intent } from "./intent.js";
 import { caseSeed, createRandom, type Random } from "./random.js";
 import { anchorLine, DIALECTS, HINTED, renderReply, type Dialect } from "./render.js";
 import { pickSource, pickVariant, withVariant, type SourceFile, type Variant } from "./sources.js";
-import { detectUnit, exactKey, findAll, isBlankLine, joinFile, leadingWs, looseKey, splitFile } from "./text.js";
+import {
+  detectUnit,
+  exactKey,
+  findAll,
+  isBlankLine,
+  joinFile,
+  leadingWs,
+  looseKey,
+  splitFile,
+  type FileText,
+} from "./text.js";
 
 export const FAULT_KINDS = [...DRIFT_KINDS, "ambiguous", "ambiguous-1line"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -51,7 +61,7 @@ const PLACEMENT_DRIFT: readonly DriftKind[] = ["none", "none", "indent-shift", "
 export const faultsFor = (dialect: Dialect): FaultKind[] =>
   FAULT_KINDS.filter((f) => (dialect === "whole" ? WHOLE_FAULTS.has(f) : true));
 
-function expectationOf(fault: FaultKind, drift: DriftKind, dialect: Dialect): Expectation {
+export function expectationOf(fault: FaultKind, drift: DriftKind, dialect: Dialect): Expectation {
   if (fault === "ambiguous" || fault === "ambiguous-1line") return HINTED.has(dialect) ? "either" : "refuse";
   if (dialect === "whole") return fault === "elision" ? "refuse" : "apply";
   return MILD_DRIFT.has(drift) ? "apply" : "either";
@@ -70,58 +80,74 @@ function wholeText(after: readonly string[], intent: Intent, fault: FaultKind, l
   return { lines: [...after.slice(0, from), marker, ...after.slice(to)], ok: true };
 }
 
-function tryBuild(
-  id: string,
-  rng: Random,
-  source: SourceFile,
-  dialect: Dialect,
-  fault: FaultKind,
-): DriftCase | undefined {
-  const placement = fault === "ambiguous" || fault === "ambiguous-1line";
-  const drift: DriftKind = placement ? rng.pick(PLACEMENT_DRIFT) : fault;
-  const variant = pickVariant(rng, source, { crlf: drift === "crlf", trailing: drift === "trailing-removed" });
-  const before = withVariant(source, variant);
-  const file = splitFile(before);
+/** Where a block may go in a multi-edit case (0-based window), and lines its window should include. */
+export interface Placement {
+  readonly accept?: (start: number, size: number) => boolean;
+  readonly around?: readonly number[];
+}
+
+/** One edit over a file's current lines: window, intent, drift, intended result and how it may be read. */
+export interface Block {
+  readonly start: number;
+  readonly size: number;
+  readonly twins: readonly number[];
+  readonly intent: Intent;
+  readonly drift: DriftKind;
+  readonly ops: readonly ModelOp[];
+  /** 0-based line of the first line the model's old side stands for (invented leading lines included). */
+  readonly oldStart: number;
+  readonly after: readonly string[];
+  readonly intended: string;
+  readonly alternatives: readonly { readonly text: string; readonly why: string }[];
+  readonly expect: Expectation;
+  readonly mustLand: boolean;
+  readonly note: string;
+}
+
+export interface BlockInput {
+  readonly rng: Random;
+  readonly file: FileText;
+  readonly lang: SourceFile["lang"];
+  readonly dialect: Dialect;
+  readonly fault: FaultKind;
+  readonly drift: DriftKind;
+  readonly placement?: Placement;
+}
+
+/** Builds one block over `file` (no rendering), or undefined when the file offers no fitting window. */
+export function buildBlock(input: BlockInput): Block | undefined {
+  const { rng, file, lang, dialect, fault, drift } = input;
+  const accept = input.placement?.accept ?? (() => true);
   const { lines } = file;
+  const placement = fault === "ambiguous" || fault === "ambiguous-1line";
   let start: number;
   let size: number;
   let twins: number[] = [];
   if (placement) {
     size = fault === "ambiguous-1line" ? 1 : rng.int(2, 5);
     const starts = pickRepeatedWindow(lines, rng, size);
-    if (starts === undefined) return undefined;
-    start = rng.pick(starts);
+    const usable = starts?.filter((s) => accept(s, size)) ?? [];
+    if (starts === undefined || usable.length === 0) return undefined;
+    start = rng.pick(usable);
     twins = starts.filter((s) => s !== start);
   } else {
     // Trailing whitespace to remove is rare in real files: look for it.
-    const around = drift === "trailing-removed" ? lines.flatMap((l, n) => (/[ \t]$/.test(l) ? [n] : [])) : undefined;
-    const picked = pickUniqueWindow(lines, rng, fault === "elision" ? 6 : 3, 12, around);
+    const around =
+      input.placement?.around ??
+      (drift === "trailing-removed" ? lines.flatMap((l, n) => (/[ \t]$/.test(l) ? [n] : [])) : undefined);
+    const picked = pickUniqueWindow(lines, rng, fault === "elision" ? 6 : 3, 12, around, accept);
     if (picked === undefined) return undefined;
     [start, size] = picked;
   }
-  const intent = makeIntent(lines, start, size, source.lang, rng);
+  const intent = makeIntent(lines, start, size, lang, rng);
   if (intent === undefined) return undefined;
-  const drifted = applyDrift(drift, { intent, lines, unit: detectUnit(lines), lang: source.lang, rng });
+  const drifted = applyDrift(drift, { intent, lines, unit: detectUnit(lines), lang, rng });
   const alternatives: { text: string; why: string }[] = [];
   if (drifted === undefined) return undefined;
   const after = intendedLines(lines, intent, drifted.addTexts);
   const intended = joinFile(file, after);
-  if (intended === before) return undefined;
-  const whole = dialect === "whole" ? wholeText(after, intent, fault, source.lang, rng) : undefined;
-  if (whole !== undefined && !whole.ok) return undefined;
+  if (intended === joinFile(file, lines)) return undefined;
   const leadingInvented = drifted.ops.findIndex((o) => o.base !== undefined);
-  const reply = renderReply({
-    dialect,
-    path: source.path,
-    lang: source.lang,
-    ops: drifted.ops,
-    oldStart: start - Math.max(0, leadingInvented),
-    lines,
-    windowStart: start,
-    twins,
-    ...(whole === undefined ? {} : { whole: whole.lines }),
-    rng,
-  });
   const moved = drifted.dropped === undefined ? undefined : moveAcrossAdds(intent, drifted.dropped);
   if (moved !== undefined) {
     const text = joinFile(file, intendedLines(lines, intent, drifted.addTexts, moved));
@@ -154,22 +180,81 @@ function tryBuild(
     unit.kind === "spaces" &&
     window.some((l) => leadingWs(l).replace(/\t/g, "").length % unit.width !== 0);
   return {
+    start,
+    size,
+    twins,
+    intent,
+    drift,
+    ops: drifted.ops,
+    oldStart: start - Math.max(0, leadingInvented),
+    after,
+    intended,
+    alternatives,
+    expect,
+    mustLand: expect === "apply" && looselyUnique && !aligned && !window.every(isBlankLine),
+    note: drifted.note,
+  };
+}
+
+function tryBuild(
+  id: string,
+  rng: Random,
+  source: SourceFile,
+  dialect: Dialect,
+  fault: FaultKind,
+): DriftCase | undefined {
+  const placement = fault === "ambiguous" || fault === "ambiguous-1line";
+  const drift: DriftKind = placement ? rng.pick(PLACEMENT_DRIFT) : fault;
+  const variant = pickVariant(rng, source, { crlf: drift === "crlf", trailing: drift === "trailing-removed" });
+  const before = withVariant(source, variant);
+  const file = splitFile(before);
+  const block = buildBlock({ rng, file, lang: source.lang, dialect, fault, drift });
+  if (block === undefined) return undefined;
+  const whole = dialect === "whole" ? wholeText(block.after, block.intent, fault, source.lang, rng) : undefined;
+  if (whole !== undefined && !whole.ok) return undefined;
+  const reply = renderReply({
+    dialect,
+    path: source.path,
+    lang: source.lang,
+    ops: block.ops,
+    oldStart: block.oldStart,
+    lines: file.lines,
+    windowStart: block.start,
+    twins: block.twins,
+    ...(whole === undefined ? {} : { whole: whole.lines }),
+    rng,
+  });
+  return caseOf(id, source, variant, dialect, fault, before, reply, block);
+}
+
+/** A block (built over `before`) as a single-edit case. */
+export function caseOf(
+  id: string,
+  source: Pick<SourceFile, "origin" | "path">,
+  variant: Variant,
+  dialect: Dialect,
+  fault: FaultKind,
+  before: string,
+  reply: string,
+  block: Block,
+): DriftCase {
+  return {
     id,
     origin: source.origin,
     path: source.path,
     variant,
     dialect,
     fault,
-    drift,
+    drift: block.drift,
     before,
     reply,
-    intended,
-    expect,
-    mustLand: expect === "apply" && looselyUnique && !aligned && !window.every(isBlankLine),
-    window: { start: start + 1, size },
-    change: intent.change,
-    note: drifted.note,
-    alternatives,
+    intended: block.intended,
+    expect: block.expect,
+    mustLand: block.mustLand,
+    window: { start: block.start + 1, size: block.size },
+    change: block.intent.change,
+    note: block.note,
+    alternatives: block.alternatives,
   };
 }
 

@@ -52,6 +52,7 @@ export function pickUniqueWindow(
   min: number,
   max: number,
   around?: readonly number[],
+  accept: (start: number, size: number) => boolean = () => true,
 ): [number, number] | undefined {
   if (around?.length === 0) return undefined;
   for (let attempt = 0; attempt < 60; attempt++) {
@@ -61,7 +62,7 @@ export function pickUniqueWindow(
       around === undefined
         ? rng.int(0, lines.length - size)
         : Math.max(0, Math.min(lines.length - size, rng.pick(around) - rng.int(0, size - 1)));
-    if (!windowUsable(lines, start, size)) continue;
+    if (!accept(start, size) || !windowUsable(lines, start, size)) continue;
     if (findAll(lines, lines.slice(start, start + size), exactKey).length === 1) return [start, size];
   }
   return undefined;

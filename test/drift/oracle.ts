@@ -24,7 +24,7 @@ export interface Verdict {
   readonly detail?: string;
 }
 
-function firstDifference(actual: string, intended: string): string {
+export function firstDifference(actual: string, intended: string): string {
   const a = actual.split("\n");
   const b = intended.split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -36,7 +36,7 @@ function firstDifference(actual: string, intended: string): string {
 }
 
 /** Same lines once leading and trailing whitespace are ignored. */
-function sameModuloWhitespace(actual: string, intended: string): boolean {
+export function sameModuloWhitespace(actual: string, intended: string): boolean {
   const norm = (s: string): string[] =>
     s
       .replace(/^\uFEFF/, "")
@@ -114,6 +114,12 @@ function oldSideOf(reply: string): string[] {
   return old;
 }
 
+/** Which strategy and reason the engine reported first, for reports. */
+export interface Tags {
+  readonly strategy?: string;
+  readonly reason?: string;
+}
+
 export async function judgeCase(c: DriftCase): Promise<Verdict> {
   let result;
   try {
@@ -135,7 +141,7 @@ export async function judgeCase(c: DriftCase): Promise<Verdict> {
       failed = true;
     }
   }
-  const tags = { ...(strategy === undefined ? {} : { strategy }), ...(reason === undefined ? {} : { reason }) };
+  const tags: Tags = { ...(strategy === undefined ? {} : { strategy }), ...(reason === undefined ? {} : { reason }) };
   const others = [...result.files.keys()].filter((p) => p !== c.path);
   if (others.length > 0)
     return { outcome: "wrong", needless: false, ...tags, detail: `wrote other paths: ${others.join(", ")}` };
@@ -149,6 +155,11 @@ export async function judgeCase(c: DriftCase): Promise<Verdict> {
     return { outcome: "doubtful", needless: false, ...tags, detail: "reported success without changing the file" };
   }
   if (after === null) return { outcome: "wrong", needless: false, ...tags, detail: "deleted the file" };
+  return classifyAfter(c, after, tags);
+}
+
+/** Judges the text the engine made of `c.before` (a change happened) against the case's intended result. */
+export function classifyAfter(c: DriftCase, after: string, tags: Tags): Verdict {
   if (after === c.intended && c.expect !== "refuse") return { outcome: "correct", needless: false, ...tags };
   const alternative = c.alternatives.find((a) => a.text === after);
   if (alternative !== undefined) {

@@ -42,7 +42,7 @@ export interface RenderInput {
   readonly rng: Random;
 }
 
-const FENCE_LANG: Record<Lang, string> = {
+export const FENCE_LANG: Record<Lang, string> = {
   ts: "typescript",
   js: "javascript",
   py: "python",
@@ -52,7 +52,7 @@ const FENCE_LANG: Record<Lang, string> = {
   sh: "bash",
 };
 
-function fenceFor(body: readonly string[]): string {
+export function fenceFor(body: readonly string[]): string {
   let longest = 2;
   for (const line of body) {
     const m = /^\s*(`{3,})/.exec(line);
@@ -61,11 +61,11 @@ function fenceFor(body: readonly string[]): string {
   return "`".repeat(longest + 1);
 }
 
-function decoratePath(path: string, rng: Random): string {
+export function decoratePath(path: string, rng: Random): string {
   return rng.pick([path, path, `\`${path}\``, `**${path}**`, `./${path}`]);
 }
 
-function editblock(input: RenderInput, inFence: boolean): string[] {
+export function editblock(input: RenderInput, inFence: boolean): string[] {
   const search = input.ops.filter((o) => o.op !== "add").map((o) => o.text);
   const replace = input.ops.filter((o) => o.op !== "remove").map((o) => o.text);
   const body = ["<<<<<<< SEARCH", ...search, "=======", ...replace, ">>>>>>> REPLACE"];
@@ -74,7 +74,7 @@ function editblock(input: RenderInput, inFence: boolean): string[] {
   return [decoratePath(input.path, input.rng), fence + FENCE_LANG[input.lang], ...body, fence];
 }
 
-function hunkLines(ops: readonly ModelOp[], bareBlank: boolean): string[] {
+export function hunkLines(ops: readonly ModelOp[], bareBlank: boolean): string[] {
   return ops.map((o) => {
     if (o.op === "add") return `+${o.text}`;
     if (o.op === "remove") return `-${o.text}`;
@@ -82,7 +82,7 @@ function hunkLines(ops: readonly ModelOp[], bareBlank: boolean): string[] {
   });
 }
 
-function staleStart(input: RenderInput, start: number): number {
+export function staleStart(input: RenderInput, start: number): number {
   for (let attempt = 0; attempt < 20; attempt++) {
     const shifted = start + input.rng.pick([-1, 1]) * input.rng.int(1, 40);
     const windowStart = input.windowStart + (shifted - start);

@@ -3,6 +3,8 @@
  * dialect. Shared by the vitest check (drift.test.ts) and the benchmark (bench/drift.ts).
  */
 import { generateCase, type DriftCase } from "./faults.js";
+import { generateMultiCase, MULTI_KINDS, type MultiCase } from "./multi-case.js";
+import { judgeMulti, type MultiVerdict } from "./multi-oracle.js";
 import { judgeCase, type Outcome, type Verdict } from "./oracle.js";
 
 export interface Tally {
@@ -94,4 +96,57 @@ export function formatTallies(title: string, groups: ReadonlyMap<string, Tally>)
   const head = [title.padEnd(width), ...COLUMNS.map((c) => c.padStart(9))].join(" ");
   const body = rows.map(([k, t]) => [k.padEnd(width), ...COLUMNS.map((c) => String(t[c]).padStart(9))].join(" "));
   return [head, ...body].join("\n");
+}
+
+/** Multi-edit mode: several edits per reply (one file, several files, transactions); tallied per kind. */
+export interface MultiJudged {
+  readonly case: MultiCase;
+  readonly verdict: MultiVerdict;
+}
+
+export interface MultiRun {
+  readonly judged: readonly MultiJudged[];
+  /** Keyed by multi-edit kind. */
+  readonly kinds: ReadonlyMap<string, Tally>;
+  readonly total: Tally;
+}
+
+export async function runMulti(count: number, seed: number, first = 0): Promise<MultiRun> {
+  const judged: MultiJudged[] = [];
+  const kinds = new Map<string, Tally>(MULTI_KINDS.map((k) => [k, emptyTally()]));
+  const total = emptyTally();
+  for (let i = first; i < first + count; i++) {
+    const c = generateMultiCase(seed, i);
+    const verdict = await judgeMulti(c);
+    judged.push({ case: c, verdict });
+    for (const t of [kinds.get(c.kind)!, total]) {
+      t[verdict.outcome]++;
+      if (c.mustLand) t.mustLand++;
+      if (verdict.needless) t.needless++;
+    }
+  }
+  return { judged, kinds, total };
+}
+
+/** A multi-edit case in full; the block at fault is also shown alone (a single-edit reproduction). */
+export function describeMulti({ case: c, verdict: v }: MultiJudged): string {
+  const files = c.files.map((f) =>
+    f.kind === "edit"
+      ? `  ${f.path} (${f.dialect}): ${f.blocks.map((b) => `${b.sub.drift}@${b.sub.window.start}+${b.sub.window.size}`).join(", ")}`
+      : `  ${f.kind} ${f.path} (${f.dialect})`,
+  );
+  const culprit = c.files
+    .flatMap((f) =>
+      f.kind === "edit" ? f.blocks.map((b, k) => ({ b, where: `${f.path} block ${k + 1}/${f.blocks.length}` })) : [],
+    )
+    .find((x) => x.where === v.where);
+  return [
+    `multi case ${c.id}: ${v.outcome}${v.needless ? " (needless)" : ""} — ${c.kind}, expect ${c.expect}${v.where === undefined ? "" : `, at ${v.where}`}`,
+    `  strategy ${v.strategy ?? "-"}, reason ${v.reason ?? "-"}`,
+    ...(v.detail === undefined ? [] : [`  ${v.detail}`]),
+    ...files,
+    "  reply:",
+    ...clip(c.reply.split("\n"), 60).map((l) => `  | ${l}`),
+    ...(culprit === undefined ? [] : ["  that block alone:", describeCase({ case: culprit.b.sub, verdict: v })]),
+  ].join("\n");
 }
