@@ -34,7 +34,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`patchsmith: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
+    // Exit 2 is kept for usage errors (each subcommand reports its own); anything thrown here is a bug or an
+    // environment failure, so it exits 1 like any other failure, with the stack for a bug report.
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`patchsmith: internal error: ${detail}\n`);
+    process.exitCode = 1;
   },
 );

@@ -66,8 +66,32 @@ function protectedState(options: EngineOptions, path: string): FileState | undef
   return why === undefined ? undefined : { kind: "protected", message: why };
 }
 
-/** Reads what the planner needs to know about one path (the filesystem adapter's `read` has this shape). */
-export type ReadState = (path: string) => Promise<FileState>;
+/**
+ * Reads what the planner needs to know about one path (the filesystem adapter's `read` has this shape).
+ * `realPath` (root-relative) is set when the path reaches its file through a symlink.
+ */
+export type ReadState = (path: string) => Promise<FileState & { readonly realPath?: string }>;
+
+/**
+ * Two paths of one reply that are one file on disk (`b.txt -> a.txt`) would each be planned against the same old
+ * content and written one after the other, losing the first change: every path after the first is refused.
+ */
+function refuseAliases(snapshot: Map<string, FileState>, realPaths: ReadonlyMap<string, string>): void {
+  const owner = new Map<string, string>();
+  for (const path of snapshot.keys()) {
+    const real = realPaths.get(path) ?? path;
+    const first = owner.get(real);
+    if (first === undefined) {
+      owner.set(real, path);
+      continue;
+    }
+    const message =
+      first === real
+        ? `${path} is a symlink to ${real}, which this reply also edits; edit ${real} only`
+        : `${path} and ${first} are the same file (${real}) through a symlink, and this reply edits both; edit ${real} only`;
+    snapshot.set(path, { kind: "unsafe", message });
+  }
+}
 
 /**
  * The pipeline without the final write: parse, read each named path once (normalised, relative; protected paths
@@ -80,7 +104,14 @@ export async function planReply(
 ): Promise<EngineResult> {
   const items = parse(reply, options);
   const snapshot = new Map<string, FileState>();
-  for (const path of pathsToRead(items)) snapshot.set(path, protectedState(options, path) ?? (await readState(path)));
+  const realPaths = new Map<string, string>();
+  for (const path of pathsToRead(items)) {
+    const state: FileState & { readonly realPath?: string } = protectedState(options, path) ?? (await readState(path));
+    // The extra field rides along in the snapshot harmlessly; the planner only looks at kind and content.
+    if (state.realPath !== undefined) realPaths.set(path, state.realPath);
+    snapshot.set(path, state);
+  }
+  refuseAliases(snapshot, realPaths);
   const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
   return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
 }
@@ -113,6 +144,26 @@ export interface ApplyReport {
   readonly writeError?: { readonly path: string; readonly message: string };
 }
 
+const edits = (n: number): string => `${n} ${n === 1 ? "edit" : "edits"}`;
+
+/**
+ * The summary of a dry run, in its own words: the planner's ("1 edit applied") would claim a change that was not
+ * made. Failures the planner held back (`not-applied`) are not counted as failed.
+ */
+export function dryRunSummary(results: readonly EditResult[], partial: boolean): string {
+  const total = results.length;
+  if (total === 0) return "dry run: the reply contains no edits; nothing was written";
+  const failed = results.filter((r) => !r.ok).length;
+  const ok = total - failed;
+  if (failed === 0) return `dry run: ${edits(ok)} would apply; nothing was written`;
+  if (!partial) {
+    const broken = results.filter((r) => !r.ok && r.reason !== "not-applied").length;
+    return `dry run: ${broken} of ${edits(total)} failed, so none would apply; nothing was written`;
+  }
+  if (ok === 0) return `dry run: all ${edits(total)} failed; nothing was written`;
+  return `dry run: ${failed} of ${edits(total)} failed and the other ${ok} would apply; nothing was written`;
+}
+
 /**
  * Applies a reply to the folder `root`: paths are confined to it (no `..`, absolute paths or symlinks that
  * leave it), each changed file is written once atomically, and a failed write restores what was written.
@@ -122,7 +173,11 @@ export async function applyReply(reply: string, options: ApplyReplyOptions): Pro
   const knownPaths = options.knownPaths ?? (await tree.listFiles());
   const plan = await planReply(reply, (path) => tree.read(path), { ...options, knownPaths });
   const dryRun = options.dryRun ?? false;
-  if (dryRun || plan.files.size === 0) {
+  if (dryRun) {
+    const summary = dryRunSummary(plan.results, options.partial ?? false);
+    return { results: plan.results, written: [], changes: plan.files, dryRun, summary };
+  }
+  if (plan.files.size === 0) {
     return { results: plan.results, written: [], changes: plan.files, dryRun, summary: plan.summary };
   }
   const committed = await tree.commit(plan.files);

@@ -135,10 +135,39 @@ async function restore(entry: Undo): Promise<void> {
   }
 }
 
+/**
+ * Two write paths that land on one file on disk (`b.txt -> a.txt`, or `lib/x.ts` through `lib -> src`) would
+ * write it twice, the later one from stale content: such a commit is refused before anything is touched.
+ * A deletion removes the directory entry itself, so it is keyed by the entry; a write goes through to the target.
+ */
+async function findAlias(
+  realRoot: string,
+  writes: ReadonlyMap<string, string | null>,
+): Promise<CommitResult | undefined> {
+  const seen = new Map<string, string>();
+  for (const [rel, content] of writes) {
+    const normal = normalizeRelativePath(rel);
+    if (!normal.ok) continue;
+    const resolved = await resolveInRoot(realRoot, normal.path);
+    // Unresolvable paths fail in applyOne with their own message (and a rollback of nothing).
+    if (resolved.kind !== "ok") continue;
+    const key = content === null ? resolved.entry : resolved.real;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const message = `${rel} and ${first} are the same file on disk (through a symlink); nothing was changed`;
+      return { ok: false, path: rel, message, rolledBack: true };
+    }
+    seen.set(key, rel);
+  }
+  return undefined;
+}
+
 export async function commitWrites(
   realRoot: string,
   writes: ReadonlyMap<string, string | null>,
 ): Promise<CommitResult> {
+  const alias = await findAlias(realRoot, writes);
+  if (alias) return alias;
   const undo: Undo[] = [];
   const made: string[] = [];
   const written: string[] = [];

@@ -39,6 +39,18 @@ export const describeError = (error: unknown): string => {
 
 export { codeOf as errorCode };
 
+/**
+ * True when `target` (a real path) is the root's `.git` or inside any `.git` folder under the root. The path text
+ * is checked for `.git` segments before resolution; this catches an in-root symlink (`g -> .git`) that leads
+ * there. Case-insensitive because macOS and Windows file systems are.
+ */
+function leadsIntoGit(realRoot: string, target: string): boolean {
+  return path
+    .relative(realRoot, target)
+    .split(path.sep)
+    .some((segment) => segment.toLowerCase() === ".git");
+}
+
 /** `relPath` must already be normalised (no `..`, no leading `/`); `realRoot` must be a realpath. */
 export async function resolveInRoot(realRoot: string, relPath: string): Promise<Resolved> {
   const segments = relPath.split("/");
@@ -73,6 +85,11 @@ export async function resolveInRoot(realRoot: string, relPath: string): Promise<
       }
       if (!isInsideDir(realRoot, target))
         return { kind: "unsafe", message: `${shown} is a symlink that leads outside the root` };
+      if (leadsIntoGit(realRoot, target))
+        return {
+          kind: "unsafe",
+          message: `${shown} is a symlink into git's own .git folder, which edits may not touch`,
+        };
       current = target;
     } else {
       if (i < segments.length - 1 && !info.isDirectory()) {

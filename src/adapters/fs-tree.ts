@@ -15,11 +15,17 @@ export type { CommitResult } from "./fs-tree-commit.js";
 /** Files larger than this are not loaded: no model edits them whole, and they would crowd memory. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * What `read` reports: the file's state, plus `realPath` (root-relative, forward slashes) when the path reaches
+ * its file through an in-root symlink, so a caller can notice two paths that are one file on disk.
+ */
+export type TreeFileState = FileState & { readonly realPath?: string };
+
 export interface FsTree {
   /** The root as given. */
   readonly root: string;
   /** `relPath` is relative to the root; it is normalised and confined again here. */
-  read(relPath: string): Promise<FileState>;
+  read(relPath: string): Promise<TreeFileState>;
   /**
    * Writes every file once (temp file in the same folder + rename, keeping the old file's mode), creates parent
    * folders, deletes paths mapped to null. On any error, restores what was already written.
@@ -31,34 +37,42 @@ export interface FsTree {
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
 
+/** The state of a path already confined to the root: `real` is where it resolved to, `shown` names it in messages. */
+async function readResolved(shown: string, real: string, exists: boolean): Promise<FileState> {
+  if (!exists) return { kind: "missing" };
+  try {
+    const info = await stat(real);
+    if (info.isDirectory()) return { kind: "unreadable", message: `${shown} is a folder, not a file` };
+    if (!info.isFile()) {
+      return { kind: "unreadable", message: `${shown} is not a regular file (a device, socket or pipe)` };
+    }
+    if (info.size > MAX_FILE_BYTES) {
+      return { kind: "unreadable", message: `${shown} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
+    }
+    const bytes = await readFile(real);
+    if (looksBinary(bytes)) return { kind: "binary" };
+    // Buffer decoding keeps a leading U+FEFF, which the text layer treats as the BOM flag.
+    return { kind: "text", content: bytes.toString("utf8") };
+  } catch (error) {
+    return { kind: "unreadable", message: `${shown} cannot be read: ${describeError(error)}` };
+  }
+}
+
 export function createFsTree(root: string): FsTree {
   let realRootPromise: Promise<string> | undefined;
   // Lazily, once: a missing root is the caller's misconfiguration and surfaces as a thrown error.
   const realRoot = (): Promise<string> => (realRootPromise ??= realpath(root));
 
-  async function read(relPath: string): Promise<FileState> {
+  async function read(relPath: string): Promise<TreeFileState> {
     const normal = normalizeRelativePath(relPath);
     if (!normal.ok) return { kind: "unsafe", message: normal.message };
-    const resolved = await resolveInRoot(await realRoot(), normal.path);
+    const base = await realRoot();
+    const resolved = await resolveInRoot(base, normal.path);
     if (resolved.kind === "unsafe") return { kind: "unsafe", message: resolved.message };
     if (resolved.kind === "blocked") return { kind: "unreadable", message: resolved.message };
-    if (!resolved.exists) return { kind: "missing" };
-    try {
-      const info = await stat(resolved.real);
-      if (info.isDirectory()) return { kind: "unreadable", message: `${normal.path} is a folder, not a file` };
-      if (!info.isFile()) {
-        return { kind: "unreadable", message: `${normal.path} is not a regular file (a device, socket or pipe)` };
-      }
-      if (info.size > MAX_FILE_BYTES) {
-        return { kind: "unreadable", message: `${normal.path} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB` };
-      }
-      const bytes = await readFile(resolved.real);
-      if (looksBinary(bytes)) return { kind: "binary" };
-      // Buffer decoding keeps a leading U+FEFF, which the text layer treats as the BOM flag.
-      return { kind: "text", content: bytes.toString("utf8") };
-    } catch (error) {
-      return { kind: "unreadable", message: `${normal.path} cannot be read: ${describeError(error)}` };
-    }
+    const real = path.relative(base, resolved.real).split(path.sep).join("/");
+    const state = await readResolved(normal.path, resolved.real, resolved.exists);
+    return real === normal.path ? state : { ...state, realPath: real };
   }
 
   async function listFiles(limit = 20_000): Promise<string[]> {

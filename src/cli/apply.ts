@@ -28,7 +28,7 @@ to the files under --root (default: the current folder). REPLY is a file; '-' or
   --partial       keep the edits that applied even if others failed (default: all or nothing)
   --json          print {"results":[{ok,path,reason?,message?,strategy?}],"written":[...],"summary":...}
 
-exit status: 0 every edit applied, 1 some failed or no edits found, 2 usage error
+exit status: 0 every edit applied, 1 some failed, no edits found or an internal error, 2 usage error
 `;
 
 class UsageError extends Error {}
@@ -118,8 +118,8 @@ async function parseOptions(argv: string[]): Promise<Options | "help"> {
   };
 }
 
-function emptyReport(summary: string): ApplyReport {
-  return { results: [], written: [], changes: new Map(), dryRun: false, summary };
+function emptyReport(summary: string, dryRun: boolean): ApplyReport {
+  return { results: [], written: [], changes: new Map(), dryRun, summary };
 }
 
 const useColor = (): boolean => process.stdout.isTTY && process.env["NO_COLOR"] === undefined;
@@ -142,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
 
   let report: ApplyReport;
   if (reply.trim() === "") {
-    report = emptyReport("the reply is empty: no edits found, nothing was changed");
+    report = emptyReport("the reply is empty: no edits found, nothing was changed", options.dryRun);
   } else {
     report = await applyReply(reply, {
       root: options.root,
@@ -154,6 +154,7 @@ export async function run(argv: string[]): Promise<number> {
       report = emptyReport(
         "no edits found in the reply (expected SEARCH/REPLACE blocks, unified diffs, an apply_patch envelope or " +
           "whole files with their paths): nothing was changed",
+        options.dryRun,
       );
     }
   }

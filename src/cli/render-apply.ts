@@ -62,13 +62,14 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
 }
 
 function footer(report: ApplyReport): string {
+  const plural = (n: number): string => `${n} ${n === 1 ? "file" : "files"}`;
+  // A dry run's summary already says that nothing was written (see dryRunSummary in engine.ts).
   if (report.dryRun) {
     const would = report.changes.size;
-    return `${report.summary} (dry run: nothing was written; ${would} ${would === 1 ? "file" : "files"} would change)`;
+    return would === 0 ? report.summary : `${report.summary} (${plural(would)} would change)`;
   }
   if (report.written.length === 0) return report.summary;
-  const n = report.written.length;
-  return `${report.summary}; ${n} ${n === 1 ? "file" : "files"} changed`;
+  return `${report.summary}; ${plural(report.written.length)} changed`;
 }
 
 export function renderHuman(report: ApplyReport, style: RenderStyle): string {

@@ -1,6 +1,6 @@
 /** Runs the built CLI (`node dist/cli.js apply`) as a real process against temp trees. */
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -90,7 +90,8 @@ describe("patchsmith apply (built CLI)", () => {
     const run = apply(["--root", root, "--dry-run", await replyFile(GOOD)]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("+  return a + b;");
-    expect(run.stdout).toContain("dry run: nothing was written");
+    expect(run.stdout).toContain("dry run: 1 edit would apply; nothing was written (1 file would change)");
+    expect(run.stdout).not.toContain("edit applied");
     expect(await math()).toBe(ORIGINAL);
   });
 
@@ -131,5 +132,41 @@ describe("patchsmith apply (built CLI)", () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ results: [{ ok: false, reason: "unsafe-path" }] });
     expect((await readdir(dir)).sort()).toEqual(["root"]);
+  });
+
+  it("refuses a second name for an edited file and a symlink into .git (partial keeps the safe edit)", async () => {
+    await mkdir(path.join(root, ".git/hooks"), { recursive: true });
+    await symlink(".git", path.join(root, "g"));
+    await symlink("math.ts", path.join(root, "src/alias.ts"));
+    const reply = [
+      GOOD,
+      block(
+        "src/alias.ts",
+        "export function add(a: number, b: number) {",
+        "export function sum(a: number, b: number) {",
+      ),
+      block("g/hooks/pre-commit", "", "#!/bin/sh\necho pwned"),
+    ].join("\n");
+    const run = apply(["--root", root, "--partial", "--json", await replyFile(reply)]);
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.stdout) as { results: { ok: boolean; reason?: string; message?: string }[] };
+    expect(json.results.map((r) => r.reason ?? "ok")).toEqual(["ok", "unsafe-path", "unsafe-path"]);
+    expect(json.results[1]?.message).toContain("edit src/math.ts only");
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+    expect(await readdir(path.join(root, ".git/hooks"))).toEqual([]);
+  });
+
+  it("an unexpected exception exits 1 as an internal error (2 stays for usage errors)", () => {
+    // A preload that breaks process.stdin makes reading the reply throw something that is not a usage error.
+    const preload = "data:text/javascript,Object.defineProperty(process,'stdin',{get(){throw new Error('boom')}})";
+    const result = spawnSync(process.execPath, ["--import", preload, cli, "apply", "--root", root], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("patchsmith: internal error: Error: boom");
+    expect(result.stdout).toBe("");
   });
 });

@@ -89,9 +89,28 @@ describe("read", () => {
     await symlink("real/a.txt", path.join(root, "rel-link.txt"));
     await symlink(path.join(root, "gone.txt"), path.join(root, "dangling.txt"));
     const tree = createFsTree(root);
-    expect(await tree.read("alias/a.txt")).toEqual({ kind: "text", content: "inside\n" });
-    expect(await tree.read("rel-link.txt")).toEqual({ kind: "text", content: "inside\n" });
+    // realPath names the file the link leads to, so callers can see two paths are one file.
+    expect(await tree.read("alias/a.txt")).toEqual({ kind: "text", content: "inside\n", realPath: "real/a.txt" });
+    expect(await tree.read("rel-link.txt")).toEqual({ kind: "text", content: "inside\n", realPath: "real/a.txt" });
+    expect(await tree.read("alias/new.txt")).toEqual({ kind: "missing", realPath: "real/new.txt" });
+    expect(await tree.read("real/a.txt")).toEqual({ kind: "text", content: "inside\n" });
     expect((await tree.read("dangling.txt")).kind).toBe("unsafe");
+  });
+
+  it("refuses in-root symlinks that lead into .git, whatever the case of the link or its target", async () => {
+    await put(".git/config", "[core]\n");
+    await mkdir(path.join(root, ".git/hooks"));
+    await symlink(".git", path.join(root, "g"));
+    await symlink(".git/config", path.join(root, "cfg"));
+    await put("sub/.GIT/HEAD", "ref\n");
+    await symlink("sub/.GIT", path.join(root, "upper"));
+    const tree = createFsTree(root);
+    for (const p of ["g/config", "g/hooks/pre-commit", "cfg", "upper/HEAD"]) {
+      expect(await tree.read(p)).toMatchObject({
+        kind: "unsafe",
+        message: expect.stringContaining(".git folder") as unknown,
+      });
+    }
   });
 
   it("works when the root itself is reached through a symlink", async () => {
@@ -181,6 +200,76 @@ describe("commit", () => {
     expect(await readFile(path.join(root, "gone.txt"), "utf8")).toBe("still here\n");
     expect(await readlink(path.join(root, "link-to-a"))).toBe("a.txt");
     expect((await readdir(root)).sort()).toEqual(["a.txt", "blocker", "gone.txt", "link-to-a"]);
+  });
+});
+
+describe("commit into .git or onto one file twice", () => {
+  beforeEach(async () => {
+    await put(".git/config", "[core]\n");
+    await put(".git/HEAD", "ref: refs/heads/main\n");
+    await mkdir(path.join(root, ".git/hooks"));
+    await symlink(".git", path.join(root, "g"));
+    await symlink(".git/HEAD", path.join(root, "head"));
+  });
+
+  const gitFiles = async () => (await readdir(path.join(root, ".git"), { recursive: true })).sort();
+
+  it("refuses to create, write, move onto or delete through a symlink into .git, changing nothing", async () => {
+    const before = await gitFiles();
+    await put("ok.txt", "fine\n");
+    const attempts: Array<[string, string | null]> = [
+      ["g/hooks/pre-commit", "#!/bin/sh\necho pwned\n"],
+      ["g/config", "[core]\n\thooksPath = /tmp\n"],
+      ["head", "ref: refs/heads/evil\n"],
+      ["g/HEAD", null],
+    ];
+    for (const write of attempts) {
+      const result = await createFsTree(root).commit(new Map([["ok.txt", "changed\n"], write]));
+      expect(result).toMatchObject({ ok: false, path: write[0], rolledBack: true });
+      if (!result.ok) expect(result.message).toContain(".git folder");
+    }
+    expect(await gitFiles()).toEqual(before);
+    expect(await readFile(path.join(root, ".git/HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+    expect(await readFile(path.join(root, "ok.txt"), "utf8")).toBe("fine\n");
+  });
+
+  it("refuses two writes that are one file through a symlink, before writing either", async () => {
+    await put("a.txt", "one\n");
+    await symlink("a.txt", path.join(root, "b.txt"));
+    await put("src/x.ts", "x\n");
+    await symlink("src", path.join(root, "lib"));
+    const tree = createFsTree(root);
+    const pairs: Array<Array<[string, string | null]>> = [
+      [
+        ["a.txt", "A\n"],
+        ["b.txt", "B\n"],
+      ],
+      [
+        ["src/x.ts", "X\n"],
+        ["lib/x.ts", null],
+      ],
+      [
+        ["lib/new.ts", "1\n"],
+        ["src/new.ts", "2\n"],
+      ],
+    ];
+    for (const writes of pairs) {
+      const result = await tree.commit(new Map(writes));
+      expect(result).toMatchObject({ ok: false, path: writes[1]![0], rolledBack: true });
+      if (!result.ok) expect(result.message).toContain("same file on disk");
+    }
+    expect(await readFile(path.join(root, "a.txt"), "utf8")).toBe("one\n");
+    expect(await readFile(path.join(root, "src/x.ts"), "utf8")).toBe("x\n");
+    expect((await readdir(path.join(root, "src"))).sort()).toEqual(["x.ts"]);
+    // Deleting a link removes only the link, so it does not collide with writing the file it pointed to.
+    expect(
+      await tree.commit(
+        new Map([
+          ["a.txt", "A\n"],
+          ["b.txt", null],
+        ]),
+      ),
+    ).toEqual({ ok: true, written: ["a.txt", "b.txt"] });
   });
 });
 

@@ -97,6 +97,8 @@ describe("applyReply", () => {
   it("a dry run reports the changes and writes nothing", async () => {
     const report = await applyReply(block("runscript", "echo old", "echo new"), { root, dryRun: true });
     expect(report).toMatchObject({ dryRun: true, written: [] });
+    // The planner's own summary ("1 edit applied") would claim a change that was not made.
+    expect(report.summary).toBe("dry run: 1 edit would apply; nothing was written");
     expect(report.changes).toEqual(new Map([["runscript", "echo new\n"]]));
     expect(await readFile(path.join(root, "runscript"), "utf8")).toBe("echo old\n");
   });

@@ -94,4 +94,22 @@ describe("patchsmith apply: outcomes", () => {
     expect(JSON.parse(out)).toMatchObject({ results: [], written: [] });
     expect(out).toContain("no edits found");
   });
+
+  it("a dry run says so in JSON and in words, even for an empty reply", async () => {
+    expect(await run(["--root", root, "--dry-run", "--json", await replyFile(EDIT)])).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({
+      results: [{ ok: true, path: "a.txt" }],
+      written: [],
+      dryRun: true,
+      summary: "dry run: 1 edit would apply; nothing was written",
+    });
+    out = "";
+    expect(await run(["--root", root, "--dry-run", await replyFile(EDIT)])).toBe(0);
+    expect(out).toContain("dry run: 1 edit would apply; nothing was written (1 file would change)");
+    expect(out).not.toContain("edit applied");
+    out = "";
+    expect(await run(["--root", root, "--dry-run", "--json", await replyFile("  \n")])).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({ results: [], written: [], dryRun: true });
+    expect(await readFile(path.join(root, "a.txt"), "utf8")).toBe("hello\nworld\n");
+  });
 });

@@ -85,7 +85,8 @@ describe("renderHuman", () => {
     );
     expect(out).toContain("--- /dev/null\n+++ b/n.ts");
     expect(out).toContain("✓ a.ts → b.ts  rename");
-    expect(out).toContain("dry run: nothing was written; 3 files would change");
+    expect(out).toContain("the summary (3 files would change)");
+    expect(out).not.toContain("changed");
   });
 
   it("colours only when asked", () => {
