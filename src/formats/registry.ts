@@ -6,7 +6,7 @@
 import type { FormatName, ParsedItem } from "../core/edit.js";
 import { applyPatch } from "./apply-patch/parse.js";
 import { searchReplace } from "./search-replace/parse.js";
-import { closesFence, parseFenceLine, scanFence } from "./shared/fences.js";
+import { closesFence, dedentFences, parseFenceLine, scanFence } from "./shared/fences.js";
 import { pathOfFence } from "./shared/locate-path.js";
 import type { Dialect, OpenFence, ScanContext } from "./types.js";
 import { unifiedDiff } from "./unified-diff/parse.js";
@@ -28,13 +28,14 @@ export const DIALECTS: readonly Dialect[] = [searchReplace, applyPatch, unifiedD
 /** The text that teaches a model the given dialect. */
 export const promptFor = (format: FormatName): string => DIALECTS.find((d) => d.name === format)!.prompt;
 
-/** Reply line endings are transport: `\r` is dropped from every line. */
+/** Reply line endings are transport: `\r` is dropped from every line; indented fences are de-indented. */
 function splitReply(reply: string): string[] {
   const lines = reply.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.endsWith("\r")) lines[i] = line.slice(0, -1);
   }
+  dedentFences(lines);
   return lines;
 }
 
@@ -45,7 +46,7 @@ export function parseReply(reply: string, options: ParseOptions = {}): ParsedIte
   const ctx: ScanContext = {
     lines,
     knownPaths: options.knownPaths,
-    state: { lastSearchReplacePath: undefined, lastSearchReplaceFence: undefined },
+    state: { lastSearchReplacePath: undefined, lastSearchReplaceFence: undefined, lastSearchReplaceEnd: undefined },
   };
   const active = DIALECTS.filter((d) => d !== wholeFile && (format === "auto" || d.name === format));
   const wholeAllowed = format === "auto" || format === "whole";

@@ -20,10 +20,12 @@ export interface ScanContext {
   readonly knownPaths: ReadonlySet<string> | undefined;
   /** State carried from block to block within one reply. */
   readonly state: {
-    /** Path of the last SEARCH/REPLACE block, inherited by the next one that names none. */
+    /** Path of the last SEARCH/REPLACE block, inherited by a next one that names none and sits next to it. */
     lastSearchReplacePath: string | undefined;
     /** Opening line of the fence that held the last SEARCH/REPLACE block. */
     lastSearchReplaceFence: number | undefined;
+    /** Index of the first line after the last SEARCH/REPLACE block. */
+    lastSearchReplaceEnd: number | undefined;
   };
 }
 

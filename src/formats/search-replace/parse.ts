@@ -11,10 +11,11 @@
  *     ```
  *
  * The block's text is taken verbatim (fences inside it are content). A block without a path line inherits the
- * previous block's path. Empty SEARCH creates a file; otherwise the ops come from a line diff of the two sides.
+ * previous block's path when it sits right after it. Empty SEARCH creates a file; otherwise the ops come from a line diff of the two sides.
  */
 import type { ParsedItem } from "../../core/edit.js";
 import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js";
+import { parseFenceLine } from "../shared/fences.js";
 import { pathAboveHead } from "../shared/locate-path.js";
 import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
 import { isDashSeparator, isDivider, isEnd, isEndLine, isHead, startLineOf } from "./markers.js";
@@ -49,6 +50,15 @@ function truncated(ctx: ScanContext, head: number, at: number, path: string | un
   return { items: [problemItem(FORMAT, head, path, message)], next: at };
 }
 
+/**
+ * Two divider lines make the split a guess: a heading underline (`=====`) in the text looks the same as the
+ * divider, and taking either one as the divider would apply the wrong edit.
+ */
+function ambiguous(head: number, first: number, second: number, path: string | undefined, next: number): BlockParse {
+  const message = `the SEARCH/REPLACE block starting at line ${head + 1} contains two '=======' lines (lines ${first + 1} and ${second + 1}), so SEARCH and REPLACE cannot be told apart; for text that contains such lines (a heading underline), send a unified diff instead`;
+  return { items: [problemItem(FORMAT, head, path, message)], next };
+}
+
 function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Scan {
   const { lines } = ctx;
   let j = head + 1;
@@ -69,12 +79,16 @@ function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Sc
   }
   if (j >= lines.length) return truncated(ctx, head, j, path, "=======");
   const search = lines.slice(searchAt, j);
+  const divider = j;
   const replaceAt = ++j;
+  let second: number | undefined;
   while (j < lines.length && !isEnd(lines[j]!)) {
     if (isHead(lines[j]!)) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+    if (second === undefined && isDivider(lines[j]!)) second = j;
     j++;
   }
   if (j >= lines.length) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+  if (second !== undefined) return ambiguous(head, divider, second, path, j + 1);
   const replace = lines.slice(replaceAt, j);
   return { ok: true, block: { head, startLine, searchAt, search, replaceAt, replace }, next: j + 1 };
 }
@@ -95,13 +109,26 @@ function toItem(block: Block, path: string): ParsedItem {
 
 /**
  * The block's path: the line above it; else the path named above its fence, for the first block in that fence;
- * else the previous block's path.
+ * else the previous block's path, but only for a block next to it (same fence, or only blank and fence lines
+ * between): past prose, a block that names no file may be about another one, and guessing would edit the wrong file.
  */
 function resolvePath(ctx: ScanContext, head: number, fence: OpenFence | undefined): string | undefined {
   const named = pathAboveHead(ctx, head);
   if (named !== undefined) return named;
-  if (fence?.path !== undefined && fence.line !== ctx.state.lastSearchReplaceFence) return fence.path;
-  return ctx.state.lastSearchReplacePath;
+  const { state } = ctx;
+  if (fence?.path !== undefined && fence.line !== state.lastSearchReplaceFence) return fence.path;
+  return followsLastBlock(ctx, head, fence) ? state.lastSearchReplacePath : undefined;
+}
+
+function followsLastBlock(ctx: ScanContext, head: number, fence: OpenFence | undefined): boolean {
+  const { state, lines } = ctx;
+  if (state.lastSearchReplaceEnd === undefined) return false;
+  if (fence !== undefined && fence.line === state.lastSearchReplaceFence) return true;
+  for (let k = state.lastSearchReplaceEnd; k < head; k++) {
+    const line = lines[k]!;
+    if (line.trim() !== "" && parseFenceLine(line) === undefined) return false;
+  }
+  return true;
 }
 
 function parseAt(ctx: ScanContext, head: number, fence: OpenFence | undefined): BlockParse {
@@ -111,6 +138,7 @@ function parseAt(ctx: ScanContext, head: number, fence: OpenFence | undefined): 
   if (path === undefined) return { items: [problemItem(FORMAT, head, undefined, MISSING_PATH)], next: scan.next };
   ctx.state.lastSearchReplacePath = path;
   ctx.state.lastSearchReplaceFence = fence?.line;
+  ctx.state.lastSearchReplaceEnd = scan.next;
   return { items: [toItem(scan.block, path)], next: scan.next };
 }
 

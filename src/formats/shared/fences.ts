@@ -107,6 +107,41 @@ export function scanFence(
   return { end: undefined, stop: undefined };
 }
 
+/** `line` without up to `count` leading spaces or tabs. */
+function stripIndent(line: string, count: number): string {
+  let k = 0;
+  while (k < count && (line[k] === " " || line[k] === "\t")) k++;
+  return k === 0 ? line : line.slice(k);
+}
+
+/**
+ * De-indents fenced blocks opened with indentation (inside list items), in place: as in CommonMark, each line of
+ * the block loses up to the opener's indentation, so a diff's context lines or a file's content read as written
+ * at column 0. The fence pairs are found on the de-indented lines, as the parsers will see them. Line count and
+ * order are kept, so line numbers in messages stay those of the reply. A block that is never closed is
+ * de-indented to the end of the reply (a list item cut short). Linear in the reply's lines.
+ */
+export function dedentFences(lines: string[]): void {
+  let i = 0;
+  while (i < lines.length) {
+    const opener = parseFenceLine(lines[i]!);
+    if (opener === undefined) {
+      i++;
+      continue;
+    }
+    const indent = opener.indent;
+    lines[i] = stripIndent(lines[i]!, indent);
+    const nesting = new FenceNesting({ ...opener, indent: 0 });
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      lines[j] = stripIndent(lines[j]!, indent);
+      if (nesting.step(parseFenceLine(lines[j]!)) === "close") break;
+    }
+    // Every line is visited once: after a fence that is never closed, no other fence is looked for.
+    i = j + 1;
+  }
+}
+
 const SHELL_INFOS = new Set([
   "bash",
   "sh",

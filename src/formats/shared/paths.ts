@@ -99,19 +99,68 @@ export function looksLikePath(path: string, knownPaths?: ReadonlySet<string>): b
 // "Update `src/a.py`:" or "Here is **src/a.py**:" — a prose line that ends by naming one path.
 const TRAILING_NAMED = /(?:`([^`\s]+)`|\*\*([^*\s]+)\*\*)\s*:?\s*$/;
 
+// A comment that holds only a path, as models put it on a block's first line or above it: `// src/a.ts`,
+// `# a.py`, `-- q.sql`, `<!-- docs/a.md -->`, `/* a.css */`.
+const COMMENTED = /^(?:(?:\/\/|#|--)\s+(\S+)|<!--\s*(\S+)\s*-->|\/\*\s*(\S+)\s*\*\/)$/;
+
+function pathFromComment(line: string, knownPaths: ReadonlySet<string> | undefined): string | undefined {
+  const m = COMMENTED.exec(line.trim());
+  const token = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (token === undefined) return undefined;
+  const path = cleanPath(token);
+  return named(path, knownPaths) && looksLikePath(path, knownPaths) ? path : undefined;
+}
+
+/** A path that names a file on its own: known, or with a directory or an extension (not a bare word). */
+const named = (path: string, knownPaths: ReadonlySet<string> | undefined): boolean =>
+  knownPaths?.has(path) === true || path.includes("/") || hasExtension(path.slice(path.lastIndexOf("/") + 1));
+
+// What may surround a path that is alone in backticks: decoration and a label, no words.
+const DECORATION = /^[\s#*>:-]*(?:(?:file ?name|file ?path|file|path|filepath|new file|updated file)\s*:)?[\s*:]*$/i;
+
 /**
- * The path a line names, or undefined. With `prose`, a sentence that ends by naming a path also counts; callers
- * whose block would overwrite a whole file do not allow that ("Example use of `lib/a.js`:" is not a file header).
+ * A new file's path with spaces (`` `src/my app.py` ``): only in backticks, with nothing but decoration around
+ * them on the line, and with a directory or an extension, because prose in backticks has spaces too.
+ */
+function spacedPath(line: string): string | undefined {
+  const m = /^([^`]*)`([^`]+)`([^`]*)$/.exec(line);
+  if (!m || !DECORATION.test(m[1]!) || !DECORATION.test(m[3]!)) return undefined;
+  const path = cleanPath(m[2]!);
+  if (!/ /.test(path) || /\s\s|[\t\n]/.test(path) || path !== path.trim()) return undefined;
+  return named(path, undefined) && looksLikePath(path.replaceAll(" ", "_")) ? path : undefined;
+}
+
+/** The backticked tokens of a sentence that look like paths ("Then in `src/b.ts`, add `y`:" has one). */
+function backtickedPaths(line: string, knownPaths: ReadonlySet<string> | undefined): Set<string> {
+  const paths = new Set<string>();
+  for (const m of line.matchAll(/`([^`\s]+)`/g)) {
+    const path = cleanPath(m[1]!);
+    if (named(path, knownPaths) && looksLikePath(path, knownPaths)) paths.add(path);
+  }
+  return paths;
+}
+
+/**
+ * The path a line names, or undefined: a path with decoration, a comment holding only a path, or a backticked
+ * path with spaces. With `prose`, a sentence that names exactly one path in backticks, or ends by naming one in
+ * bold, also counts; callers whose block would overwrite a whole file do not allow that ("Example use of `lib/a.js`:"
+ * is not a file header).
  */
 export function pathFromLine(line: string, knownPaths?: ReadonlySet<string>, prose = true): string | undefined {
   const cleaned = cleanPath(line);
   if (looksLikePath(cleaned, knownPaths)) return cleaned;
-  if (!prose) return undefined;
+  const plain = pathFromComment(line, knownPaths) ?? spacedPath(line);
+  if (plain !== undefined || !prose) return plain;
+  // Two paths in backticks ("Move `f` from `a.ts` to `b.ts`:") name no single file, even when one ends the line.
+  const backticked = backtickedPaths(line, knownPaths);
+  if (backticked.size > 1) return undefined;
   const m = TRAILING_NAMED.exec(line.trim());
-  const named = m?.[1] ?? m?.[2];
-  if (named === undefined) return undefined;
-  const path = cleanPath(named);
-  return looksLikePath(path, knownPaths) ? path : undefined;
+  const trailing = m?.[1] ?? m?.[2];
+  if (trailing !== undefined) {
+    const path = cleanPath(trailing);
+    if (looksLikePath(path, knownPaths)) return path;
+  }
+  return [...backticked][0];
 }
 
 /**

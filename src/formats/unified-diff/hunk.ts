@@ -75,9 +75,12 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
       let k = j;
       while (k < lines.length && lines[k] === "") k++;
       // Empty lines followed by more hunk lines are blank context whose space the model dropped; trailing ones
-      // belong to the hunk only as far as its counts ask for them.
-      const take =
-        k < lines.length && isBodyLine(lines, k)
+      // belong to the hunk only as far as its counts ask for them. Once the counts are met, a blank line ends the
+      // hunk: what follows is prose that may start with a space or a dash (an unfenced diff's closing note).
+      const met = header.counted && remOld <= 0 && remNew <= 0;
+      const take = met
+        ? 0
+        : k < lines.length && isBodyLine(lines, k)
           ? k - j
           : header.counted
             ? Math.max(0, Math.min(k - j, remOld, remNew))

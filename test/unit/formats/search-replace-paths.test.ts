@@ -57,11 +57,11 @@ describe("SEARCH/REPLACE: where the path comes from", () => {
     expect(parseOne(text).path).toBe("src/a.py");
   });
 
-  it("a block without a path inherits the previous block's path", () => {
+  it("a block without a path inherits the path of the block right before it (only blank and fence lines between)", () => {
     const text = reply(
       ...block("src/a.py", ["a"], ["b"]),
       "",
-      "And also:",
+      "",
       "",
       "```python",
       "<<<<<<< SEARCH",
