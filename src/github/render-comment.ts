@@ -4,7 +4,7 @@
  */
 import type { FixStage } from "../agent/types.js";
 import type { Denial } from "./authorize.js";
-import { MARKER, fence, plural, quoteInline, shortSha } from "./markdown.js";
+import { MARKER, fence, plural, quoteInline, shortSha, truncate } from "./markdown.js";
 import type { Delivery, Outcome, Progress, Stop } from "./outcome.js";
 import {
   renderAttempts,
@@ -112,6 +112,9 @@ export function renderDenied(login: string, reason: Denial): string {
   ].join("\n");
 }
 
+/** Room for a patch in the final comment, leaving the rest of it well under GitHub's 65,536-character limit. */
+const PATCH_MAX_CHARS = 45_000;
+
 /** The final body of the progress comment. */
 export function renderOutcome(outcome: Outcome, requester: string, command: string): string {
   const top = header(requester, command);
@@ -121,7 +124,8 @@ export function renderOutcome(outcome: Outcome, requester: string, command: stri
       const parts = [
         `${top} — ✅ done`,
         renderDelivery(outcome.delivery),
-        outcome.delivery.kind === "patch" ? fence(r.diff, "diff") : renderChanges(r),
+        // GitHub refuses comments over 65,536 characters: a patch that large is cut, and says so.
+        outcome.delivery.kind === "patch" ? fence(truncate(r.diff, PATCH_MAX_CHARS), "diff") : renderChanges(r),
         renderTests(r),
         renderUsage(r),
         renderAttempts(r),

@@ -58,6 +58,17 @@ describe("final comment", () => {
     expect(body).toContain("[`ccccccc`](https://h/commit/c) fix: x");
   });
 
+  it("keeps a huge patch delivery under GitHub's comment size limit and says it was cut", () => {
+    const diff = `diff --git a/x b/x\n${"+ a long added line of generated text\n".repeat(5000)}`;
+    const body = renderOutcome(
+      { kind: "fixed", report: { ...successReport(), diff }, delivery: { kind: "patch", why: "fork" } },
+      "mia",
+      "/fix x",
+    );
+    expect(body.length).toBeLessThan(65_536);
+    expect(body).toMatch(/more lines not shown/);
+  });
+
   it("neutralises mentions in quoted text", () => {
     const report = failedReport("tests-failed", "x", { notes: ["ping @everyone"] });
     expect(renderOutcome({ kind: "not-fixed", report }, "mia", "/fix")).toContain("@\u200beveryone");
