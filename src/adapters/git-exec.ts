@@ -7,7 +7,7 @@ import { redactSecrets } from "../core/redact.js";
 
 export interface GitExecOptions {
   readonly gitBinary?: string;
-  /** Token for HTTP remotes; sent as `http.extraHeader`, never written anywhere. */
+  /** Token for HTTP remotes; sent as `http.extraHeader` through the environment, never in argv or `.git/config`. */
   readonly token?: string;
   /** Extra `GIT_*` variables for this command (author/committer identity). */
   readonly env?: Readonly<Record<string, string>>;
@@ -79,6 +79,18 @@ function buildEnv(extra: Readonly<Record<string, string>> | undefined): Record<s
   return { ...env, ...extra };
 }
 
+/**
+ * The token travels as `GIT_CONFIG_*` environment variables (git >= 2.31), never as a `-c` argument: command lines are
+ * readable by every process on the host (`ps`, /proc/PID/cmdline), a child's environment only by its own user.
+ */
+const TOKEN_ENV = ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0"];
+
+const tokenEnv = (token: string): Record<string, string> => ({
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "http.extraHeader",
+  GIT_CONFIG_VALUE_0: `Authorization: ${authHeaderValue(token)}`,
+});
+
 function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptions["errors"]): SimpleGit {
   const config = [
     // A test run may have planted hooks or an fsmonitor in the clone; none of our commands may run them.
@@ -86,16 +98,14 @@ function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptio
     "core.fsmonitor=false",
     "commit.gpgSign=false",
   ];
-  if (options.token !== undefined && options.token !== "") {
-    config.push(`http.extraHeader=Authorization: ${authHeaderValue(options.token)}`);
-  }
   const git = simpleGit({
     baseDir: dir,
     binary: options.gitBinary ?? "git",
     maxConcurrentProcesses: 1,
     config,
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    allowEnvironment: [...PASS_THROUGH_GIT_ENV, ...IDENTITY_ENV, "GIT_TERMINAL_PROMPT"],
+    // GIT_CONFIG_COUNT carries the token header (see tokenEnv); simple-git asks for consent to let it through.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigEnvCount: true },
+    allowEnvironment: [...PASS_THROUGH_GIT_ENV, ...IDENTITY_ENV, ...TOKEN_ENV, "GIT_TERMINAL_PROMPT"],
     ...(errors === undefined ? {} : { errors }),
   });
   return git.env(buildEnv(options.env));
@@ -135,10 +145,20 @@ export function createGitRunner(dir: string, options: GitExecOptions): GitRunner
       throw new GitCommandError(redactSecrets(`${command}: ${message.trim()}`, secrets), command);
     }
   };
-  const plain = createGit(dir, options, strictErrors);
-  const grep = createGit(dir, options, grepErrors);
+  // Every command of a clone made with a token gets it (a blobless clone fetches missing blobs lazily, from any
+  // command), but through the environment, never on the command line.
+  const withToken: GitExecOptions =
+    options.token !== undefined && options.token !== ""
+      ? { ...options, env: { ...options.env, ...tokenEnv(options.token) } }
+      : options;
+  const plain = createGit(dir, withToken, strictErrors);
+  const grep = createGit(dir, withToken, grepErrors);
   return {
-    run: (args, env) => exec(env === undefined ? plain : createGit(dir, { ...options, env }, strictErrors), args),
+    run: (args, env) =>
+      exec(
+        env === undefined ? plain : createGit(dir, { ...withToken, env: { ...withToken.env, ...env } }, strictErrors),
+        args,
+      ),
     runGrep: (args) => exec(grep, args),
   };
 }

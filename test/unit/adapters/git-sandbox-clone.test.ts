@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -145,5 +145,33 @@ describe("credentials over HTTP", () => {
     expect(seen.length).toBeGreaterThan(0);
     const expected = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString("base64")}`;
     expect(seen.every((headers) => headers.authorization === expected)).toBe(true);
+  });
+
+  it("keeps the token off git's command line (readable by any local process), in the environment instead", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    server = createServer((request, response) => {
+      seen.push(request.headers);
+      response.writeHead(404).end("not here");
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), "patchsmith-argv-"));
+    try {
+      // A git that records its arguments, then runs the real one.
+      const log = join(dir, "argv.log");
+      const wrapper = join(dir, "git");
+      writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\nexec git "$@"\n`, { mode: 0o755 });
+      const wrapped = createGitSandboxFactory({ gitBinary: wrapper });
+      await wrapped.clone({ repo: `http://127.0.0.1:${port}/repo.git`, token: TOKEN }).catch(() => undefined);
+      const argv = readFileSync(log, "utf8");
+      expect(argv).toContain("clone");
+      expect(argv).not.toContain(Buffer.from(`x-access-token:${TOKEN}`).toString("base64"));
+      expect(argv).not.toContain("extraHeader");
+      // ... and the remote still got the header.
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]?.authorization).toBe(`Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString("base64")}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
