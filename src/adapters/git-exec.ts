@@ -97,6 +97,9 @@ function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptio
     "core.hooksPath=/dev/null",
     "core.fsmonitor=false",
     "commit.gpgSign=false",
+    // A stalled remote must not hold a worker forever: under 1 KB/s for a minute aborts the transfer.
+    "http.lowSpeedLimit=1000",
+    "http.lowSpeedTime=60",
   ];
   const git = simpleGit({
     baseDir: dir,
