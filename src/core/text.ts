@@ -23,13 +23,17 @@ export function parseText(content: string): TextFile {
   if (body === "") return { bom, lines: [], eols: [] };
   // The engine's split is native and much faster than a hand-written scan on 100,000-line files.
   const lines = body.split("\n");
-  const eols = new Array<Eol>(lines.length);
   const last = lines.length - 1;
-  for (let i = 0; i < last; i++) {
-    const line = lines[i]!;
-    const crlf = line.length > 0 && line.charCodeAt(line.length - 1) === 13;
-    if (crlf) lines[i] = line.slice(0, -1);
-    eols[i] = crlf ? "\r\n" : "\n";
+  const eols = new Array<Eol>(lines.length).fill("\n");
+  // Most files have no CR at all: then every ending is LF and no line needs looking at.
+  if (body.includes("\r")) {
+    for (let i = 0; i < last; i++) {
+      const line = lines[i]!;
+      if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) {
+        lines[i] = line.slice(0, -1);
+        eols[i] = "\r\n";
+      }
+    }
   }
   // Text ending with "\n" splits into a final empty piece: that is the final newline, not a line.
   if (lines[last] === "") {
