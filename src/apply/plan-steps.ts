@@ -64,6 +64,20 @@ function appliedLazily(
   };
 }
 
+type Inaccessible = Extract<FileState, { kind: "unreadable" | "unsafe" | "protected" }>;
+
+/** Paths no edit may use, whatever it wants to do with them: the same refusal for updates and for targets. */
+function refuseInaccessible(state: Inaccessible, path: string, edit: Edit): FailedEdit {
+  switch (state.kind) {
+    case "unreadable":
+      return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
+    case "unsafe":
+      return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
+    case "protected":
+      return fail(path, edit, "forbidden-path", describe.forbiddenPath(path, state.message, edit));
+  }
+}
+
 /** The refusal for a target that is not a readable text file, or undefined when it is one. */
 function refuseExisting(state: FileState | TreeEntry, path: string, edit: Edit): FailedEdit | undefined {
   switch (state.kind) {
@@ -74,11 +88,9 @@ function refuseExisting(state: FileState | TreeEntry, path: string, edit: Edit):
     case "binary":
       return fail(path, edit, "binary-file", describe.binaryFile(path, edit));
     case "unreadable":
-      return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
     case "unsafe":
-      return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
     case "protected":
-      return fail(path, edit, "forbidden-path", describe.forbiddenPath(path, state.message, edit));
+      return refuseInaccessible(state, path, edit);
   }
 }
 
@@ -91,11 +103,9 @@ function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | 
     case "binary":
       return fail(path, edit, "file-exists", describe.fileExists(path, edit));
     case "unreadable":
-      return fail(path, edit, "unreadable-file", describe.unreadableFile(path, state.message, edit));
     case "unsafe":
-      return fail(path, edit, "unsafe-path", describe.unsafePath(path, state.message, edit));
     case "protected":
-      return fail(path, edit, "forbidden-path", describe.forbiddenPath(path, state.message, edit));
+      return refuseInaccessible(state, path, edit);
   }
 }
 

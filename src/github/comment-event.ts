@@ -129,6 +129,31 @@ function common(p: {
   return { action, installationId: p.installation.id, repo };
 }
 
+/** The comment part of the event, the same for both payloads but for its kind and the URL path to fall back on. */
+function commentOf(
+  p: {
+    comment: z.infer<typeof baseComment> & {
+      id: number;
+      body?: string | null | undefined;
+      html_url?: string | null | undefined;
+    };
+    repository: RepositoryJson;
+    changes?: z.infer<typeof changes>;
+  },
+  action: "created" | "edited",
+  kind: CommentEvent["comment"]["kind"],
+  urlPath: string,
+): CommentEvent["comment"] {
+  const body = p.comment.body ?? "";
+  return {
+    id: p.comment.id,
+    body,
+    ...previousBody(action, body, p.changes),
+    htmlUrl: commentUrl(p.comment.html_url, p.repository, urlPath),
+    kind,
+  };
+}
+
 function previousBody(
   action: "created" | "edited",
   body: string,
@@ -150,7 +175,6 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
     const p = parsed.data;
     const base = common(p);
     if ("ok" in base) return base;
-    const body = p.comment.body ?? "";
     // GitHub sends `pull_request: { url, ... }` on pull requests; any object (even `{}`) marks one.
     const isPull = p.issue.pull_request !== undefined && p.issue.pull_request !== null;
     const path = `${isPull ? "pull" : "issues"}/${String(p.issue.number)}#issuecomment-${String(p.comment.id)}`;
@@ -159,13 +183,7 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
       event: {
         ...base,
         sender: senderOf(p.sender, p.comment),
-        comment: {
-          id: p.comment.id,
-          body,
-          ...previousBody(base.action, body, p.changes),
-          htmlUrl: commentUrl(p.comment.html_url, p.repository, path),
-          kind: "issue-comment",
-        },
+        comment: commentOf(p, base.action, "issue-comment", path),
         target: { kind: isPull ? "pull" : "issue", number: p.issue.number },
         headSha: null,
       },
@@ -176,7 +194,6 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
   const p = parsed.data;
   const base = common(p);
   if ("ok" in base) return base;
-  const body = p.comment.body ?? "";
   const line = p.comment.line ?? null;
   const number = p.pull_request.number;
   const filePath = p.comment.path ?? "";
@@ -197,17 +214,12 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
     event: {
       ...base,
       sender: senderOf(p.sender, p.comment),
-      comment: {
-        id: p.comment.id,
-        body,
-        ...previousBody(base.action, body, p.changes),
-        htmlUrl: commentUrl(
-          p.comment.html_url,
-          p.repository,
-          `pull/${String(number)}#discussion_r${String(p.comment.id)}`,
-        ),
-        kind: "review-comment",
-      },
+      comment: commentOf(
+        p,
+        base.action,
+        "review-comment",
+        `pull/${String(number)}#discussion_r${String(p.comment.id)}`,
+      ),
       target,
       headSha: p.pull_request.head?.sha ?? null,
     },
