@@ -10,7 +10,8 @@ import { closesFence, dedentFences, parseFenceLine, scanFence } from "./shared/f
 import { pathOfFence } from "./shared/locate-path.js";
 import type { Dialect, OpenFence, ScanContext } from "./types.js";
 import { unifiedDiff } from "./unified-diff/parse.js";
-import { parseWholeFile, wholeFile, wholeFilePath } from "./whole-file/parse.js";
+import { parseWholeFile, wholeFilePath } from "./whole-file/parse.js";
+import { WHOLE_FILE_PROMPT } from "./whole-file/prompt.js";
 
 export type FormatChoice = "auto" | FormatName;
 
@@ -20,13 +21,20 @@ export interface ParseOptions {
 }
 
 /**
- * Every dialect in detection order. apply_patch comes before udiff because its chunks use `@@` too; whole files
- * come last because any fenced block with a path could be one.
+ * The line dialects in detection order (apply_patch before udiff: its chunks use `@@` too). Whole files are not
+ * among them: any fenced block with a path could be one, so the scan tries them last, on fences no dialect claimed.
  */
-export const DIALECTS: readonly Dialect[] = [searchReplace, applyPatch, unifiedDiff, wholeFile];
+export const DIALECTS: readonly Dialect[] = [searchReplace, applyPatch, unifiedDiff];
+
+const PROMPTS: Readonly<Record<FormatName, string>> = {
+  editblock: searchReplace.prompt,
+  patch: applyPatch.prompt,
+  udiff: unifiedDiff.prompt,
+  whole: WHOLE_FILE_PROMPT,
+};
 
 /** The text that teaches a model the given dialect. */
-export const promptFor = (format: FormatName): string => DIALECTS.find((d) => d.name === format)!.prompt;
+export const promptFor = (format: FormatName): string => PROMPTS[format];
 
 /** Reply line endings are transport: `\r` is dropped from every line; indented fences are de-indented. */
 function splitReply(reply: string): string[] {
@@ -48,7 +56,7 @@ export function parseReply(reply: string, options: ParseOptions = {}): ParsedIte
     knownPaths: options.knownPaths,
     state: { lastSearchReplacePath: undefined, lastSearchReplaceFence: undefined, lastSearchReplaceEnd: undefined },
   };
-  const active = DIALECTS.filter((d) => d !== wholeFile && (format === "auto" || d.name === format));
+  const active = DIALECTS.filter((d) => format === "auto" || d.name === format);
   const wholeAllowed = format === "auto" || format === "whole";
   const items: ParsedItem[] = [];
   const startingAt = (i: number, fence: OpenFence | undefined): Dialect | undefined =>

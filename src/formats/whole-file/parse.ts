@@ -5,11 +5,10 @@
  */
 import type { ParsedItem, RewriteEdit } from "../../core/edit.js";
 import { isSuspectedElision } from "../shared/elision.js";
-import { FenceNesting, isDiffInfo, isShellInfo, parseFenceLine, scanFence, type FenceLine } from "../shared/fences.js";
+import { FenceNesting, isDiffInfo, isShellInfo, parseFenceLine, type FenceLine } from "../shared/fences.js";
 import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js";
 import { pathOfFence } from "../shared/locate-path.js";
-import type { Dialect, ScanContext } from "../types.js";
-import { WHOLE_FILE_PROMPT } from "./prompt.js";
+import type { ScanContext } from "../types.js";
 
 const FORMAT = "whole";
 
@@ -73,22 +72,3 @@ export function parseWholeFile(
       : { kind: "rewrite", path, content, origin };
   return [editItem(edit)];
 }
-
-/**
- * As a line dialect: a block starts at a fence opener with a path. The registry examines fences for the other
- * dialects first and calls `parseWholeFile` itself; this form serves callers that force the format.
- */
-export const wholeFile: Dialect = {
-  name: FORMAT,
-  prompt: WHOLE_FILE_PROMPT,
-  startsAt: (ctx, index) => {
-    const fence = parseFenceLine(ctx.lines[index]!);
-    return fence !== undefined && wholeFilePath(ctx, index, fence) !== undefined;
-  },
-  parseAt: (ctx, index) => {
-    const fence = parseFenceLine(ctx.lines[index]!);
-    if (fence === undefined) return { items: [], next: index + 1 };
-    const { end } = scanFence(ctx.lines, index, fence, () => false);
-    return { items: parseWholeFile(ctx, index, fence, end), next: end === undefined ? ctx.lines.length : end + 1 };
-  },
-};
