@@ -39,9 +39,12 @@ export const promptFor = (format: FormatName): string => PROMPTS[format];
 /** Reply line endings are transport: `\r` is dropped from every line; indented fences are de-indented. */
 function splitReply(reply: string): string[] {
   const lines = reply.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.endsWith("\r")) lines[i] = line.slice(0, -1);
+  // One search of the reply spares a check per line when it has no `\r` (the usual case).
+  if (reply.includes("\r")) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.endsWith("\r")) lines[i] = line.slice(0, -1);
+    }
   }
   dedentFences(lines);
   return lines;

@@ -23,14 +23,52 @@ const LEAD_WORDS = /\b(?:existing|rest|unchanged|remaining|omitted|same|previous
 const LEADING_ELLIPSIS = /^(?:\.\.\.|…)\s*/;
 const TRAILING_ELLIPSIS = /(?:\.\.\.|…)\s*[)\]]?$/;
 
+const SPACE = 0x20;
+const TAB = 0x09;
+const LAST_PRINTABLE_ASCII = 0x7e;
+
+/**
+ * The first character of `line` after spaces and tabs when `trim()` would stop there too (printable ASCII), or ""
+ * when the line holds nothing else (it trims to ""); undefined otherwise (other whitespace, non-ASCII), which
+ * callers leave to their full check. Elision checks run on every context line of every edit and almost none is an
+ * elision: looking at this one character spares most lines the trim and the regexes.
+ */
+function visibleAscii(line: string): string | undefined {
+  // Character codes rather than one-character strings: this runs on every line and must stay cheap.
+  let k = 0;
+  let c = line.charCodeAt(0);
+  while (c === SPACE || c === TAB) c = line.charCodeAt(++k);
+  if (k === line.length) return "";
+  return c > SPACE && c <= LAST_PRINTABLE_ASCII ? line[k] : undefined;
+}
+
+/** The characters that open one of COMMENT's wrappers (`{/*` opens with a brace). */
+const COMMENT_OPENERS: ReadonlySet<string> = new Set(["/", "#", "-", ";", "%", "{", "<"]);
+
+// Every elision comment holds an ellipsis or a key word of ELIDED_PHRASE: each of its phrases says "rest" or "code".
+const ELISION_HINT = /\.\.\.|…|rest|code/i;
+
+/**
+ * True when `line` is certainly no elision comment, suspected or not: COMMENT cannot match it, or it holds neither
+ * an ellipsis nor a key word. Cheaper than COMMENT, whose lazy body is slow on long comments.
+ */
+function cannotBeElisionComment(line: string): boolean {
+  const first = visibleAscii(line);
+  if (first !== undefined && !COMMENT_OPENERS.has(first)) return true;
+  return !ELISION_HINT.test(line);
+}
+
 /** A line that is only `...` or `…` (indentation allowed). Valid Python, so callers exempt .py files. */
 export const isBareEllipsis = (line: string): boolean => {
+  const first = visibleAscii(line);
+  if (first !== undefined && first !== ".") return false;
   const t = line.trim();
   return t === "..." || t === "…";
 };
 
 /** A comment whose whole purpose is to stand for omitted lines. */
 export function isCommentElision(line: string): boolean {
+  if (cannotBeElisionComment(line)) return false;
   const m = COMMENT.exec(line.trim());
   if (!m) return false;
   const body = m[1]!;
@@ -65,6 +103,7 @@ export function isElision(line: string, path: string | undefined): boolean {
  */
 export function isSuspectedElision(line: string, path: string | undefined): boolean {
   if (isElision(line, path)) return true;
+  if (cannotBeElisionComment(line)) return false;
   const m = COMMENT.exec(line.trim());
   return m !== null && LEADING_ELLIPSIS.test(m[1]!);
 }

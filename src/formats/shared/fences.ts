@@ -16,7 +16,25 @@ export interface FenceLine {
 
 const FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 
+const SPACE = 0x20;
+const TAB = 0x09;
+const BACKTICK = 0x60;
+const TILDE = 0x7e;
+
+/**
+ * Whether `line` may match FENCE: its first character after spaces and tabs is a backtick or a tilde. Almost no
+ * line is a fence, and every line of a reply is asked (often more than once), so this check spares the regex. It
+ * compares character codes, which is cheaper than taking one-character strings.
+ */
+function mayBeFence(line: string): boolean {
+  let k = 0;
+  let c = line.charCodeAt(0);
+  while (c === SPACE || c === TAB) c = line.charCodeAt(++k);
+  return c === BACKTICK || c === TILDE;
+}
+
 export function parseFenceLine(line: string): FenceLine | undefined {
+  if (!mayBeFence(line)) return undefined;
   const m = FENCE.exec(line);
   if (!m) return undefined;
   const marks = m[2]!;
@@ -134,7 +152,8 @@ export function dedentFences(lines: string[]): void {
     const nesting = new FenceNesting({ ...opener, indent: 0 });
     let j = i + 1;
     for (; j < lines.length; j++) {
-      lines[j] = stripIndent(lines[j]!, indent);
+      // Most blocks are not indented: their lines are left alone rather than copied.
+      if (indent > 0) lines[j] = stripIndent(lines[j]!, indent);
       if (nesting.step(parseFenceLine(lines[j]!)) === "close") break;
     }
     // Every line is visited once: after a fence that is never closed, no other fence is looked for.

@@ -6,9 +6,11 @@ export const DEV_NULL = "/dev/null";
 export const isGitHeader = (line: string): boolean => line.startsWith("diff --git ");
 export const isHunkHeader = (line: string): boolean => line.startsWith("@@");
 
+const OLD_FILE = /^--- \S/;
+
 /** `--- x` immediately followed by `+++ y`. */
 export const startsPlainFile = (lines: readonly string[], i: number): boolean =>
-  /^--- \S/.test(lines[i] ?? "") && (lines[i + 1] ?? "").startsWith("+++ ");
+  OLD_FILE.test(lines[i] ?? "") && (lines[i + 1] ?? "").startsWith("+++ ");
 
 /**
  * Inside a hunk, `--- x` could be the removal of a line "-- x"; it is a new file only when a `+++` line and a hunk

@@ -61,13 +61,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     oldEndsWithoutNewline: false,
     newEndsWithoutNewline: false,
   };
-  let remOld = header.oldCount;
-  let remNew = header.newCount;
-  const push = (op: LineOp): void => {
-    hunk.ops.push(op);
-    if (op.op !== "add") remOld--;
-    if (op.op !== "remove") remNew--;
-  };
+  const remaining: Remaining = { old: header.oldCount, new: header.newCount };
   let j = at + 1;
   while (j < lines.length) {
     const line = lines[j]!;
@@ -77,15 +71,15 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
       // Empty lines followed by more hunk lines are blank context whose space the model dropped; trailing ones
       // belong to the hunk only as far as its counts ask for them. Once the counts are met, a blank line ends the
       // hunk: what follows is prose that may start with a space or a dash (an unfenced diff's closing note).
-      const met = header.counted && remOld <= 0 && remNew <= 0;
+      const met = header.counted && remaining.old <= 0 && remaining.new <= 0;
       const take = met
         ? 0
         : k < lines.length && isBodyLine(lines, k)
           ? k - j
           : header.counted
-            ? Math.max(0, Math.min(k - j, remOld, remNew))
+            ? Math.max(0, Math.min(k - j, remaining.old, remaining.new))
             : 0;
-      for (let t = 0; t < take; t++) push({ op: "context", text: "" });
+      for (let t = 0; t < take; t++) pushOp(hunk, remaining, { op: "context", text: "" });
       if (take < k - j) {
         j += take;
         break;
@@ -96,13 +90,31 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     if (!isBodyLine(lines, j)) break;
     const text = line.slice(1);
     const c = line[0];
-    if (c === " ") push(isElision(text, path) ? { op: "elision", text } : { op: "context", text });
-    else if (c === "-") push({ op: "remove", text });
-    else if (c === "+") push({ op: "add", text });
+    if (c === " ") pushOp(hunk, remaining, isElision(text, path) ? { op: "elision", text } : { op: "context", text });
+    else if (c === "-") pushOp(hunk, remaining, { op: "remove", text });
+    else if (c === "+") pushOp(hunk, remaining, { op: "add", text });
     else markNoNewline(hunk);
     j++;
   }
-  return { hunk, next: j, counted: header.counted, fulfilled: header.counted && remOld <= 0 && remNew <= 0 };
+  return {
+    hunk,
+    next: j,
+    counted: header.counted,
+    fulfilled: header.counted && remaining.old <= 0 && remaining.new <= 0,
+  };
+}
+
+/** Lines the header's counts still expect on each side (negative once exceeded; unused without counts). */
+interface Remaining {
+  old: number;
+  new: number;
+}
+
+/** Appends `op` to the hunk and counts it against the side(s) it belongs to. */
+function pushOp(hunk: Hunk, remaining: Remaining, op: LineOp): void {
+  hunk.ops.push(op);
+  if (op.op !== "add") remaining.old--;
+  if (op.op !== "remove") remaining.new--;
 }
 
 /** `\ No newline at end of file` speaks about the line before it. */
