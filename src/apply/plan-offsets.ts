@@ -20,12 +20,13 @@ export function shiftAt(shifts: readonly LineShift[], line: number): number {
 }
 
 /**
- * The original line of a current 0-based line: the edits are walked in original order, each one's current end
- * found from the deltas of those above it, and the deltas of those ending at or above `line` are taken back.
+ * The original line of a current 0-based line: the edits are walked in original order (recordShift keeps them so),
+ * each one's current end found from the deltas of those above it, and the deltas of those ending at or above
+ * `line` are taken back.
  */
 export function originalLine(shifts: readonly LineShift[], line: number): number {
   let shift = 0;
-  for (const s of [...shifts].sort((a, b) => a.start - b.start)) {
+  for (const s of shifts) {
     if (s.end + shift + s.delta > line) break;
     shift += s.delta;
   }
@@ -35,5 +36,8 @@ export function originalLine(shifts: readonly LineShift[], line: number): number
 /** Records an edit that replaced current lines [start, end) and changed the file's length by `delta`. */
 export function recordShift(shifts: LineShift[], start: number, end: number, delta: number): void {
   const from = originalLine(shifts, start);
-  shifts.push({ start: from, end: from + (end - start), delta });
+  // Kept in original order; edits at the same original line stay in the order they were applied.
+  let at = shifts.length;
+  while (at > 0 && shifts[at - 1]!.start > from) at--;
+  shifts.splice(at, 0, { start: from, end: from + (end - start), delta });
 }

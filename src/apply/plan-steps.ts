@@ -5,13 +5,17 @@
 import type { CreateEdit, DeleteEdit, Edit, RenameEdit, ReplaceEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
 import type { AppliedEdit, EditResult, FailedEdit, Strategy } from "../core/result.js";
+import type { LineDoc } from "../core/line-doc.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
-import type { Eol } from "../core/text.js";
+import type { Eol, TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { inheritIndentStyle } from "../matcher/indent-structure.js";
+import { exactWindows } from "../matcher/exact-doc.js";
+import { fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
+import { oldSide, straightAlignment } from "../matcher/old-side.js";
+import type { Match } from "../matcher/types.js";
 import { recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
-import { renderReplacement } from "./splice.js";
+import { renderSplice } from "./splice.js";
 import { describe } from "./feedback.js";
 import { TextBody, type PlanTree, type TreeEntry } from "./plan-tree.js";
 import { normalizeRelativePath } from "./paths.js";
@@ -109,24 +113,52 @@ function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | 
   }
 }
 
+/** The parsed form of a version, styled like the version the reply started from (as the splice is). */
+function parsedFile(doc: LineDoc): TextFile {
+  const file = doc.file;
+  inheritIndentStyle(doc.originFile, file);
+  return file;
+}
+
+/**
+ * The ladder's first step, on the document itself: an edit whose old lines occur exactly once, byte for byte, is
+ * found through the document's line index, without parsing the current version or scanning it. Anything else (no
+ * window, several, an insertion) is left to the full ladder, which repeats this step and decides as always.
+ */
+function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
+  const old = oldSide(edit.ops);
+  if (old.length === 0) return undefined;
+  const starts = exactWindows(
+    doc,
+    old.map((l) => l.text),
+  );
+  if (starts.length !== 1) return undefined;
+  const start = starts[0]!;
+  return { start, end: start + old.length, strategy: "exact", alignment: straightAlignment(old, start) };
+}
+
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
-  const file = entry.body.file;
+  const doc = entry.body.doc;
   const shifts = ctx.offsets.get(path) ?? [];
+  const exact = locateExactly(doc, edit);
   const offset = edit.hint.line === undefined ? 0 : shiftAt(shifts, edit.hint.line - 1);
-  const located = locate(file, { ops: edit.ops, hint: edit.hint }, { hintOffset: offset });
+  const located =
+    exact === undefined
+      ? locate(parsedFile(doc), { ops: edit.ops, hint: edit.hint }, { hintOffset: offset })
+      : ({ kind: "found", match: exact } as const);
   switch (located.kind) {
     case "found": {
-      const { file: next, changed } = renderReplacement(file, edit, located.match);
-      inheritIndentStyle(file, next);
-      const body = TextBody.ofFile(next);
+      const splice = renderSplice(doc, edit, located.match, () => fileIndentStyle(doc.originFile));
+      const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
+      const body = TextBody.ofDoc(next);
       const { start, end } = located.match;
-      recordShift(shifts, start, end, next.lines.length - file.lines.length);
+      recordShift(shifts, start, end, next.length - doc.length);
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      return appliedLazily(path, edit, entry.body, body, located.match.strategy, changed);
+      return appliedLazily(path, edit, entry.body, body, located.match.strategy, splice.changed);
     }
     case "ambiguous":
       return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
@@ -134,7 +166,7 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       const message = describe.notFound(path, edit, {
         nearest: located.nearest,
         note: located.note,
-        alreadyApplied: isAlreadyApplied(file, edit.ops),
+        alreadyApplied: isAlreadyApplied(parsedFile(doc), edit.ops),
         mismatch: edit.explicitOps,
       });
       return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message);

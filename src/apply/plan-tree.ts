@@ -2,36 +2,33 @@
  * The in-memory tree a reply is planned against: the snapshot read before planning, overlaid with the contents
  * earlier edits of the same reply produced. Only text contents and absences are ever written into it.
  *
- * Text is held as a `TextBody`, which converts between the string and the parsed lines at most once each way:
- * fifty hunks on one 10,000-line file must not parse and serialise the whole file fifty times.
+ * Text is held as a `TextBody`: the string, the lines being edited (core/line-doc.ts), or both, each computed at
+ * most once. Fifty hunks on one 10,000-line file must not parse and serialise the whole file fifty times.
  */
-import { parseText, serializeText, type TextFile } from "../core/text.js";
+import { LineDoc } from "../core/line-doc.js";
 import type { FileSnapshot, FileState } from "./snapshot.js";
 
-/** A file's text as a string, as parsed lines, or both; each form is computed on first use and kept. */
+/** A file's text as a string, as an editable document, or both; each form is computed on first use and kept. */
 export class TextBody {
-  private text: string | undefined;
-  private parsed: TextFile | undefined;
-
-  private constructor(text: string | undefined, parsed: TextFile | undefined) {
-    this.text = text;
-    this.parsed = parsed;
-  }
+  private constructor(
+    private text: string | undefined,
+    private lines: LineDoc | undefined,
+  ) {}
 
   static ofText(text: string): TextBody {
     return new TextBody(text, undefined);
   }
 
-  static ofFile(file: TextFile): TextBody {
-    return new TextBody(undefined, file);
+  static ofDoc(doc: LineDoc): TextBody {
+    return new TextBody(undefined, doc);
   }
 
   get content(): string {
-    return (this.text ??= serializeText(this.parsed!));
+    return (this.text ??= this.lines!.text);
   }
 
-  get file(): TextFile {
-    return (this.parsed ??= parseText(this.text!));
+  get doc(): LineDoc {
+    return (this.lines ??= LineDoc.fromText(this.text!));
   }
 }
 

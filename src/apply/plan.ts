@@ -6,7 +6,7 @@
 import type { Edit, ParsedItem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import { describe, summarize } from "./feedback.js";
-import { normalizeRelativePath } from "./paths.js";
+import { normalizeRelativePath, type PathCheck } from "./paths.js";
 import { fail, planCreate, planDelete, planRename, planReplace, planRewrite, type StepContext } from "./plan-steps.js";
 import { PlanTree } from "./plan-tree.js";
 import { projectEol, type FileSnapshot } from "./snapshot.js";
@@ -43,8 +43,21 @@ export function pathsToRead(items: readonly ParsedItem[]): string[] {
   return [...paths];
 }
 
-function planOne(ctx: StepContext, edit: Edit): EditResult {
-  const normal = normalizeRelativePath(edit.path);
+/** normalizeRelativePath, once per distinct path of a reply (fifty hunks usually name one file fifty times). */
+function pathNormalizer(): (raw: string) => PathCheck {
+  const seen = new Map<string, PathCheck>();
+  return (raw) => {
+    let check = seen.get(raw);
+    if (check === undefined) {
+      check = normalizeRelativePath(raw);
+      seen.set(raw, check);
+    }
+    return check;
+  };
+}
+
+function planOne(ctx: StepContext, edit: Edit, normalize: (raw: string) => PathCheck): EditResult {
+  const normal = normalize(edit.path);
   if (!normal.ok) return fail(edit.path, edit, "unsafe-path", describe.unsafePath(edit.path, normal.message, edit));
   const path = normal.path;
   switch (edit.kind) {
@@ -77,10 +90,11 @@ export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, 
     eol: () => (eol ??= projectEol(snapshot)),
     offsets: new Map(),
   };
+  const normalize = pathNormalizer();
   const results: EditResult[] = items.map((item) =>
     item.type === "problem"
       ? fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem))
-      : planOne(ctx, item.edit),
+      : planOne(ctx, item.edit, normalize),
   );
   const anyFailed = results.some((r) => !r.ok);
   if (anyFailed && !partial) {

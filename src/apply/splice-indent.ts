@@ -21,8 +21,7 @@
  */
 import type { ReplaceEdit } from "../core/edit.js";
 import { leadingWhitespace, renderIndent, type IndentStyle } from "../core/indent.js";
-import type { TextFile } from "../core/text.js";
-import { depthRatio, fileIndentStyle, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
+import { depthRatio, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
 import { isBlank } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 
@@ -45,9 +44,13 @@ const fits = (ws: string, style: IndentStyle): boolean =>
 const sameCharacters = (a: string, b: string): boolean =>
   (!a.includes("\t") && !b.includes("\t")) || (!a.includes(" ") && !b.includes(" "));
 
-function writesInFileUnit(pairs: readonly LinePair[], fileStyle: IndentStyle, modelStyle: IndentStyle): boolean {
+function writesInFileUnit(
+  pairs: readonly LinePair[],
+  fileStyle: () => IndentStyle,
+  modelStyle: () => IndentStyle,
+): boolean {
   // Without an aligned line a different unit cannot be told from a different depth: only the characters change.
-  if (pairs.length === 0) return modelStyle.kind === fileStyle.kind;
+  if (pairs.length === 0) return modelStyle().kind === fileStyle().kind;
   let offset: number | undefined;
   for (const { model, file } of pairs) {
     const m = leadingWhitespace(model);
@@ -57,29 +60,75 @@ function writesInFileUnit(pairs: readonly LinePair[], fileStyle: IndentStyle, mo
     if (offset === undefined) offset = delta;
     else if (delta !== offset) return false;
   }
-  return fileStyle.kind === "tabs" || offset! % fileStyle.width === 0;
+  // No offset is a whole number of levels in any style.
+  if (offset === 0) return true;
+  const style = fileStyle();
+  return style.kind === "tabs" || offset! % style.width === 0;
 }
 
 /** The aligned pairs (model's old line, file line) of an edit, by op index. */
-export function alignedPairs(file: TextFile, edit: ReplaceEdit, match: Match): Map<number, LinePair> {
+export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, match: Match): Map<number, LinePair> {
   const pairs = new Map<number, LinePair>();
   for (const a of match.alignment) {
     const op = edit.ops[a.op];
     if (op === undefined || op.op === "elision" || op.op === "add" || a.end - a.start !== 1) continue;
-    const line = file.lines[a.start]!;
-    if (!isBlank(op.text) && !isBlank(line)) pairs.set(a.op, { model: op.text, file: line });
+    const text = line(a.start);
+    if (!isBlank(op.text) && !isBlank(text)) pairs.set(a.op, { model: op.text, file: text });
   }
   return pairs;
 }
 
-export function planIndent(file: TextFile, edit: ReplaceEdit, pairs: ReadonlyMap<number, LinePair>): IndentPlan {
-  const detectedModel = modelIndentStyle(edit.ops);
-  const fileStyle = fileIndentStyle(file) ?? detectedModel ?? DEFAULT_STYLE;
-  const modelStyle = detectedModel ?? fileStyle;
-  const aligned = [...pairs.values()];
-  const sameUnit = writesInFileUnit(aligned, fileStyle, modelStyle);
-  const scale = sameUnit ? 1 : (depthRatio(aligned, modelStyle, fileStyle) ?? 1);
-  return { fileStyle, modelStyle, sameUnit, scale };
+/**
+ * The plan's parts are worked out on first use: an edit found exactly, whose added lines sit under lines the
+ * model copied, needs neither the file's style (a scan of up to 10,000 lines) nor the model's.
+ */
+class LazyIndentPlan implements IndentPlan {
+  private fileStyleMemo: IndentStyle | undefined;
+  private modelStyleMemo: IndentStyle | null | undefined;
+  private sameUnitMemo: boolean | undefined;
+  private scaleMemo: number | undefined;
+  private readonly aligned: readonly LinePair[];
+
+  constructor(
+    private readonly fileIndent: () => IndentStyle | undefined,
+    private readonly edit: ReplaceEdit,
+    pairs: ReadonlyMap<number, LinePair>,
+  ) {
+    this.aligned = [...pairs.values()];
+  }
+
+  private get detectedModel(): IndentStyle | undefined {
+    if (this.modelStyleMemo === undefined) this.modelStyleMemo = modelIndentStyle(this.edit.ops) ?? null;
+    return this.modelStyleMemo ?? undefined;
+  }
+
+  get fileStyle(): IndentStyle {
+    return (this.fileStyleMemo ??= this.fileIndent() ?? this.detectedModel ?? DEFAULT_STYLE);
+  }
+
+  get modelStyle(): IndentStyle {
+    return this.detectedModel ?? this.fileStyle;
+  }
+
+  get sameUnit(): boolean {
+    return (this.sameUnitMemo ??= writesInFileUnit(
+      this.aligned,
+      () => this.fileStyle,
+      () => this.modelStyle,
+    ));
+  }
+
+  get scale(): number {
+    return (this.scaleMemo ??= this.sameUnit ? 1 : (depthRatio(this.aligned, this.modelStyle, this.fileStyle) ?? 1));
+  }
+}
+
+export function planIndent(
+  fileIndent: () => IndentStyle | undefined,
+  edit: ReplaceEdit,
+  pairs: ReadonlyMap<number, LinePair>,
+): IndentPlan {
+  return new LazyIndentPlan(fileIndent, edit, pairs);
 }
 
 /** The nearest pair before op `index` in op order, else the nearest after it. */
@@ -98,8 +147,9 @@ export function nearestPair(pairs: ReadonlyMap<number, LinePair>, index: number,
 /** The model copied its reference line byte for byte, and the added line's indentation is evidently the file's. */
 function keepsModelIndent(ws: string, ref: LinePair, plan: IndentPlan): boolean {
   const refWs = leadingWhitespace(ref.model);
-  if (!plan.sameUnit || refWs !== leadingWhitespace(ref.file)) return false;
-  return fits(ws, plan.fileStyle) || (refWs !== "" && sameCharacters(ws, refWs));
+  if (refWs !== leadingWhitespace(ref.file) || !plan.sameUnit) return false;
+  // An unindented line fits every style; the file's style is read only when nothing else decides.
+  return ws === "" || (refWs !== "" && sameCharacters(ws, refWs)) || fits(ws, plan.fileStyle);
 }
 
 /** An added line in the file's style at the depth its reference line implies. */

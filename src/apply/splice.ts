@@ -5,45 +5,71 @@
  * dominant line ending. The BOM and the final-newline state survive unless the edit says otherwise.
  */
 import type { ReplaceEdit } from "../core/edit.js";
+import type { IndentStyle } from "../core/indent.js";
 import { dominantEol, hasFinalNewline, type Eol, type TextFile } from "../core/text.js";
+import { fileIndentStyle } from "../matcher/indent-structure.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 import { alignedPairs, nearestPair, planIndent, reindentLine } from "./splice-indent.js";
 
 /** The alignment must tile the match in op order; anything else is a matcher bug, not an expected failure. */
 function checkAlignment(edit: ReplaceEdit, match: Match): void {
-  const oldOps = edit.ops.flatMap((o, i) => (o.op === "add" ? [] : [i]));
+  let k = 0;
   let at = match.start;
-  const ok =
-    match.alignment.length === oldOps.length &&
-    match.alignment.every((a, k) => {
-      const tiles = a.op === oldOps[k] && a.start === at && a.end >= a.start;
-      at = a.end;
-      return tiles;
-    }) &&
-    at === match.end;
-  if (!ok)
+  let ok = true;
+  for (const [index, op] of edit.ops.entries()) {
+    if (op.op === "add") continue;
+    const a = match.alignment[k++];
+    ok &&= a !== undefined && a.op === index && a.start === at && a.end >= a.start;
+    if (a !== undefined) at = a.end;
+  }
+  if (!ok || k !== match.alignment.length || at !== match.end)
     throw new Error(`renderReplacement: the alignment does not cover lines ${match.start}-${match.end} in op order`);
 }
 
-export function renderReplacement(
-  file: TextFile,
+/** What a splice reads of the version it edits: a LineDoc, or a parsed file through `renderReplacement`. */
+export interface SpliceSource {
+  readonly length: number;
+  line(i: number): string;
+  eol(i: number): Eol;
+  dominantEol(): "\n" | "\r\n";
+  hasFinalNewline(): boolean;
+}
+
+/** Lines [start, end) of the version become `lines`; `changed` is what a reader sees as the edit (1-based). */
+export interface Splice {
+  readonly start: number;
+  readonly end: number;
+  readonly lines: readonly string[];
+  readonly eols: readonly Eol[];
+  readonly changed: { start: number; end: number };
+}
+
+/**
+ * The lines that replace a match. The splice starts one line early when the match reaches the end of the file: the
+ * old last line may gain or lose its ending there. `indentStyle` is the file's, read only if a line needs it.
+ */
+export function renderSplice(
+  source: SpliceSource,
   edit: ReplaceEdit,
   match: Match,
-): { file: TextFile; changed: { start: number; end: number } } {
+  indentStyle: () => IndentStyle | undefined,
+): Splice {
   checkAlignment(edit, match);
-  const total = file.lines.length;
-  const eol: "\n" | "\r\n" = total === 0 ? "\n" : dominantEol(file);
-  const pairs = alignedPairs(file, edit, match);
-  const plan = planIndent(file, edit, pairs);
-  const lines: string[] = file.lines.slice(0, match.start);
-  const eols: Eol[] = file.eols.slice(0, match.start);
+  const total = source.length;
+  const eol: "\n" | "\r\n" = total === 0 ? "\n" : source.dominantEol();
+  const pairs = alignedPairs((i) => source.line(i), edit, match);
+  const plan = planIndent(indentStyle, edit, pairs);
+  const from = match.end === total && match.start > 0 ? match.start - 1 : match.start;
+  const lines: string[] = [];
+  const eols: Eol[] = [];
   const keep = (start: number, end: number): void => {
     for (let i = start; i < end; i++) {
-      lines.push(file.lines[i]!);
-      eols.push(file.eols[i]!);
+      lines.push(source.line(i));
+      eols.push(source.eol(i));
     }
   };
+  keep(from, match.start);
   let k = 0;
   let leadingGap = 0;
   let trailingGap = 0;
@@ -74,22 +100,45 @@ export function renderReplacement(
   }
   const regionEnd = lines.length;
   // Only the old last line can lack an ending. If lines now follow it, it gets one. It sits in the region, or just
-  // before it when the edit appends at the end; lines before that are untouched and the tail keeps its order.
+  // before it when the edit appends at the end (then the splice starts there); the tail keeps its endings.
   const tailCount = total - match.end;
-  for (let i = Math.max(0, match.start - 1); i < regionEnd; i++) {
+  for (let i = 0; i < regionEnd; i++) {
     if (eols[i] === "" && (i < regionEnd - 1 || tailCount > 0)) eols[i] = eol;
   }
-  // concat copies the untouched tail in one go: one replace on a large file must stay cheap.
-  const outLines = tailCount > 0 ? lines.concat(file.lines.slice(match.end)) : lines;
-  const outEols = tailCount > 0 ? eols.concat(file.eols.slice(match.end)) : eols;
-  if (match.end === total && outEols.length > 0) {
-    const last = outEols.length - 1;
-    const withoutNewline = edit.newEndsWithoutNewline ?? !hasFinalNewline(file);
-    if (withoutNewline) outEols[last] = "";
-    else if (outEols[last] === "") outEols[last] = eol;
+  if (match.end === total && regionEnd > 0) {
+    const last = regionEnd - 1;
+    const withoutNewline = edit.newEndsWithoutNewline ?? !source.hasFinalNewline();
+    if (withoutNewline) eols[last] = "";
+    else if (eols[last] === "") eols[last] = eol;
   }
   return {
-    file: { bom: file.bom, lines: outLines, eols: outEols },
-    changed: { start: match.start + leadingGap + 1, end: regionEnd - (seenNonElision ? trailingGap : 0) },
+    start: from,
+    end: match.end,
+    lines,
+    eols,
+    changed: { start: match.start + leadingGap + 1, end: from + regionEnd - (seenNonElision ? trailingGap : 0) },
   };
+}
+
+/** A parsed file as a splice source (the ladder's callers and tests work on parsed files). */
+function fileSource(file: TextFile): SpliceSource {
+  return {
+    length: file.lines.length,
+    line: (i) => file.lines[i]!,
+    eol: (i) => file.eols[i]!,
+    dominantEol: () => dominantEol(file),
+    hasFinalNewline: () => hasFinalNewline(file),
+  };
+}
+
+/** renderSplice on a parsed file, returning the new file. */
+export function renderReplacement(
+  file: TextFile,
+  edit: ReplaceEdit,
+  match: Match,
+): { file: TextFile; changed: { start: number; end: number } } {
+  const splice = renderSplice(fileSource(file), edit, match, () => fileIndentStyle(file));
+  const lines = [...file.lines.slice(0, splice.start), ...splice.lines, ...file.lines.slice(splice.end)];
+  const eols = [...file.eols.slice(0, splice.start), ...splice.eols, ...file.eols.slice(splice.end)];
+  return { file: { bom: file.bom, lines, eols }, changed: splice.changed };
 }

@@ -39,20 +39,26 @@ export const levelsOf = (line: string, style: IndentStyle | undefined): number =
 /** Lines read to detect a file's style: plenty for a verdict, and it keeps a 100,000-line file cheap. */
 const STYLE_SAMPLE_LINES = 10_000;
 
+/** Later versions of a file within one reply, mapped to the version whose style they keep (see below). */
+const styleSource = new WeakMap<TextFile, TextFile>();
+
 /** The file's indentation style, from its first lines, memoised. */
-export const fileIndentStyle = (file: TextFile): IndentStyle | undefined =>
-  cached(file, "indent-style", () =>
-    detectIndentStyle(file.lines.length > STYLE_SAMPLE_LINES ? file.lines.slice(0, STYLE_SAMPLE_LINES) : file.lines),
+export function fileIndentStyle(file: TextFile): IndentStyle | undefined {
+  const source = styleSource.get(file) ?? file;
+  return cached(source, "indent-style", () =>
+    detectIndentStyle(
+      source.lines.length > STYLE_SAMPLE_LINES ? source.lines.slice(0, STYLE_SAMPLE_LINES) : source.lines,
+    ),
   );
+}
 
 /**
  * Gives `to` (a later version of the same file within one reply) the indentation style of `from`: every edit of a
  * reply is conformed to the file's convention as it was before the reply, not to what earlier edits added, and a
- * long file is not re-scanned once per hunk.
+ * long file is not re-scanned once per hunk. Nothing is read until the style is asked for.
  */
 export function inheritIndentStyle(from: TextFile, to: TextFile): void {
-  const style = fileIndentStyle(from);
-  cached(to, "indent-style", () => style);
+  if (from !== to) styleSource.set(to, styleSource.get(from) ?? from);
 }
 
 /** The unit the model wrote in, read from all the edit's lines (old and new sides give more samples). */

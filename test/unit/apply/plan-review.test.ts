@@ -77,9 +77,10 @@ describe("line shifts", () => {
     const shifts: LineShift[] = [];
     recordShift(shifts, 10, 11, 2); // original line 10 became 3 lines
     recordShift(shifts, 2, 2, 1); // one line inserted before original line 2
+    // Kept in original order, whatever the order the edits were applied in.
     expect(shifts).toEqual([
-      { start: 10, end: 11, delta: 2 },
       { start: 2, end: 2, delta: 1 },
+      { start: 10, end: 11, delta: 2 },
     ]);
     expect(originalLine(shifts, 14)).toBe(11);
     expect(originalLine(shifts, 5)).toBe(4);
@@ -88,5 +89,7 @@ describe("line shifts", () => {
     expect(shiftAt(shifts, 11)).toBe(3);
     recordShift(shifts, 15, 16, -1); // current 15 is original 12
     expect(shifts.at(-1)).toEqual({ start: 12, end: 13, delta: -1 });
+    recordShift(shifts, 0, 1, 3); // current 0 is original 0: it goes first
+    expect(shifts.map((s) => s.start)).toEqual([0, 2, 10, 12]);
   });
 });
