@@ -3,8 +3,14 @@
  * same whatever shape the engine's return values take.
  */
 import type { EditResult } from "../src/core/result.js";
-import { applyEdits, applyReply } from "../src/engine.js";
+import type * as Engine from "../src/engine.js";
 import type { ToolOutcome } from "./tools.js";
+
+/**
+ * The engine as shipped: the compiled dist/ that `npm run bench` builds first, not the sources through tsx's
+ * transform (which wraps closures in helper calls and would time code nobody runs).
+ */
+const { applyEdits, applyReply } = (await import(new URL("../dist/engine.js", import.meta.url).href)) as typeof Engine;
 
 const describeFailures = (results: readonly EditResult[], summary: string): string =>
   results.flatMap((r) => (r.ok ? [] : [r.reason])).join(", ") || summary || "no edit found";

@@ -52,7 +52,16 @@ export interface MeasureOptions {
   readonly minRuns?: number;
   /** Collect garbage before every run (untimed), so that no run pays for the previous one's garbage. */
   readonly gcBetweenRuns?: boolean;
+  /**
+   * Time back-to-back batches of runs lasting at least this long (sized from the last warm-up run) and record the
+   * mean run of each batch: the collector then works as in a running process, each task paying for its own
+   * garbage inside its own batches. Tasks with a `before` step run one at a time.
+   */
+  readonly batchMs?: number;
 }
+
+/** The most runs one batch may hold (a task far faster than the batch time is still measured in bounded time). */
+const MAX_BATCH = 1000;
 
 export interface Task {
   readonly run: () => unknown;
@@ -66,6 +75,7 @@ export interface Task {
  */
 export async function measureRounds(tasks: readonly Task[], options: MeasureOptions): Promise<Stats[]> {
   const samples: number[][] = tasks.map(() => []);
+  const batches = tasks.map(() => 1);
   const minRuns = options.minRuns ?? 3;
   let spent = 0;
   for (let round = 0; round < options.warmup + options.runs; round++) {
@@ -73,11 +83,17 @@ export async function measureRounds(tasks: readonly Task[], options: MeasureOpti
     for (const [i, task] of tasks.entries()) {
       await task.before?.();
       if (options.gcBetweenRuns === true) collectGarbage();
+      const count = timed ? batches[i]! : 1;
       const start = performance.now();
-      await task.run();
+      for (let k = 0; k < count; k++) await task.run();
       const elapsed = performance.now() - start;
-      if (!timed) continue;
-      samples[i]!.push(elapsed);
+      if (!timed) {
+        if (options.batchMs !== undefined && task.before === undefined) {
+          batches[i] = Math.min(MAX_BATCH, Math.max(1, Math.ceil(options.batchMs / Math.max(elapsed, 0.001))));
+        }
+        continue;
+      }
+      samples[i]!.push(elapsed / count);
       spent += elapsed;
     }
     const measured = round + 1 - options.warmup;

@@ -13,10 +13,12 @@ export class TextBody {
   private constructor(
     private text: string | undefined,
     private lines: LineDoc | undefined,
+    private readonly expected: readonly string[] = [],
   ) {}
 
-  static ofText(text: string): TextBody {
-    return new TextBody(text, undefined);
+  /** `expected`: lines edits will look for in this text (see LineDoc.expect). */
+  static ofText(text: string, expected?: readonly string[]): TextBody {
+    return new TextBody(text, undefined, expected);
   }
 
   static ofDoc(doc: LineDoc): TextBody {
@@ -28,7 +30,11 @@ export class TextBody {
   }
 
   get doc(): LineDoc {
-    return (this.lines ??= LineDoc.fromText(this.text!));
+    if (this.lines === undefined) {
+      this.lines = LineDoc.fromText(this.text!);
+      if (this.expected.length > 0) this.lines.expect(this.expected);
+    }
+    return this.lines;
   }
 }
 
@@ -41,7 +47,11 @@ export class PlanTree {
   private readonly overlay = new Map<string, Overlay>();
   private readonly originals = new Map<string, TextBody>();
 
-  constructor(private readonly snapshot: FileSnapshot) {}
+  /** `expected`: per path, the lines the reply's edits will look for in the snapshot's text. */
+  constructor(
+    private readonly snapshot: FileSnapshot,
+    private readonly expected: ReadonlyMap<string, readonly string[]> = new Map(),
+  ) {}
 
   entry(path: string): TreeEntry {
     const current = this.overlay.get(path);
@@ -52,7 +62,7 @@ export class PlanTree {
     if (original.kind !== "text") return original;
     let body = this.originals.get(path);
     if (body === undefined) {
-      body = TextBody.ofText(original.content);
+      body = TextBody.ofText(original.content, this.expected.get(path));
       this.originals.set(path, body);
     }
     return { kind: "text", body };

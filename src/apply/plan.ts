@@ -5,6 +5,8 @@
  */
 import type { Edit, ParsedItem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
+import { exactProbes } from "../matcher/exact-doc.js";
+import { oldSide } from "../matcher/old-side.js";
 import { describe, summarize } from "./feedback.js";
 import { normalizeRelativePath, type PathCheck } from "./paths.js";
 import { fail, planCreate, planDelete, planRename, planReplace, planRewrite, type StepContext } from "./plan-steps.js";
@@ -81,16 +83,31 @@ export function markUnwritten(results: readonly EditResult[], why: string): Edit
   );
 }
 
+/** Per path, the lines the reply's replace edits will look up first (see exactProbes): found in one pass. */
+function expectedLookups(items: readonly ParsedItem[], normalize: (raw: string) => PathCheck): Map<string, string[]> {
+  const expected = new Map<string, string[]>();
+  for (const item of items) {
+    if (item.type !== "edit" || item.edit.kind !== "replace") continue;
+    const path = normalize(item.edit.path);
+    if (!path.ok) continue;
+    const probes = exactProbes(oldSide(item.edit.ops).map((l) => l.text));
+    const list = expected.get(path.path);
+    if (list === undefined) expected.set(path.path, probes);
+    else list.push(...probes);
+  }
+  return expected;
+}
+
 export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, options: PlanOptions = {}): Plan {
   const partial = options.partial ?? false;
   let eol: "\n" | "\r\n" | undefined;
+  const normalize = pathNormalizer();
   // Only created files need the project's line ending: scanning every snapshot file for it is paid on demand.
   const ctx: StepContext = {
-    tree: new PlanTree(snapshot),
+    tree: new PlanTree(snapshot, expectedLookups(items, normalize)),
     eol: () => (eol ??= projectEol(snapshot)),
     offsets: new Map(),
   };
-  const normalize = pathNormalizer();
   const results: EditResult[] = items.map((item) =>
     item.type === "problem"
       ? fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem))

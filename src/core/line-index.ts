@@ -11,7 +11,7 @@ const MIN_CHAINS = 1 << 10;
 const MAX_CHAINS = 1 << 20;
 
 /** A hash of the length and the last, middle and quarter characters (all of them, for short lines). */
-function signature(text: string): number {
+export function signature(text: string): number {
   const n = text.length;
   if (n === 0) return 0;
   let h = Math.imul(n, 0x9e3779b1);
@@ -60,5 +60,27 @@ export class LineIndex {
 export function scanPositions(lines: readonly string[], text: string): number[] {
   const found: number[] = [];
   for (let i = 0; i < lines.length; i++) if (lines[i] === text) found.push(i);
+  return found;
+}
+
+/**
+ * The ascending positions of each of `keys` among `lines`, in one pass: when the lines a reply will look for are
+ * known before it is planned, one pass with a small table of their signatures finds them all, with no index to
+ * build (each line costs its signature and, rarely, a comparison).
+ */
+export function batchPositions(lines: readonly string[], keys: Iterable<string>): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  for (const key of keys) found.set(key, []);
+  let size = 64;
+  while (size < found.size * 32 && size < MAX_CHAINS) size <<= 1;
+  const mask = size - 1;
+  const table = new Array<string[] | undefined>(size);
+  for (const key of found.keys()) (table[signature(key) & mask] ??= []).push(key);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const slot = table[signature(line) & mask];
+    if (slot === undefined) continue;
+    for (const key of slot) if (line === key) found.get(key)!.push(i);
+  }
   return found;
 }

@@ -6,34 +6,56 @@
  */
 import type { LineDoc } from "../core/line-doc.js";
 
-/** The exact rung's key of a line: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */
-function keyEquals(doc: LineDoc, i: number, want: string): boolean {
-  const line = doc.line(i);
-  if (doc.eol(i) !== "\r\n") return line === want;
+/** The exact rung's key of a line equals `want`: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */
+function keyEquals(line: string, eol: string, want: string): boolean {
+  if (eol !== "\r\n") return line === want;
   return want.length === line.length + 1 && want.charCodeAt(line.length) === 13 && want.startsWith(line);
+}
+
+/** Whether the window at `start` matches, read straight from its piece when one holds it all. */
+function windowMatches(doc: LineDoc, start: number, want: readonly string[]): boolean {
+  const span = doc.span(start, start + want.length);
+  for (let j = 0; j < want.length; j++) {
+    const i = start + j;
+    const matches =
+      span === undefined
+        ? keyEquals(doc.line(i), doc.eol(i), want[j]!)
+        : keyEquals(span.lines[i + span.offset]!, span.eols[i + span.offset]!, want[j]!);
+    if (!matches) return false;
+  }
+  return true;
+}
+
+/** The wanted line windows are looked up by: the longest, usually the rarest. */
+function probeOf(want: readonly string[]): number {
+  let probe = 0;
+  for (let j = 1; j < want.length; j++) if (want[j]!.length > want[probe]!.length) probe = j;
+  return probe;
+}
+
+/** The line texts exactWindows will look up for `want` (a key ending in `\r` also matches a CRLF line without it). */
+export function exactProbes(want: readonly string[]): string[] {
+  if (want.length === 0) return [];
+  const key = want[probeOf(want)]!;
+  return key.endsWith("\r") ? [key, key.slice(0, -1)] : [key];
 }
 
 /** 0-based starts of every window whose exact keys equal `want`, in document order. */
 export function exactWindows(doc: LineDoc, want: readonly string[]): number[] {
   const n = want.length;
   if (n === 0 || doc.length < n) return [];
-  // The longest wanted line is usually the rarest: only windows holding it at its place are checked.
-  let probe = 0;
-  for (let j = 1; j < n; j++) if (want[j]!.length > want[probe]!.length) probe = j;
-  const key = want[probe]!;
-  // A key ending in `\r` is also the key of the same line without it on a CRLF line.
-  const hits = doc.occurrences(key);
-  if (key.endsWith("\r")) {
-    hits.push(...doc.occurrences(key.slice(0, -1)));
+  // Only windows holding the probe line at its place are checked.
+  const probe = probeOf(want);
+  const keys = exactProbes(want);
+  const hits = doc.occurrences(keys[0]!);
+  if (keys.length > 1) {
+    hits.push(...doc.occurrences(keys[1]!));
     hits.sort((a, b) => a - b);
   }
   const starts: number[] = [];
   for (const hit of hits) {
     const start = hit - probe;
-    if (start < 0 || start + n > doc.length) continue;
-    let j = 0;
-    while (j < n && keyEquals(doc, start + j, want[j]!)) j++;
-    if (j === n) starts.push(start);
+    if (start >= 0 && start + n <= doc.length && windowMatches(doc, start, want)) starts.push(start);
   }
   return starts;
 }

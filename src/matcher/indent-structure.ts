@@ -36,8 +36,11 @@ export const spaceWidth = (style: IndentStyle | undefined): number =>
 export const levelsOf = (line: string, style: IndentStyle | undefined): number =>
   indentLevels(leadingWhitespace(line), spaceWidth(style));
 
-/** Lines read to detect a file's style: plenty for a verdict, and it keeps a 100,000-line file cheap. */
-const STYLE_SAMPLE_LINES = 10_000;
+/**
+ * Lines read to detect a file's style: a file's convention is evident long before this, and a splice may need the
+ * style of every large file it touches.
+ */
+const STYLE_SAMPLE_LINES = 2_000;
 
 /** Later versions of a file within one reply, mapped to the version whose style they keep (see below). */
 const styleSource = new WeakMap<TextFile, TextFile>();

@@ -42,4 +42,14 @@ export function foldLine(line: string): string {
     .trim();
 }
 
-export const isBlank = (line: string): boolean => line.trim() === "";
+/** Only whitespace (as `trim` sees it). Checked without building the trimmed copy: it runs on every aligned line. */
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    // Space, tab, LF, VT, FF, CR are whitespace; other ASCII is not; beyond ASCII, trim() decides.
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c < 128) return false;
+    return line.trim() === "";
+  }
+  return true;
+}

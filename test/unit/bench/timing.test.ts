@@ -62,6 +62,40 @@ describe("measureRounds", () => {
     expect(stats!.minMs).toBeGreaterThan(0);
   });
 
+  it("times batches sized from the warm-up for tasks without a `before` step, single runs for the others", async () => {
+    let fast = 0;
+    let reset = 0;
+    let prepared = 0;
+    const slow = (): void => {
+      const end = Date.now() + 2;
+      while (Date.now() < end);
+      prepared++;
+    };
+    const [quick, single] = await measureRounds(
+      [
+        {
+          run: () => {
+            fast++;
+          },
+        },
+        {
+          run: slow,
+          before: () => {
+            reset++;
+          },
+        },
+      ],
+      { warmup: 1, runs: 3, batchMs: 5 },
+    );
+    // The quick task's batch holds many runs (the cap at most); each sample is the mean of one batch.
+    expect(fast).toBeGreaterThan(3 * 10);
+    expect(quick!.runs).toBe(3);
+    expect(single!.runs).toBe(3);
+    expect(prepared).toBe(4);
+    expect(reset).toBe(4);
+    expect(single!.minMs).toBeGreaterThanOrEqual(1);
+  });
+
   it("awaits asynchronous tasks", async () => {
     let done = 0;
     const run = async (): Promise<void> => {

@@ -1,8 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineDoc } from "../../../src/core/line-doc.js";
-import { LineIndex, scanPositions } from "../../../src/core/line-index.js";
-import { dominantEol, hasFinalNewline, parseText, serializeText, type Eol } from "../../../src/core/text.js";
+import { LineIndex, batchPositions, scanPositions } from "../../../src/core/line-index.js";
+import {
+  dominantEol,
+  hasFinalNewline,
+  parseText,
+  serializeText,
+  type Eol,
+  type TextFile,
+} from "../../../src/core/text.js";
 
 /** Texts made of few distinct lines (so lookups find several), any endings, sometimes a BOM or no final newline. */
 const text = fc
@@ -43,16 +50,18 @@ function apply(doc: LineDoc, model: Model, [p, q, added]: [number, number, [stri
 describe("LineDoc", () => {
   it("reads, serialises and counts like the same edits done on plain arrays", () => {
     fc.assert(
-      fc.property(text, fc.array(edit, { maxLength: 6 }), (content, edits) => {
+      fc.property(text, fc.array(edit, { maxLength: 6 }), fc.boolean(), (content, edits, announce) => {
         const origin = parseText(content);
         const model: Model = { lines: [...origin.lines], eols: [...origin.eols] };
-        const versions: { doc: LineDoc; expected: string }[] = [];
+        const versions: { doc: LineDoc; expected: string; file: TextFile }[] = [];
         let doc = LineDoc.fromText(content);
-        versions.push({ doc, expected: content });
+        // Announced lookups are found by one batch pass, the others by a scan or the index: same answers.
+        if (announce) doc.expect(["a", "x"]);
+        versions.push({ doc, expected: content, file: origin });
         for (const e of edits) {
           doc = apply(doc, model, e);
           const file = { bom: origin.bom, lines: [...model.lines], eols: [...model.eols] };
-          versions.push({ doc, expected: serializeText(file) });
+          versions.push({ doc, expected: serializeText(file), file });
           expect(doc.length).toBe(file.lines.length);
           for (let i = 0; i < file.lines.length; i++) {
             expect(doc.line(i)).toBe(file.lines[i]);
@@ -65,8 +74,22 @@ describe("LineDoc", () => {
             expect(doc.occurrences(probe)).toEqual(scanPositions(file.lines, probe));
           }
         }
-        // Earlier versions are untouched by later splices.
+        // Earlier versions are untouched by later splices, read in any order (each rebuilds from its successor).
+        for (const v of [...versions].reverse()) expect(v.doc.file).toEqual(v.file);
         for (const v of versions) expect(v.doc.text).toBe(v.expected);
+        // An old version can be edited again; the newest one is unaffected.
+        const newest = versions[versions.length - 1]!;
+        const old = versions[0]!;
+        const branch = old.doc.splice(0, Math.min(1, old.doc.length), ["branch"], ["\n"]);
+        const oldFile = old.file;
+        const expected = serializeText({
+          bom: oldFile.bom,
+          lines: ["branch", ...oldFile.lines.slice(1)],
+          eols: ["\n", ...oldFile.eols.slice(1)],
+        });
+        expect(branch.text).toBe(expected);
+        expect(old.doc.text).toBe(old.expected);
+        expect(newest.doc.file).toEqual(newest.file);
       }),
       { numRuns: 400 },
     );
@@ -92,8 +115,11 @@ describe("LineIndex", () => {
         fc.string({ maxLength: 4 }),
         (lines, extra) => {
           const index = new LineIndex(lines);
-          for (const probe of [...new Set(lines), extra]) {
+          const probes = [...new Set(lines), extra];
+          const batch = batchPositions(lines, probes);
+          for (const probe of probes) {
             expect(index.positions(probe)).toEqual(scanPositions(lines, probe));
+            expect(batch.get(probe)).toEqual(scanPositions(lines, probe));
           }
         },
       ),
