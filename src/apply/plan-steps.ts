@@ -10,7 +10,7 @@ import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines
 import type { Eol, TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { exactWindows } from "../matcher/exact-doc.js";
-import { fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
+import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
@@ -42,30 +42,41 @@ export const fail = (path: string, edit: Edit | undefined, reason: Reason, messa
 });
 
 /**
- * An applied result whose `before`/`after` texts are produced on first read: a caller that only looks at the
- * outcome (or at the final files) never pays for serialising every intermediate version of a large file.
+ * An applied replace whose `before`/`after` texts are produced on first read: a caller that only looks at the
+ * outcome (or at the final files) never pays for serialising every intermediate version of a large file. A class,
+ * not an object literal with getter closures: such a literal gets a new hidden class per result, and the engine
+ * kept those classes (and through them every result's file versions) alive until a full collection. `toJSON`
+ * serialises it like a plain result.
  */
-function appliedLazily(
-  path: string,
-  edit: ReplaceEdit,
-  before: TextBody,
-  after: TextBody,
-  strategy: Strategy,
-  lines: { start: number; end: number },
-): AppliedEdit {
-  return {
-    ok: true,
-    path,
-    edit,
-    get before() {
-      return before.content;
-    },
-    get after() {
-      return after.content;
-    },
-    strategy,
-    lines,
-  };
+class LazyApplied implements AppliedEdit {
+  readonly ok = true;
+  readonly #from: TextBody;
+  readonly #to: TextBody;
+
+  constructor(
+    readonly path: string,
+    readonly edit: ReplaceEdit,
+    from: TextBody,
+    to: TextBody,
+    readonly strategy: Strategy,
+    readonly lines: { readonly start: number; readonly end: number },
+  ) {
+    this.#from = from;
+    this.#to = to;
+  }
+
+  get before(): string {
+    return this.#from.content;
+  }
+
+  get after(): string {
+    return this.#to.content;
+  }
+
+  toJSON(): AppliedEdit {
+    const { ok, path, edit, before, after, strategy, lines } = this;
+    return { ok, path, edit, before, after, strategy, lines };
+  }
 }
 
 type Inaccessible = Extract<FileState, { kind: "unreadable" | "unsafe" | "protected" }>;
@@ -150,7 +161,10 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       : ({ kind: "found", match: exact } as const);
   switch (located.kind) {
     case "found": {
-      const splice = renderSplice(doc, edit, located.match, () => fileIndentStyle(doc.originFile));
+      const splice = renderSplice(doc, edit, located.match, {
+        style: () => fileIndentStyle(doc.originFile),
+        kind: () => fileIndentKind(doc.originFile),
+      });
       const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
       const body = TextBody.ofDoc(next);
       const { start, end } = located.match;
@@ -158,7 +172,7 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      return appliedLazily(path, edit, entry.body, body, located.match.strategy, splice.changed);
+      return new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
     }
     case "ambiguous":
       return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));

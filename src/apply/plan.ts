@@ -34,13 +34,16 @@ export interface Plan {
  * Paths that fail normalisation are left out: the planner refuses them without reading anything.
  */
 export function pathsToRead(items: readonly ParsedItem[]): string[] {
-  const paths = new Set<string>();
+  const raw = new Set<string>();
   for (const item of items) {
     if (item.type !== "edit") continue;
-    for (const raw of item.edit.kind === "rename" ? [item.edit.path, item.edit.to] : [item.edit.path]) {
-      const normal = normalizeRelativePath(raw);
-      if (normal.ok) paths.add(normal.path);
-    }
+    raw.add(item.edit.path);
+    if (item.edit.kind === "rename") raw.add(item.edit.to);
+  }
+  const paths = new Set<string>();
+  for (const path of raw) {
+    const normal = normalizeRelativePath(path);
+    if (normal.ok) paths.add(normal.path);
   }
   return [...paths];
 }

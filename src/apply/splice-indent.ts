@@ -28,8 +28,17 @@ import type { Match } from "../matcher/types.js";
 const DEFAULT_STYLE: IndentStyle = { kind: "spaces", width: 4 };
 const EPSILON = 1e-6;
 
+/** The file's indentation, read lazily: the kind alone is often cheaper to know than the whole style. */
+export interface FileIndent {
+  readonly style: () => IndentStyle | undefined;
+  /** `style()?.kind`. */
+  readonly kind: () => IndentStyle["kind"] | undefined;
+}
+
 export interface IndentPlan {
   readonly fileStyle: IndentStyle;
+  /** `fileStyle.kind`, possibly known without the whole style. */
+  readonly fileKind: IndentStyle["kind"];
   readonly modelStyle: IndentStyle;
   /** The model wrote in the file's unit (see above). */
   readonly sameUnit: boolean;
@@ -38,8 +47,8 @@ export interface IndentPlan {
 }
 
 /** Whether an indentation already uses the style's characters: tabs (then alignment spaces), or spaces only. */
-const fits = (ws: string, style: IndentStyle): boolean =>
-  style.kind === "tabs" ? ws === "" || /^\t+ *$/.test(ws) : !ws.includes("\t");
+const fits = (ws: string, kind: IndentStyle["kind"]): boolean =>
+  kind === "tabs" ? ws === "" || /^\t+ *$/.test(ws) : !ws.includes("\t");
 
 const sameCharacters = (a: string, b: string): boolean =>
   (!a.includes("\t") && !b.includes("\t")) || (!a.includes(" ") && !b.includes(" "));
@@ -80,7 +89,8 @@ export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, mat
 
 /**
  * The plan's parts are worked out on first use: an edit found exactly, whose added lines sit under lines the
- * model copied, needs neither the file's style (a scan of up to 10,000 lines) nor the model's.
+ * model copied, needs neither the file's style nor the model's, and one that only asks whether an indentation fits
+ * needs the file's kind of indentation at most.
  */
 class LazyIndentPlan implements IndentPlan {
   private fileStyleMemo: IndentStyle | undefined;
@@ -90,7 +100,7 @@ class LazyIndentPlan implements IndentPlan {
   private readonly aligned: readonly LinePair[];
 
   constructor(
-    private readonly fileIndent: () => IndentStyle | undefined,
+    private readonly fileIndent: FileIndent,
     private readonly edit: ReplaceEdit,
     pairs: ReadonlyMap<number, LinePair>,
   ) {
@@ -103,7 +113,12 @@ class LazyIndentPlan implements IndentPlan {
   }
 
   get fileStyle(): IndentStyle {
-    return (this.fileStyleMemo ??= this.fileIndent() ?? this.detectedModel ?? DEFAULT_STYLE);
+    return (this.fileStyleMemo ??= this.fileIndent.style() ?? this.detectedModel ?? DEFAULT_STYLE);
+  }
+
+  get fileKind(): IndentStyle["kind"] {
+    if (this.fileStyleMemo !== undefined) return this.fileStyleMemo.kind;
+    return this.fileIndent.kind() ?? this.detectedModel?.kind ?? DEFAULT_STYLE.kind;
   }
 
   get modelStyle(): IndentStyle {
@@ -124,7 +139,7 @@ class LazyIndentPlan implements IndentPlan {
 }
 
 export function planIndent(
-  fileIndent: () => IndentStyle | undefined,
+  fileIndent: FileIndent,
   edit: ReplaceEdit,
   pairs: ReadonlyMap<number, LinePair>,
 ): IndentPlan {
@@ -149,7 +164,7 @@ function keepsModelIndent(ws: string, ref: LinePair, plan: IndentPlan): boolean 
   const refWs = leadingWhitespace(ref.model);
   if (refWs !== leadingWhitespace(ref.file) || !plan.sameUnit) return false;
   // An unindented line fits every style; the file's style is read only when nothing else decides.
-  return ws === "" || (refWs !== "" && sameCharacters(ws, refWs)) || fits(ws, plan.fileStyle);
+  return ws === "" || (refWs !== "" && sameCharacters(ws, refWs)) || fits(ws, plan.fileKind);
 }
 
 /** An added line in the file's style at the depth its reference line implies. */
@@ -157,7 +172,7 @@ export function reindentLine(text: string, ref: LinePair | undefined, plan: Inde
   if (isBlank(text)) return text;
   const ws = leadingWhitespace(text);
   if (ref !== undefined && keepsModelIndent(ws, ref, plan)) return text;
-  const fitting = fits(ws, plan.fileStyle);
+  const fitting = fits(ws, plan.fileKind);
   const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;
   const readAs = plan.sameUnit && fitting ? plan.fileStyle : plan.modelStyle;
   // Without a reference line a different unit cannot be told from a different depth: only the characters change.

@@ -5,20 +5,19 @@
  * dominant line ending. The BOM and the final-newline state survive unless the edit says otherwise.
  */
 import type { ReplaceEdit } from "../core/edit.js";
-import type { IndentStyle } from "../core/indent.js";
 import { dominantEol, hasFinalNewline, type Eol, type TextFile } from "../core/text.js";
-import { fileIndentStyle } from "../matcher/indent-structure.js";
+import { fileIndentKind, fileIndentStyle } from "../matcher/indent-structure.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
-import { alignedPairs, nearestPair, planIndent, reindentLine } from "./splice-indent.js";
+import { alignedPairs, nearestPair, planIndent, reindentLine, type FileIndent } from "./splice-indent.js";
 
 /** The alignment must tile the match in op order; anything else is a matcher bug, not an expected failure. */
 function checkAlignment(edit: ReplaceEdit, match: Match): void {
   let k = 0;
   let at = match.start;
   let ok = true;
-  for (const [index, op] of edit.ops.entries()) {
-    if (op.op === "add") continue;
+  for (let index = 0; index < edit.ops.length; index++) {
+    if (edit.ops[index]!.op === "add") continue;
     const a = match.alignment[k++];
     ok &&= a !== undefined && a.op === index && a.start === at && a.end >= a.start;
     if (a !== undefined) at = a.end;
@@ -47,19 +46,14 @@ export interface Splice {
 
 /**
  * The lines that replace a match. The splice starts one line early when the match reaches the end of the file: the
- * old last line may gain or lose its ending there. `indentStyle` is the file's, read only if a line needs it.
+ * old last line may gain or lose its ending there. `indent` is the file's, read only if a line needs it.
  */
-export function renderSplice(
-  source: SpliceSource,
-  edit: ReplaceEdit,
-  match: Match,
-  indentStyle: () => IndentStyle | undefined,
-): Splice {
+export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Match, indent: FileIndent): Splice {
   checkAlignment(edit, match);
   const total = source.length;
   const eol: "\n" | "\r\n" = total === 0 ? "\n" : source.dominantEol();
   const pairs = alignedPairs((i) => source.line(i), edit, match);
-  const plan = planIndent(indentStyle, edit, pairs);
+  const plan = planIndent(indent, edit, pairs);
   const from = match.end === total && match.start > 0 ? match.start - 1 : match.start;
   const lines: string[] = [];
   const eols: Eol[] = [];
@@ -74,7 +68,8 @@ export function renderSplice(
   let leadingGap = 0;
   let trailingGap = 0;
   let seenNonElision = false;
-  for (const [index, op] of edit.ops.entries()) {
+  for (let index = 0; index < edit.ops.length; index++) {
+    const op = edit.ops[index]!;
     if (op.op === "add") {
       // A `\r` left at the end of model text is CRLF residue; the line gets the file's ending instead.
       lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index, edit.ops.length), plan));
@@ -137,7 +132,10 @@ export function renderReplacement(
   edit: ReplaceEdit,
   match: Match,
 ): { file: TextFile; changed: { start: number; end: number } } {
-  const splice = renderSplice(fileSource(file), edit, match, () => fileIndentStyle(file));
+  const splice = renderSplice(fileSource(file), edit, match, {
+    style: () => fileIndentStyle(file),
+    kind: () => fileIndentKind(file),
+  });
   const lines = [...file.lines.slice(0, splice.start), ...splice.lines, ...file.lines.slice(splice.end)];
   const eols = [...file.eols.slice(0, splice.start), ...splice.eols, ...file.eols.slice(splice.end)];
   return { file: { bom: file.bom, lines, eols }, changed: splice.changed };

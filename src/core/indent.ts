@@ -63,6 +63,27 @@ export function detectIndentStyle(lines: readonly string[]): IndentStyle | undef
 }
 
 /** A unit that a lone depth is a whole number of: 4 first (the most common), then 2 and 3; else 4. */
+/** A line that votes in detectIndentStyle: indented code, not blank, not a block-comment continuation. */
+function isIndentedCode(line: string): boolean {
+  let width = 0;
+  while (width < line.length && (line.charCodeAt(width) === 32 || line.charCodeAt(width) === 9)) width++;
+  return width > 0 && width < line.length && !isBlankRest(line, width) && line.charCodeAt(width) !== 42;
+}
+
+/**
+ * `detectIndentStyle(lines)?.kind`, cheaply when no line starts with a tab: tabs cannot win then, and the first
+ * space-indented line of code decides. Deciding whether an added line's indentation fits the file needs no more.
+ */
+export function detectIndentKind(lines: readonly string[]): IndentStyle["kind"] | undefined {
+  let spaced = false;
+  for (const line of lines) {
+    const first = line.charCodeAt(0);
+    if (first === 9) return detectIndentStyle(lines)?.kind;
+    if (first === 32 && !spaced) spaced = isIndentedCode(line);
+  }
+  return spaced ? "spaces" : undefined;
+}
+
 function unitOfDepth(depth: number): number {
   for (const unit of [4, 2, 3]) if (depth % unit === 0) return unit;
   return 4;

@@ -20,7 +20,13 @@
  * Blank lines carry no indentation and are skipped.
  */
 import type { LineOp } from "../core/edit.js";
-import { detectIndentStyle, indentLevels, leadingWhitespace, type IndentStyle } from "../core/indent.js";
+import {
+  detectIndentKind,
+  detectIndentStyle,
+  indentLevels,
+  leadingWhitespace,
+  type IndentStyle,
+} from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
 import { cached } from "./file-cache.js";
 import { isBlank } from "./normalize.js";
@@ -45,14 +51,19 @@ const STYLE_SAMPLE_LINES = 2_000;
 /** Later versions of a file within one reply, mapped to the version whose style they keep (see below). */
 const styleSource = new WeakMap<TextFile, TextFile>();
 
+const styleSample = (file: TextFile): readonly string[] =>
+  file.lines.length > STYLE_SAMPLE_LINES ? file.lines.slice(0, STYLE_SAMPLE_LINES) : file.lines;
+
 /** The file's indentation style, from its first lines, memoised. */
 export function fileIndentStyle(file: TextFile): IndentStyle | undefined {
   const source = styleSource.get(file) ?? file;
-  return cached(source, "indent-style", () =>
-    detectIndentStyle(
-      source.lines.length > STYLE_SAMPLE_LINES ? source.lines.slice(0, STYLE_SAMPLE_LINES) : source.lines,
-    ),
-  );
+  return cached(source, "indent-style", () => detectIndentStyle(styleSample(source)));
+}
+
+/** `fileIndentStyle(file)?.kind`, without the full detection when a cheaper look decides (detectIndentKind). */
+export function fileIndentKind(file: TextFile): IndentStyle["kind"] | undefined {
+  const source = styleSource.get(file) ?? file;
+  return cached(source, "indent-kind", () => detectIndentKind(styleSample(source)));
 }
 
 /**

@@ -15,9 +15,10 @@ export interface OldLine {
 
 export function oldSide(ops: readonly LineOp[]): OldLine[] {
   const lines: OldLine[] = [];
-  ops.forEach((o, op) => {
+  for (let op = 0; op < ops.length; op++) {
+    const o = ops[op]!;
     if (o.op !== "add") lines.push({ op, kind: o.op, text: o.text });
-  });
+  }
   return lines;
 }
 

@@ -15,6 +15,20 @@ describe("planEdits: sequential edits", () => {
     expect(plan.summary).toBe("2 edits applied");
   });
 
+  it("serialises an applied replace like a plain result, versions included, and shows no internals", () => {
+    const plan = planEdits([searchReplace("a.ts", ["b"], ["B"])], snap({ "a.ts": "a\nb\n" }));
+    const result = plan.results[0]!;
+    expect(JSON.parse(JSON.stringify(result))).toMatchObject({
+      ok: true,
+      path: "a.ts",
+      before: "a\nb\n",
+      after: "a\nB\n",
+      strategy: "exact",
+      lines: { start: 2, end: 2 },
+    });
+    expect(Object.keys(result).sort()).toEqual(["edit", "lines", "ok", "path", "strategy"]);
+  });
+
   it("reports the changed lines of a replace edit (1-based)", () => {
     const plan = planEdits([searchReplace("a.ts", ["b"], ["B1", "B2"])], snap({ "a.ts": "a\nb\nc\n" }));
     expect(plan.results[0]).toMatchObject({ ok: true, lines: { start: 2, end: 3 } });
