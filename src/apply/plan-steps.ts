@@ -12,8 +12,7 @@ import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { exactWindows } from "../matcher/exact-doc.js";
 import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
-import { oldSide, straightAlignment } from "../matcher/old-side.js";
-import type { Match } from "../matcher/types.js";
+import type { Alignment, Match } from "../matcher/types.js";
 import { recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
 import { renderSplice } from "./splice.js";
 import { describe } from "./feedback.js";
@@ -137,15 +136,20 @@ function parsedFile(doc: LineDoc): TextFile {
  * window, several, an insertion) is left to the full ladder, which repeats this step and decides as always.
  */
 function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
-  const old = oldSide(edit.ops);
-  if (old.length === 0) return undefined;
-  const starts = exactWindows(
-    doc,
-    old.map((l) => l.text),
-  );
+  const { ops } = edit;
+  const want: string[] = [];
+  for (const op of ops) if (op.op !== "add") want.push(op.text);
+  if (want.length === 0) return undefined;
+  const starts = exactWindows(doc, want);
   if (starts.length !== 1) return undefined;
   const start = starts[0]!;
-  return { start, end: start + old.length, strategy: "exact", alignment: straightAlignment(old, start) };
+  // The ladder's straight alignment: one file line per old line, in op order.
+  const alignment: Alignment[] = [];
+  let line = start;
+  for (let op = 0; op < ops.length; op++) {
+    if (ops[op]!.op !== "add") alignment.push({ op, start: line, end: ++line });
+  }
+  return { start, end: line, strategy: "exact", alignment };
 }
 
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {

@@ -20,7 +20,7 @@
  * it.
  */
 import type { ReplaceEdit } from "../core/edit.js";
-import { leadingWhitespace, renderIndent, type IndentStyle } from "../core/indent.js";
+import { renderIndent, type IndentStyle } from "../core/indent.js";
 import { depthRatio, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
 import { isBlank } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
@@ -50,8 +50,36 @@ export interface IndentPlan {
 const fits = (ws: string, kind: IndentStyle["kind"]): boolean =>
   kind === "tabs" ? ws === "" || /^\t+ *$/.test(ws) : !ws.includes("\t");
 
-const sameCharacters = (a: string, b: string): boolean =>
-  (!a.includes("\t") && !b.includes("\t")) || (!a.includes(" ") && !b.includes(" "));
+/*
+ * Leading whitespace is read as a width and the kinds of characters in it, not as a copied string: these checks
+ * run for every aligned and added line of every edit.
+ */
+const HAS_SPACE = 1;
+const HAS_TAB = 2;
+
+/** The width of the line's leading run of spaces and tabs. */
+function leadingWidth(line: string): number {
+  let k = 0;
+  while (k < line.length && (line.charCodeAt(k) === 32 || line.charCodeAt(k) === 9)) k++;
+  return k;
+}
+
+/** Which characters the first `width` characters hold (HAS_SPACE | HAS_TAB). */
+function leadingKinds(line: string, width: number): number {
+  let kinds = 0;
+  for (let k = 0; k < width; k++) kinds |= line.charCodeAt(k) === 9 ? HAS_TAB : HAS_SPACE;
+  return kinds;
+}
+
+/** Both indentations avoid tabs, or both avoid spaces. */
+const sameCharacters = (a: number, b: number): boolean => ((a | b) & HAS_TAB) === 0 || ((a | b) & HAS_SPACE) === 0;
+
+/** The two lines start with the same whitespace (`width` is the first one's). */
+function sameLeading(a: string, width: number, b: string): boolean {
+  if (leadingWidth(b) !== width) return false;
+  for (let k = 0; k < width; k++) if (a.charCodeAt(k) !== b.charCodeAt(k)) return false;
+  return true;
+}
 
 function writesInFileUnit(
   pairs: readonly LinePair[],
@@ -62,10 +90,10 @@ function writesInFileUnit(
   if (pairs.length === 0) return modelStyle().kind === fileStyle().kind;
   let offset: number | undefined;
   for (const { model, file } of pairs) {
-    const m = leadingWhitespace(model);
-    const f = leadingWhitespace(file);
-    if (!sameCharacters(m, f)) return false;
-    const delta = f.length - m.length;
+    const m = leadingWidth(model);
+    const f = leadingWidth(file);
+    if (!sameCharacters(leadingKinds(model, m), leadingKinds(file, f))) return false;
+    const delta = f - m;
     if (offset === undefined) offset = delta;
     else if (delta !== offset) return false;
   }
@@ -75,14 +103,16 @@ function writesInFileUnit(
   return style.kind === "tabs" || offset! % style.width === 0;
 }
 
-/** The aligned pairs (model's old line, file line) of an edit, by op index. */
-export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, match: Match): Map<number, LinePair> {
-  const pairs = new Map<number, LinePair>();
+/** The aligned pairs (model's old line, file line) of an edit, by op index (undefined where there is none). */
+export type AlignedPairs = readonly (LinePair | undefined)[];
+
+export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, match: Match): AlignedPairs {
+  const pairs = new Array<LinePair | undefined>(edit.ops.length);
   for (const a of match.alignment) {
     const op = edit.ops[a.op];
     if (op === undefined || op.op === "elision" || op.op === "add" || a.end - a.start !== 1) continue;
     const text = line(a.start);
-    if (!isBlank(op.text) && !isBlank(text)) pairs.set(a.op, { model: op.text, file: text });
+    if (!isBlank(op.text) && !isBlank(text)) pairs[a.op] = { model: op.text, file: text };
   }
   return pairs;
 }
@@ -102,9 +132,9 @@ class LazyIndentPlan implements IndentPlan {
   constructor(
     private readonly fileIndent: FileIndent,
     private readonly edit: ReplaceEdit,
-    pairs: ReadonlyMap<number, LinePair>,
+    pairs: AlignedPairs,
   ) {
-    this.aligned = [...pairs.values()];
+    this.aligned = pairs.filter((p) => p !== undefined);
   }
 
   private get detectedModel(): IndentStyle | undefined {
@@ -138,40 +168,39 @@ class LazyIndentPlan implements IndentPlan {
   }
 }
 
-export function planIndent(
-  fileIndent: FileIndent,
-  edit: ReplaceEdit,
-  pairs: ReadonlyMap<number, LinePair>,
-): IndentPlan {
+export function planIndent(fileIndent: FileIndent, edit: ReplaceEdit, pairs: AlignedPairs): IndentPlan {
   return new LazyIndentPlan(fileIndent, edit, pairs);
 }
 
 /** The nearest pair before op `index` in op order, else the nearest after it. */
-export function nearestPair(pairs: ReadonlyMap<number, LinePair>, index: number, count: number): LinePair | undefined {
+export function nearestPair(pairs: AlignedPairs, index: number): LinePair | undefined {
   for (let i = index - 1; i >= 0; i--) {
-    const pair = pairs.get(i);
+    const pair = pairs[i];
     if (pair !== undefined) return pair;
   }
-  for (let i = index + 1; i < count; i++) {
-    const pair = pairs.get(i);
+  for (let i = index + 1; i < pairs.length; i++) {
+    const pair = pairs[i];
     if (pair !== undefined) return pair;
   }
   return undefined;
 }
 
 /** The model copied its reference line byte for byte, and the added line's indentation is evidently the file's. */
-function keepsModelIndent(ws: string, ref: LinePair, plan: IndentPlan): boolean {
-  const refWs = leadingWhitespace(ref.model);
-  if (refWs !== leadingWhitespace(ref.file) || !plan.sameUnit) return false;
+function keepsModelIndent(text: string, width: number, ref: LinePair, plan: IndentPlan): boolean {
+  const refWidth = leadingWidth(ref.model);
+  if (!sameLeading(ref.model, refWidth, ref.file) || !plan.sameUnit) return false;
   // An unindented line fits every style; the file's style is read only when nothing else decides.
-  return ws === "" || (refWs !== "" && sameCharacters(ws, refWs)) || fits(ws, plan.fileKind);
+  if (width === 0) return true;
+  if (refWidth > 0 && sameCharacters(leadingKinds(text, width), leadingKinds(ref.model, refWidth))) return true;
+  return fits(text.slice(0, width), plan.fileKind);
 }
 
 /** An added line in the file's style at the depth its reference line implies. */
 export function reindentLine(text: string, ref: LinePair | undefined, plan: IndentPlan): string {
   if (isBlank(text)) return text;
-  const ws = leadingWhitespace(text);
-  if (ref !== undefined && keepsModelIndent(ws, ref, plan)) return text;
+  const width = leadingWidth(text);
+  if (ref !== undefined && keepsModelIndent(text, width, ref, plan)) return text;
+  const ws = text.slice(0, width);
   const fitting = fits(ws, plan.fileKind);
   const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;
   const readAs = plan.sameUnit && fitting ? plan.fileStyle : plan.modelStyle;

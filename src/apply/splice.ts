@@ -33,6 +33,8 @@ export interface SpliceSource {
   eol(i: number): Eol;
   dominantEol(): "\n" | "\r\n";
   hasFinalNewline(): boolean;
+  /** The arrays holding lines [start, end), when one piece holds them (see LineDoc.span): read directly. */
+  span?(start: number, end: number): { lines: readonly string[]; eols: readonly Eol[]; offset: number } | undefined;
 }
 
 /** Lines [start, end) of the version become `lines`; `changed` is what a reader sees as the edit (1-based). */
@@ -52,15 +54,19 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   checkAlignment(edit, match);
   const total = source.length;
   const eol: "\n" | "\r\n" = total === 0 ? "\n" : source.dominantEol();
-  const pairs = alignedPairs((i) => source.line(i), edit, match);
-  const plan = planIndent(indent, edit, pairs);
   const from = match.end === total && match.start > 0 ? match.start - 1 : match.start;
+  // The lines the splice reads all lie in [from, match.end), usually within one piece of the document.
+  const window = source.span?.(from, match.end);
+  const lineAt = window === undefined ? (i: number) => source.line(i) : (i: number) => window.lines[i + window.offset]!;
+  const eolAt = window === undefined ? (i: number) => source.eol(i) : (i: number) => window.eols[i + window.offset]!;
+  const pairs = alignedPairs(lineAt, edit, match);
+  const plan = planIndent(indent, edit, pairs);
   const lines: string[] = [];
   const eols: Eol[] = [];
   const keep = (start: number, end: number): void => {
     for (let i = start; i < end; i++) {
-      lines.push(source.line(i));
-      eols.push(source.eol(i));
+      lines.push(lineAt(i));
+      eols.push(eolAt(i));
     }
   };
   keep(from, match.start);
@@ -72,7 +78,7 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
     const op = edit.ops[index]!;
     if (op.op === "add") {
       // A `\r` left at the end of model text is CRLF residue; the line gets the file's ending instead.
-      lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index, edit.ops.length), plan));
+      lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan));
       eols.push(eol);
       seenNonElision = true;
       trailingGap = 0;

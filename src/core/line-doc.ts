@@ -9,7 +9,7 @@
  * a spliced version keeps only the way back from its successor (the lines it had where the successor has new
  * ones). An old version rebuilds its list from its successor when it is read, which the planner never does.
  */
-import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
+import { LineOrigin, type EolCounts } from "./line-origin.js";
 import { PieceList, type Piece } from "./line-pieces.js";
 import { parseText, serializeText, type Eol, type TextFile } from "./text.js";
 
@@ -127,24 +127,7 @@ export class LineDoc {
 
   /** Ascending line numbers whose text (ending excluded) equals `text`. */
   occurrences(text: string): number[] {
-    const found: number[] = [];
-    const list = this.pieces;
-    let fromOrigin: number[] | undefined;
-    let k = 0;
-    const pieces = list.pieces;
-    for (let p = 0; p < pieces.length; p++) {
-      const piece = pieces[p]!;
-      const start = list.startOf(p) - piece.from;
-      if (piece.origin) {
-        // Origin pieces keep the origin's order, so one ascending walk over its positions serves them all.
-        fromOrigin ??= this.origin.positions(text);
-        while (k < fromOrigin.length && fromOrigin[k]! < piece.from) k++;
-        for (; k < fromOrigin.length && fromOrigin[k]! < piece.to; k++) found.push(start + fromOrigin[k]!);
-      } else {
-        for (let i = piece.from; i < piece.to; i++) if (piece.lines[i] === text) found.push(start + i);
-      }
-    }
-    return found;
+    return this.pieces.occurrences(text, this.origin.positions(text));
   }
 
   /**
@@ -153,29 +136,25 @@ export class LineDoc {
    */
   splice(start: number, end: number, lines: readonly string[], eols: readonly Eol[]): LineDoc {
     const list = this.pieces;
-    const removedEols = this.countRange(start, end);
-    const added = countEols(eols, 0, eols.length);
-    const delta = {
-      crlf: this.eolDelta.crlf + added.crlf - removedEols.crlf,
-      lf: this.eolDelta.lf + added.lf - removedEols.lf,
-    };
     const run: Piece[] = lines.length > 0 ? [{ lines, eols, from: 0, to: lines.length, origin: false }] : [];
     const removed = list.replace(start, end, run);
-    const next = new LineDoc(this.origin, list, this.bom, delta);
-    this.owned = undefined;
-    this.back = { next, start, count: lines.length, removed };
-    return next;
-  }
-
-  private countRange(start: number, end: number): EolCounts {
-    let crlf = 0;
-    let lf = 0;
-    for (let i = start; i < end; i++) {
-      const eol = this.eol(i);
+    // The removed pieces hold exactly the replaced lines: their endings leave the counts.
+    let crlf = this.eolDelta.crlf;
+    let lf = this.eolDelta.lf;
+    for (const eol of eols) {
       if (eol === "\r\n") crlf++;
       else if (eol === "\n") lf++;
     }
-    return { crlf, lf };
+    for (const piece of removed) {
+      for (let i = piece.from; i < piece.to; i++) {
+        if (piece.eols[i] === "\r\n") crlf--;
+        else if (piece.eols[i] === "\n") lf--;
+      }
+    }
+    const next = new LineDoc(this.origin, list, this.bom, { crlf, lf });
+    this.owned = undefined;
+    this.back = { next, start, count: lines.length, removed };
+    return next;
   }
 
   /** This version as a parsed file (built once, on first use). */

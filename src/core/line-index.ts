@@ -66,7 +66,7 @@ export function scanPositions(lines: readonly string[], text: string): number[] 
 /**
  * The ascending positions of each of `keys` among `lines`, in one pass: when the lines a reply will look for are
  * known before it is planned, one pass with a small table of their signatures finds them all, with no index to
- * build (each line costs its signature and, rarely, a comparison).
+ * build (each line costs a length check, often its signature and, rarely, a comparison).
  */
 export function batchPositions(lines: readonly string[], keys: Iterable<string>): Map<string, number[]> {
   const found = new Map<string, number[]>();
@@ -75,9 +75,17 @@ export function batchPositions(lines: readonly string[], keys: Iterable<string>)
   while (size < found.size * 32 && size < MAX_CHAINS) size <<= 1;
   const mask = size - 1;
   const table = new Array<string[] | undefined>(size);
-  for (const key of found.keys()) (table[signature(key) & mask] ??= []).push(key);
+  // Most lines are turned away by their length alone, before any character is read.
+  let longest = 0;
+  for (const key of found.keys()) longest = Math.max(longest, key.length);
+  const wantedLength = new Uint8Array(longest + 1);
+  for (const key of found.keys()) {
+    (table[signature(key) & mask] ??= []).push(key);
+    wantedLength[key.length] = 1;
+  }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    if (line.length > longest || wantedLength[line.length] === 0) continue;
     const slot = table[signature(line) & mask];
     if (slot === undefined) continue;
     for (const key of slot) if (line === key) found.get(key)!.push(i);

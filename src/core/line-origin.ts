@@ -49,10 +49,10 @@ export class LineOrigin {
    * Ascending origin lines equal to `line`. Expected lines come from one batch pass; for the others, the first
    * lookup scans and an index pays off from the second on.
    */
-  positions(line: string): number[] {
+  positions(line: string): readonly number[] {
     if (this.expected?.has(line) === true) {
       this.batch ??= batchPositions(this.file.lines, this.expected);
-      return [...this.batch.get(line)!];
+      return this.batch.get(line)!;
     }
     if (this.index === undefined && this.lookups++ === 0) return scanPositions(this.file.lines, line);
     return (this.index ??= new LineIndex(this.file.lines)).positions(line);

@@ -2,6 +2,10 @@
  * The mutable list of pieces behind a LineDoc (line-doc.ts): each piece is lines [from, to) of one array pair,
  * either the origin's or a run an edit wrote. Replacing a range of lines touches O(pieces) entries and allocates
  * only the pieces it cuts, so fifty edits of one large file neither copy the file nor each other's lists.
+ *
+ * Finding a line must not walk every piece either: origin lines are mapped to the pieces that still hold them by
+ * a binary search (origin pieces keep the origin's order), and the lines edits wrote are counted by text, so a
+ * lookup visits the runs only when one of them holds the line.
  */
 import type { Eol } from "./text.js";
 
@@ -19,9 +23,22 @@ const size = (piece: Piece): number => piece.to - piece.from;
 export class PieceList {
   /** Where each piece starts, in lines. */
   private readonly starts: number[] = [];
+  /** Indexes of the origin pieces, in order (their `from` ascends). */
+  private readonly originPieces: number[] = [];
+  /** How many times each text occurs in the run pieces. */
+  private readonly runLines: Map<string, number>;
   private total = 0;
 
-  constructor(private readonly list: Piece[]) {
+  constructor(
+    private readonly list: Piece[],
+    runLines?: ReadonlyMap<string, number>,
+  ) {
+    if (runLines === undefined) {
+      this.runLines = new Map();
+      for (const piece of list) if (!piece.origin) this.count(piece, 1);
+    } else {
+      this.runLines = new Map(runLines);
+    }
     this.restart(0);
   }
 
@@ -38,7 +55,7 @@ export class PieceList {
   }
 
   copy(): PieceList {
-    return new PieceList([...this.list]);
+    return new PieceList([...this.list], this.runLines);
   }
 
   /** The index of the piece holding `line` (0 <= line < length). */
@@ -73,13 +90,61 @@ export class PieceList {
     return piece.eols[piece.from + i - this.starts[p]!]!;
   }
 
+  /**
+   * Ascending line numbers whose text equals `text`, given the ascending origin lines that do (`inOrigin`): each
+   * is kept where an origin piece still holds it, and the runs are searched only when they hold the text.
+   */
+  occurrences(text: string, inOrigin: readonly number[]): number[] {
+    const found: number[] = [];
+    for (const line of inOrigin) {
+      const p = this.originPieceOf(line);
+      if (p !== undefined) found.push(this.starts[p]! + line - this.list[p]!.from);
+    }
+    if (this.runLines.has(text)) {
+      for (let p = 0; p < this.list.length; p++) {
+        const piece = this.list[p]!;
+        if (piece.origin) continue;
+        for (let i = piece.from; i < piece.to; i++)
+          if (piece.lines[i] === text) found.push(this.starts[p]! + i - piece.from);
+      }
+      found.sort((a, b) => a - b);
+    }
+    return found;
+  }
+
+  /** The index of the origin piece holding origin line `line`, undefined when an edit replaced it. */
+  private originPieceOf(line: number): number | undefined {
+    let lo = 0;
+    let hi = this.originPieces.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const p = this.originPieces[mid]!;
+      const piece = this.list[p]!;
+      if (line < piece.from) hi = mid - 1;
+      else if (line >= piece.to) lo = mid + 1;
+      else return p;
+    }
+    return undefined;
+  }
+
   /** Replaces lines [start, end) by the pieces `insert`; returns the pieces that held the replaced lines. */
   replace(start: number, end: number, insert: readonly Piece[]): Piece[] {
     const first = this.cutAt(start);
     const last = this.cutAt(end);
     const removed = this.list.splice(first, last - first, ...insert);
+    for (const piece of removed) if (!piece.origin) this.count(piece, -1);
+    for (const piece of insert) if (!piece.origin) this.count(piece, 1);
     this.restart(first);
     return removed;
+  }
+
+  private count(piece: Piece, by: 1 | -1): void {
+    for (let i = piece.from; i < piece.to; i++) {
+      const text = piece.lines[i]!;
+      const n = (this.runLines.get(text) ?? 0) + by;
+      if (n === 0) this.runLines.delete(text);
+      else this.runLines.set(text, n);
+    }
   }
 
   /** Makes a piece start exactly at `line` (splitting the one across it) and returns its index. */
@@ -95,7 +160,7 @@ export class PieceList {
     return p + 1;
   }
 
-  /** Recomputes the starts of the pieces from index `p` on. */
+  /** Recomputes the starts of the pieces from index `p` on, and the list of origin pieces. */
   private restart(p: number): void {
     this.starts.length = p;
     let at = p === 0 ? 0 : this.starts[p - 1]! + size(this.list[p - 1]!);
@@ -104,5 +169,7 @@ export class PieceList {
       at += size(this.list[k]!);
     }
     this.total = at;
+    this.originPieces.length = 0;
+    for (let k = 0; k < this.list.length; k++) if (this.list[k]!.origin) this.originPieces.push(k);
   }
 }

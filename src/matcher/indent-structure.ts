@@ -48,21 +48,28 @@ export const levelsOf = (line: string, style: IndentStyle | undefined): number =
  */
 const STYLE_SAMPLE_LINES = 2_000;
 
-/** Later versions of a file within one reply, mapped to the version whose style they keep (see below). */
-const styleSource = new WeakMap<TextFile, TextFile>();
+/**
+ * Where a later version of a file within one reply finds the version whose style it keeps (see below): a symbol on
+ * the file object rather than a WeakMap, whose values the engine keeps alive while their key is young.
+ */
+const STYLE_SOURCE = Symbol("patchsmith.style-source");
+
+type Styled = TextFile & { [STYLE_SOURCE]?: TextFile };
+
+const styleSourceOf = (file: TextFile): TextFile => (file as Styled)[STYLE_SOURCE] ?? file;
 
 const styleSample = (file: TextFile): readonly string[] =>
   file.lines.length > STYLE_SAMPLE_LINES ? file.lines.slice(0, STYLE_SAMPLE_LINES) : file.lines;
 
 /** The file's indentation style, from its first lines, memoised. */
 export function fileIndentStyle(file: TextFile): IndentStyle | undefined {
-  const source = styleSource.get(file) ?? file;
+  const source = styleSourceOf(file);
   return cached(source, "indent-style", () => detectIndentStyle(styleSample(source)));
 }
 
 /** `fileIndentStyle(file)?.kind`, without the full detection when a cheaper look decides (detectIndentKind). */
 export function fileIndentKind(file: TextFile): IndentStyle["kind"] | undefined {
-  const source = styleSource.get(file) ?? file;
+  const source = styleSourceOf(file);
   return cached(source, "indent-kind", () => detectIndentKind(styleSample(source)));
 }
 
@@ -72,7 +79,9 @@ export function fileIndentKind(file: TextFile): IndentStyle["kind"] | undefined 
  * long file is not re-scanned once per hunk. Nothing is read until the style is asked for.
  */
 export function inheritIndentStyle(from: TextFile, to: TextFile): void {
-  if (from !== to) styleSource.set(to, styleSource.get(from) ?? from);
+  if (from !== to && Object.isExtensible(to)) {
+    Object.defineProperty(to, STYLE_SOURCE, { value: styleSourceOf(from), configurable: true });
+  }
 }
 
 /** The unit the model wrote in, read from all the edit's lines (old and new sides give more samples). */
