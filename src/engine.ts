@@ -9,6 +9,7 @@ import type { FileState } from "./apply/snapshot.js";
 import type { ParsedItem } from "./core/edit.js";
 import type { EditResult } from "./core/result.js";
 import { parseReply, type FormatChoice } from "./formats/registry.js";
+import type { PathLookup } from "./formats/types.js";
 
 export interface EngineOptions {
   /** Which dialect to parse; "auto" (default) detects it per block. */
@@ -16,10 +17,11 @@ export interface EngineOptions {
   /** Keep the edits that succeeded when others fail (default: all or nothing). */
   readonly partial?: boolean;
   /**
-   * Paths that exist in the tree, so a parser can recognise a bare file name ("app.ts") mentioned before a block.
-   * `applyReply` lists the root's files itself when this is not given.
+   * Paths that exist in the tree, so a parser can recognise a bare file name ("app.ts") mentioned before a block: a
+   * list, a Set, or any lookup. `applyReply` asks the file system about the names a reply mentions when this is not
+   * given.
    */
-  readonly knownPaths?: ReadonlySet<string> | readonly string[];
+  readonly knownPaths?: PathLookup | readonly string[];
   /**
    * Paths the caller protects: return why (e.g. "it matches .github/workflows/**") to refuse every edit that
    * touches the path with `forbidden-path`, or undefined to allow it. Protected files are never read.
@@ -41,10 +43,13 @@ export interface EngineResult {
 /** A file reader for the library form: the content, or undefined when the file does not exist. */
 export type ReadFile = (path: string) => Promise<string | undefined> | string | undefined;
 
+const lookupOf = (known: PathLookup | readonly string[]): PathLookup =>
+  Array.isArray(known) ? new Set(known) : (known as PathLookup);
+
 const parse = (reply: string, options: EngineOptions): ParsedItem[] =>
   parseReply(reply, {
     ...(options.format === undefined ? {} : { format: options.format }),
-    ...(options.knownPaths === undefined ? {} : { knownPaths: new Set(options.knownPaths) }),
+    ...(options.knownPaths === undefined ? {} : { knownPaths: lookupOf(options.knownPaths) }),
   });
 
 async function stateFromReader(read: ReadFile, path: string): Promise<FileState> {
@@ -170,7 +175,7 @@ export function dryRunSummary(results: readonly EditResult[], partial: boolean):
  */
 export async function applyReply(reply: string, options: ApplyReplyOptions): Promise<ApplyReport> {
   const tree = createFsTree(options.root);
-  const knownPaths = options.knownPaths ?? (await tree.listFiles());
+  const knownPaths = options.knownPaths ?? { has: (path: string) => tree.hasFile(path) };
   const plan = await planReply(reply, (path) => tree.read(path), { ...options, knownPaths });
   const dryRun = options.dryRun ?? false;
   if (dryRun) {

@@ -2,6 +2,7 @@
  * The edit engine's view of a folder on disk: reads files as FileStates and commits a plan's writes atomically,
  * confined to the root (no `..`, no absolute paths, no symlink that leads outside, checked again at write time).
  */
+import { statSync } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { normalizeRelativePath } from "../apply/paths.js";
@@ -33,6 +34,11 @@ export interface FsTree {
   commit(writes: ReadonlyMap<string, string | null>): Promise<CommitResult>;
   /** Relative paths of regular files, skipping `.git` and `node_modules`, up to `limit` entries. */
   listFiles(limit?: number): Promise<string[]>;
+  /**
+   * Whether `listFiles` would list this path (a regular file outside the skipped folders), asked synchronously: the
+   * parser checks the few bare names a reply mentions instead of the whole tree being walked for every reply.
+   */
+  hasFile(relPath: string): boolean;
 }
 
 const SKIPPED_DIRS = new Set([".git", "node_modules"]);
@@ -100,10 +106,23 @@ export function createFsTree(root: string): FsTree {
     return found;
   }
 
+  function hasFile(relPath: string): boolean {
+    const normal = normalizeRelativePath(relPath);
+    if (!normal.ok) return false;
+    const segments = normal.path.split("/");
+    if (segments.slice(0, -1).some((segment) => SKIPPED_DIRS.has(segment))) return false;
+    try {
+      return statSync(path.join(root, normal.path)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
   return {
     root,
     read,
     listFiles,
+    hasFile,
     commit: async (writes) => commitWrites(await realRoot(), writes),
   };
 }

@@ -8,7 +8,7 @@ import { applyPatch } from "./apply-patch/parse.js";
 import { searchReplace } from "./search-replace/parse.js";
 import { closesFence, dedentFences, parseFenceLine, scanFence } from "./shared/fences.js";
 import { pathOfFence } from "./shared/locate-path.js";
-import type { Dialect, OpenFence, ScanContext } from "./types.js";
+import type { Dialect, OpenFence, PathLookup, ScanContext } from "./types.js";
 import { unifiedDiff } from "./unified-diff/parse.js";
 import { parseWholeFile, wholeFilePath } from "./whole-file/parse.js";
 import { WHOLE_FILE_PROMPT } from "./whole-file/prompt.js";
@@ -17,7 +17,7 @@ export type FormatChoice = "auto" | FormatName;
 
 export interface ParseOptions {
   readonly format?: FormatChoice;
-  readonly knownPaths?: ReadonlySet<string>;
+  readonly knownPaths?: PathLookup;
 }
 
 /**

@@ -14,10 +14,18 @@ export interface OpenFence {
   readonly path: string | undefined;
 }
 
+/**
+ * The files a reply may name by a bare file name ("app.ts" above a block): a Set, or a lookup that asks the file
+ * system only for the names a reply mentions (no walk of a large tree per reply).
+ */
+export interface PathLookup {
+  has(path: string): boolean;
+}
+
 export interface ScanContext {
   /** The reply's lines, `\r` stripped. */
   readonly lines: readonly string[];
-  readonly knownPaths: ReadonlySet<string> | undefined;
+  readonly knownPaths: PathLookup | undefined;
   /** State carried from block to block within one reply. */
   readonly state: {
     /** Path of the last SEARCH/REPLACE block, inherited by a next one that names none and sits next to it. */

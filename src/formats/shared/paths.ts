@@ -2,6 +2,7 @@
  * File paths as models decorate them: `` `src/a.py` ``, **src/a.py**, ### src/a.py, ./src/a.py, "File: src/a.py:".
  * Cleaning only removes decoration; safety (absolute paths, `..`) is the planner's call, so those stay as written.
  */
+import type { PathLookup } from "../types.js";
 
 // Case matters: "## Build" or "License:" are headings, BUILD and LICENSE are files.
 const WELL_KNOWN_NAMES = new Set([
@@ -84,7 +85,7 @@ function hasExtension(base: string): boolean {
 }
 
 /** Whether an already-cleaned string can stand for a file path (see the module comment for the rules). */
-export function looksLikePath(path: string, knownPaths?: ReadonlySet<string>): boolean {
+export function looksLikePath(path: string, knownPaths?: PathLookup): boolean {
   if (path === "") return false;
   if (knownPaths?.has(path) === true) return true;
   if (/\s/.test(path) || path.includes("://") || path.includes("`")) return false;
@@ -103,7 +104,7 @@ const TRAILING_NAMED = /(?:`([^`\s]+)`|\*\*([^*\s]+)\*\*)\s*:?\s*$/;
 // `# a.py`, `-- q.sql`, `<!-- docs/a.md -->`, `/* a.css */`.
 const COMMENTED = /^(?:(?:\/\/|#|--)\s+(\S+)|<!--\s*(\S+)\s*-->|\/\*\s*(\S+)\s*\*\/)$/;
 
-function pathFromComment(line: string, knownPaths: ReadonlySet<string> | undefined): string | undefined {
+function pathFromComment(line: string, knownPaths: PathLookup | undefined): string | undefined {
   const m = COMMENTED.exec(line.trim());
   const token = m?.[1] ?? m?.[2] ?? m?.[3];
   if (token === undefined) return undefined;
@@ -112,7 +113,7 @@ function pathFromComment(line: string, knownPaths: ReadonlySet<string> | undefin
 }
 
 /** A path that names a file on its own: known, or with a directory or an extension (not a bare word). */
-const named = (path: string, knownPaths: ReadonlySet<string> | undefined): boolean =>
+const named = (path: string, knownPaths: PathLookup | undefined): boolean =>
   knownPaths?.has(path) === true || path.includes("/") || hasExtension(path.slice(path.lastIndexOf("/") + 1));
 
 // What may surround a path that is alone in backticks: decoration and a label, no words.
@@ -131,7 +132,7 @@ function spacedPath(line: string): string | undefined {
 }
 
 /** The backticked tokens of a sentence that look like paths ("Then in `src/b.ts`, add `y`:" has one). */
-function backtickedPaths(line: string, knownPaths: ReadonlySet<string> | undefined): Set<string> {
+function backtickedPaths(line: string, knownPaths: PathLookup | undefined): Set<string> {
   const paths = new Set<string>();
   for (const m of line.matchAll(/`([^`\s]+)`/g)) {
     const path = cleanPath(m[1]!);
@@ -146,7 +147,7 @@ function backtickedPaths(line: string, knownPaths: ReadonlySet<string> | undefin
  * bold, also counts; callers whose block would overwrite a whole file do not allow that ("Example use of `lib/a.js`:"
  * is not a file header).
  */
-export function pathFromLine(line: string, knownPaths?: ReadonlySet<string>, prose = true): string | undefined {
+export function pathFromLine(line: string, knownPaths?: PathLookup, prose = true): string | undefined {
   const cleaned = cleanPath(line);
   if (looksLikePath(cleaned, knownPaths)) return cleaned;
   const plain = pathFromComment(line, knownPaths) ?? spacedPath(line);
@@ -167,7 +168,7 @@ export function pathFromLine(line: string, knownPaths?: ReadonlySet<string>, pro
  * The path in a fence info string: ```` ```src/a.py ````, ```` ```python src/a.py ````, ```` ```py title="a.py" ````,
  * ```` ```python:src/a.py ````.
  */
-export function pathFromInfo(info: string, knownPaths?: ReadonlySet<string>): string | undefined {
+export function pathFromInfo(info: string, knownPaths?: PathLookup): string | undefined {
   if (info === "") return undefined;
   for (const raw of info.split(/\s+/)) {
     let token = raw.replace(/^(?:title|file|filename|path)=/i, "");

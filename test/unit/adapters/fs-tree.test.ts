@@ -283,3 +283,16 @@ describe("listFiles", () => {
     expect(await createFsTree(root).listFiles(1)).toEqual(["a.txt"]);
   });
 });
+
+describe("hasFile", () => {
+  it("answers for one path what listFiles would list, without walking the tree", async () => {
+    await put("a.txt", "");
+    await put("src/b.ts", "");
+    await put(".git/config", "");
+    await put("node_modules/x/index.js", "");
+    const tree = createFsTree(root);
+    expect(["a.txt", "src/b.ts", "./src//b.ts"].map((p) => tree.hasFile(p))).toEqual([true, true, true]);
+    const absent = ["src", "missing.txt", ".git/config", "node_modules/x/index.js", "../a.txt", "/etc/passwd", ""];
+    expect(absent.map((p) => tree.hasFile(p))).toEqual(absent.map(() => false));
+  });
+});
