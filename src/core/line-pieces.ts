@@ -160,7 +160,7 @@ export class PieceList {
     return p + 1;
   }
 
-  /** Recomputes the starts of the pieces from index `p` on, and the list of origin pieces. */
+  /** Recomputes the starts of the pieces from index `p` on, and the origin pieces from there. */
   private restart(p: number): void {
     this.starts.length = p;
     let at = p === 0 ? 0 : this.starts[p - 1]! + size(this.list[p - 1]!);
@@ -169,7 +169,10 @@ export class PieceList {
       at += size(this.list[k]!);
     }
     this.total = at;
-    this.originPieces.length = 0;
-    for (let k = 0; k < this.list.length; k++) if (this.list[k]!.origin) this.originPieces.push(k);
+    // Origin pieces before `p` keep their indexes; the rest are listed again.
+    let keep = this.originPieces.length;
+    while (keep > 0 && this.originPieces[keep - 1]! >= p) keep--;
+    this.originPieces.length = keep;
+    for (let k = p; k < this.list.length; k++) if (this.list[k]!.origin) this.originPieces.push(k);
   }
 }
