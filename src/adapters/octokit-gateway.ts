@@ -193,8 +193,24 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
         started_at: new Date().toISOString(),
         output: run.output,
         ...(run.detailsUrl === undefined ? {} : { details_url: run.detailsUrl }),
+        ...(run.externalId === undefined ? {} : { external_id: run.externalId }),
       });
       return data.id;
+    },
+    async listCheckRuns(repo, query) {
+      const { data } = await (
+        await octokit()
+      ).rest.checks.listForRef({
+        ...ids(repo),
+        ref: query.headSha,
+        check_name: query.name,
+        // The default, `latest`, hides a job's check run once a later job made one on the same commit.
+        filter: "all",
+        per_page: 100,
+      });
+      // `check_runs` is always there on GitHub; an API double may leave it out.
+      const runs = (data as Partial<typeof data>).check_runs ?? [];
+      return runs.map((run) => ({ id: run.id, externalId: run.external_id ?? null, status: run.status }));
     },
     async updateCheckRun(repo, id, update) {
       await (
@@ -204,7 +220,7 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
         check_run_id: id,
         output: update.output,
         ...(update.conclusion === undefined
-          ? {}
+          ? { status: "in_progress" as const }
           : { status: "completed" as const, conclusion: update.conclusion, completed_at: new Date().toISOString() }),
       });
     },

@@ -1,6 +1,7 @@
 /**
  * The real ModelClient over the openai SDK (chat completions, non-streaming). Retries with back-off on 408/409/429/5xx
  * and connection errors, honouring retry-after, are the SDK's own; failures become ModelError with redacted text.
+ * The request's AbortSignal cancels at once, even during a back-off, and a cancelled call is never retried.
  */
 import OpenAI from "openai";
 import type { ChatRequest, ChatResponse, ModelClient } from "../ports/model-client.js";
@@ -54,6 +55,34 @@ function toModelError(error: unknown, secrets: readonly string[]): ModelError {
   return new ModelError(redact(`model request failed: ${message}`), undefined);
 }
 
+/**
+ * Settles with the call, or rejects as soon as `signal` aborts. The SDK itself cancels an in-flight request on abort
+ * and never retries it, but it looks at the signal only between its steps: a back-off sleep between retries (up to
+ * a minute when the server sends retry-after) would otherwise hold the caller past its deadline.
+ */
+function untilAborted<T>(call: PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return Promise.resolve(call);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(new OpenAI.APIUserAbortError());
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    // The call's own rejection after an abort lands here too (and is ignored: the promise is settled), so it is
+    // never an unhandled rejection.
+    call.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 export function createOpenAIModelClient(options: OpenAIModelClientOptions): ModelClient {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
   const client = new OpenAI({
@@ -72,13 +101,16 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
     async complete(request: ChatRequest): Promise<ChatResponse> {
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
-        completion = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
-            ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
-          },
-          request.signal === undefined ? {} : { signal: request.signal },
+        completion = await untilAborted(
+          client.chat.completions.create(
+            {
+              model: request.model,
+              messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+              ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
+            },
+            request.signal === undefined ? {} : { signal: request.signal },
+          ),
+          request.signal,
         );
       } catch (error) {
         throw toModelError(error, secrets);

@@ -1,6 +1,7 @@
 /**
  * The loop's bounds (pure): attempts, tokens and wall time. Checked between steps, never in the middle of one, so
- * a stop always leaves the clone in a state the report can describe.
+ * a stop always leaves the clone in a state the report can describe. The one exception is a model call, which
+ * Session bounds by what is left of the wall time (a cancelled call changes nothing in the clone).
  */
 import type { Usage } from "./types.js";
 
@@ -36,22 +37,42 @@ export function resolveLimits(request: { maxAttempts?: number; tokenBudget?: num
   };
 }
 
+/** `estimatedCalls` appears only when some figure was estimated, so reports of honest endpoints do not change. */
+function withEstimated(usage: Omit<Usage, "estimatedCalls">, estimatedCalls: number): Usage {
+  return estimatedCalls > 0 ? { ...usage, estimatedCalls } : usage;
+}
+
 export function addUsage(a: Usage, b: Omit<Usage, "calls"> & { calls?: number }): Usage {
-  return {
-    calls: a.calls + (b.calls ?? 1),
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
+  return withEstimated(
+    {
+      calls: a.calls + (b.calls ?? 1),
+      promptTokens: a.promptTokens + b.promptTokens,
+      completionTokens: a.completionTokens + b.completionTokens,
+      totalTokens: a.totalTokens + b.totalTokens,
+    },
+    (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0),
+  );
 }
 
 /** What was used between two readings of the running total. */
-export const usageSince = (earlier: Usage, later: Usage): Usage => ({
-  calls: later.calls - earlier.calls,
-  promptTokens: later.promptTokens - earlier.promptTokens,
-  completionTokens: later.completionTokens - earlier.completionTokens,
-  totalTokens: later.totalTokens - earlier.totalTokens,
-});
+export const usageSince = (earlier: Usage, later: Usage): Usage =>
+  withEstimated(
+    {
+      calls: later.calls - earlier.calls,
+      promptTokens: later.promptTokens - earlier.promptTokens,
+      completionTokens: later.completionTokens - earlier.completionTokens,
+      totalTokens: later.totalTokens - earlier.totalTokens,
+    },
+    (later.estimatedCalls ?? 0) - (earlier.estimatedCalls ?? 0),
+  );
+
+/** The stop for a spent time budget; also used when the deadline cut a model call short. */
+export function wallTimeStop(limits: Limits, elapsedMs: number): BudgetStop {
+  return {
+    reason: "wall-time",
+    message: `The time budget is spent: ${Math.round(elapsedMs / 1000)} s of ${Math.round(limits.wallTimeMs / 1000)} s.`,
+  };
+}
 
 /** Time and tokens only: may the loop make one more model call? */
 export function checkSpend(limits: Limits, state: BudgetState, now: number): BudgetStop | undefined {
@@ -62,13 +83,7 @@ export function checkSpend(limits: Limits, state: BudgetState, now: number): Bud
     };
   }
   const elapsed = now - state.startedAt;
-  if (elapsed >= limits.wallTimeMs) {
-    return {
-      reason: "wall-time",
-      message: `The time budget is spent: ${Math.round(elapsed / 1000)} s of ${Math.round(limits.wallTimeMs / 1000)} s.`,
-    };
-  }
-  return undefined;
+  return elapsed >= limits.wallTimeMs ? wallTimeStop(limits, elapsed) : undefined;
 }
 
 /** Attempts, then time and tokens: may the loop start another attempt? */

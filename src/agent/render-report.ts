@@ -48,6 +48,14 @@ function describeAttempt(attempt: AttemptReport): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** "~" and a count mark figures estimated because the endpoint reported no usage. */
+function describeUsage(usage: FixReport["usage"]): string {
+  const estimated = usage.estimatedCalls ?? 0;
+  const tokens = `${estimated > 0 ? "~" : ""}${usage.totalTokens.toLocaleString("en-US")} tokens`;
+  const how = estimated > 0 ? ` (estimated for ${estimated} of ${usage.calls})` : "";
+  return `${tokens} in ${plural(usage.calls, "model call")}${how}`;
+}
+
 export function renderReportMarkdown(report: FixReport): string {
   const out: string[] = [`## patchsmith: ${STATUS_TITLE[report.status]}`, ""];
   out.push(
@@ -55,7 +63,7 @@ export function renderReportMarkdown(report: FixReport): string {
       `Branch \`${report.branch}\`${report.pushed ? " (pushed)" : ""}`,
       plural(report.commits.length, "commit"),
       plural(report.attempts.length, "attempt"),
-      `${report.usage.totalTokens.toLocaleString("en-US")} tokens in ${plural(report.usage.calls, "model call")}`,
+      describeUsage(report.usage),
     ].join(" · "),
   );
   const command = report.testCommand ? `\`${report.testCommand.command}\`` : "no test command";

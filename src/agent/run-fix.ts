@@ -214,6 +214,13 @@ async function runInClone(
   const reproduction = reproductionOf(loop, before, changes.changedFiles);
   if (reproduction && !reproduction.failedBefore)
     notes.push(`The new test ${reproduction.testPath} passed even without the fix: it may not reproduce the bug.`);
+  const estimated = session.usage.estimatedCalls ?? 0;
+  if (estimated > 0) {
+    notes.push(
+      `The model endpoint reported no token usage for ${estimated} of ${session.usage.calls} model call(s): ` +
+        "their tokens were estimated at about 4 characters a token, so the token figures are approximate.",
+    );
+  }
   const afterTests = loop.attempts.length > 0 ? loop.finalTests : before;
   const redactTail = <T extends { tail: string }>(s: T | null): T | null =>
     s === null ? null : { ...s, tail: redact(s.tail) };

@@ -111,6 +111,11 @@ export interface Usage {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly totalTokens: number;
+  /**
+   * How many of `calls` had their figures estimated (about 4 characters a token) because the endpoint reported no
+   * usage; absent when every figure was reported.
+   */
+  readonly estimatedCalls?: number;
 }
 
 export interface ChangedFile {

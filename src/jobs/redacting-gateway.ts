@@ -27,6 +27,7 @@ export function withRedaction(gateway: GitHubGateway, secrets: () => readonly st
     updateComment: (repo, id, body) => gateway.updateComment(repo, id, clean(body)),
     replyToReviewComment: (repo, pull, id, body) => gateway.replyToReviewComment(repo, pull, id, clean(body)),
     createCheckRun: (repo, run) => gateway.createCheckRun(repo, { ...run, output: cleanOutput(run.output) }),
+    listCheckRuns: (repo, query) => gateway.listCheckRuns(repo, query),
     updateCheckRun: (repo, id, update) =>
       gateway.updateCheckRun(repo, id, { ...update, output: cleanOutput(update.output) }),
     createRepoToken: (repo) => gateway.createRepoToken(repo),

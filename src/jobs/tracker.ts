@@ -21,7 +21,10 @@ export interface Tracker {
   open(): Promise<boolean>;
   /** Moves the progress comment to a stage (fire and forget; ordered). */
   stage(stage: FixStage, detail?: string): void;
-  /** Opens the check run on the SHA the job works from. */
+  /**
+   * Opens the check run on the SHA the job works from, reusing the one an earlier run of the same job made (a job
+   * rerun after a crash), so no check run is left `in_progress` forever.
+   */
   startCheck(headSha: string): Promise<void>;
   /** Writes the final comment and completes the check run. */
   finish(outcome: Outcome): Promise<void>;
@@ -36,6 +39,8 @@ export interface TrackerOptions {
   readonly requester: string;
   readonly command: string;
   readonly detailsUrl: string;
+  /** The job id: the check run's `external_id`, by which a rerun of the job recognises it. */
+  readonly jobId: string;
 }
 
 export function createTracker(options: TrackerOptions): Tracker {
@@ -50,6 +55,19 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warn = (what: string) => (error: unknown) => {
     logger.warn(`could not ${what}`, { ...fields, status: httpStatusOf(error), error: describeApiError(error) });
   };
+
+  /** The check run this job made on `headSha` in an earlier run; a failed lookup only means a new one is made. */
+  async function findEarlierCheck(headSha: string): Promise<number | undefined> {
+    try {
+      const runs = await gateway.listCheckRuns(repo, { headSha, name: CHECK_NAME });
+      const mine = runs.filter((run) => run.externalId === options.jobId);
+      // Only one is expected; should there be more, the newest is the one people look at.
+      return mine.length === 0 ? undefined : Math.max(...mine.map((run) => run.id));
+    } catch (error) {
+      warn("look for an earlier check run of this job")(error);
+      return undefined;
+    }
+  }
 
   async function writeComment(body: string): Promise<void> {
     if (commentId === null) commentId = (await gateway.createComment(repo, options.issueNumber, body)).id;
@@ -95,11 +113,20 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     async startCheck(headSha) {
       const output = renderCheckProgress({ command: options.command, requester: options.requester, stage: "cloning" });
+      const earlier = await findEarlierCheck(headSha);
+      if (earlier !== undefined) {
+        logger.info("reusing the check run of an earlier run of this job", { ...fields, checkRunId: earlier });
+        // Even if reopening fails, finish() completes this one: that is what leaves nothing in progress.
+        checkId = earlier;
+        await gateway.updateCheckRun(repo, earlier, { output }).catch(warn("reopen the check run"));
+        return;
+      }
       checkId = await gateway
         .createCheckRun(repo, {
           name: CHECK_NAME,
           headSha,
           output,
+          externalId: options.jobId,
           // GitHub refuses a details_url that is not a URL.
           ...(/^https?:\/\//.test(options.detailsUrl) ? { detailsUrl: options.detailsUrl } : {}),
         })

@@ -117,6 +117,7 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
     requester: job.requester.login,
     command: describeCommand(command),
     detailsUrl: job.comment.htmlUrl,
+    jobId: job.id,
   });
   if (!(await tracker.open())) return;
   logger.info("job started", log);

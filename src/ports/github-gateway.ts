@@ -56,6 +56,15 @@ export interface CheckOutput {
   readonly text?: string;
 }
 
+/** A check run as listed for a commit: enough to recognise one patchsmith made for a job (by `external_id`). */
+export interface CheckRunInfo {
+  readonly id: number;
+  /** The `external_id` it was created with; null when it has none. */
+  readonly externalId: string | null;
+  /** GitHub's status: `queued`, `in_progress`, `completed` (and a few more for Actions). */
+  readonly status: string;
+}
+
 export interface AppIdentity {
   /** The app's slug; its bot account is `${slug}[bot]`. */
   readonly slug: string;
@@ -96,8 +105,19 @@ export interface GitHubGateway {
       readonly headSha: string;
       readonly output: CheckOutput;
       readonly detailsUrl?: string;
+      /** GitHub's `external_id`: the job id, so a rerun of the job finds the check run it made before. */
+      readonly externalId?: string;
     },
   ): Promise<number>;
+  /** The check runs named `name` on the commit `headSha` (all of them, not only the latest). */
+  listCheckRuns(
+    repo: RepoRef,
+    query: { readonly headSha: string; readonly name: string },
+  ): Promise<readonly CheckRunInfo[]>;
+  /**
+   * Without a conclusion the check run is (again) `in_progress`, which reopens one left by an earlier run of the job;
+   * with one it is `completed`.
+   */
   updateCheckRun(
     repo: RepoRef,
     id: number,

@@ -118,6 +118,11 @@ describe("patchsmith serve across restarts", () => {
       // The job is running: it has asked the model, which does not answer.
       await waitFor(harness, "the model request", () => (harness.openai.chatRequests.length === 1 ? true : undefined));
       expect(jobFiles(harness)).toHaveLength(1);
+      // Its check run is open, marked with the job id.
+      const [opened] = harness.github.checkRunsOf(full);
+      expect(harness.github.checkRunsOf(full)).toHaveLength(1);
+      expect(opened).toMatchObject({ name: "patchsmith", status: "in_progress" });
+      expect(opened?.external_id).toMatch(/^c\d+-[0-9a-f]{16}$/);
       const exit = await harness.kill("SIGKILL");
       expect(exit).toEqual({ code: null, signal: "SIGKILL" });
       // Accepted and not finished: the record is still on disk, and the comment was left mid-way.
@@ -153,6 +158,18 @@ describe("patchsmith serve across restarts", () => {
         ),
       );
       expect(completed.body.conclusion).toBe("success");
+      // The rerun found the killed run's check run and completed it: one check run for the job, none in progress.
+      expect(harness.github.checkRunsOf(full)).toEqual([
+        expect.objectContaining({ id: opened?.id, external_id: opened?.external_id, status: "completed" }),
+      ]);
+      expect(callsOf(harness, full).filter((c) => c.method === "POST" && c.path.endsWith("/check-runs"))).toHaveLength(
+        1,
+      );
+      const lookup = callsOf(harness, full).filter((c) => c.method === "GET" && c.path.endsWith("/check-runs"));
+      expect(lookup.map((c) => [c.query.get("check_name"), c.query.get("filter")])).toEqual([
+        ["patchsmith", "all"],
+        ["patchsmith", "all"],
+      ]);
       expect(harness.github.find(/^POST .*\/pulls$/).filter((c) => c.path.includes(`${full}/`))).toHaveLength(1);
       const commits = gitLog(harness, full, "patchsmith/issue-1");
       expect(commits).toMatch(/^patchsmith\[bot\] <[^>]+>\nfix\(stats\): divide by the count/);
@@ -239,6 +256,10 @@ describe("patchsmith serve across restarts", () => {
         return done.length === 2 ? done : undefined;
       });
       expect(checks.map((c) => c.body.conclusion)).toEqual(["success", "success"]);
+      // Two jobs, two check runs: each with its own job id, both completed.
+      const runs = harness.github.checkRunsOf(full);
+      expect(runs.map((run) => run.status)).toEqual(["completed", "completed"]);
+      expect(new Set(runs.map((run) => run.external_id)).size).toBe(2);
       await waitFor(harness, "the job record to be removed", () => (jobFiles(harness).length === 0 ? true : undefined));
     },
     TIMEOUT,

@@ -62,7 +62,10 @@ export class FakeGitHub {
   readonly issues = new Map<string, { title: string; body: string }>();
   readonly pulls = new Map<string, FakePull>();
   readonly comments = new Map<number, { repo: string; issue: number; body: string }>();
+  /** Check runs by id: the fields they were created and updated with (`head_sha`, `name`, `status`, `external_id` …). */
   readonly checkRuns = new Map<number, Json>();
+  /** The repository (`owner/name`) of each check run. */
+  private readonly checkRunRepos = new Map<number, string>();
   /** Installation tokens issued, with the repositories they are scoped to (undefined: all). */
   readonly tokens = new Map<string, readonly string[] | undefined>();
   /** Tokens revoked with DELETE /installation/token: refused by the API and by git from then on. */
@@ -100,6 +103,13 @@ export class FakeGitHub {
     } catch {
       return undefined;
     }
+  }
+
+  /** The check runs of one repository (`owner/name`), oldest first, each with its id. */
+  checkRunsOf(fullName: string): Json[] {
+    return [...this.checkRuns.entries()]
+      .filter(([id]) => this.checkRunRepos.get(id) === fullName)
+      .map(([id, run]) => ({ id, ...run }));
   }
 
   /** Calls whose "METHOD path" matches, in order. */
@@ -332,10 +342,28 @@ export class FakeGitHub {
       [
         "POST",
         new RegExp(`^${repoPath}/check-runs$`),
-        (_m, call) => {
+        (m, call) => {
           const id = this.nextId++;
-          this.checkRuns.set(id, { ...call.body });
-          return created(id, { ...call.body });
+          this.checkRuns.set(id, { status: "queued", external_id: null, ...call.body });
+          this.checkRunRepos.set(id, full(m));
+          return created(id, { ...this.checkRuns.get(id) });
+        },
+      ],
+      [
+        "GET",
+        new RegExp(`^${repoPath}/commits/([^/]+)/check-runs$`),
+        (m, call) => {
+          const ref = decodeURIComponent(m[3]!);
+          const name = call.query.get("check_name");
+          // A commit SHA only (the app never asks by branch name).
+          const runs = this.checkRunsOf(full(m))
+            .filter((run) => run.head_sha === ref && (name === null || run.name === name))
+            .reverse();
+          // GitHub's default `latest` keeps the most recent run of each name; `all` keeps every one.
+          const latest = call.query.get("filter") !== "all";
+          const seen = new Set<unknown>();
+          const listed = runs.filter((run) => !latest || (!seen.has(run.name) && seen.add(run.name)));
+          return [200, { total_count: listed.length, check_runs: listed }];
         },
       ],
       [

@@ -108,6 +108,32 @@ describe("createOpenAIModelClient against a fake OpenAI-compatible server", () =
     while (fake.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await expect(pending).rejects.toThrow(/cancelled/);
+    // A cancelled call is not retried: the SDK's first back-off is at most 0.5 s, so a retry would be here by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(fake.chatRequests).toHaveLength(1);
+  });
+
+  it("cancels at once during a back-off between retries, and does not retry after it", async () => {
+    // The server asks for a 50 s pause before the retry (the SDK honours retry-after below a minute): longer than
+    // vitest's per-test timeout, so only a cancel that does not wait for the pause lets this test finish.
+    const fake = await serve([{ status: 503, retryAfterMs: 50_000 }, "too late"]);
+    const client = createOpenAIModelClient({ apiKey: API_KEY, baseURL: fake.url });
+    const controller = new AbortController();
+    const pending = client.complete({ model: "m", messages, signal: controller.signal });
+    while (fake.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error: unknown = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).message).toMatch(/cancelled/);
+    expect(fake.chatRequests).toHaveLength(1);
+    expect(fake.remaining()).toBe(1);
+  });
+
+  it("refuses to start with a signal that is already aborted", async () => {
+    const fake = await serve(["unused"]);
+    const client = createOpenAIModelClient({ apiKey: API_KEY, baseURL: fake.url });
+    await expect(client.complete({ model: "m", messages, signal: AbortSignal.abort() })).rejects.toThrow(/cancelled/);
+    expect(fake.chatRequests).toHaveLength(0);
   });
 
   it("uses max_completion_tokens for OpenAI's own host, or when asked", async () => {

@@ -14,6 +14,15 @@ export interface Call {
   readonly args: readonly unknown[];
 }
 
+export interface FakeCheck {
+  headSha: string;
+  name?: string;
+  externalId?: string;
+  status?: "in_progress" | "completed";
+  output: CheckOutput;
+  conclusion?: CheckConclusion;
+}
+
 export interface FakeState {
   permissions: Record<string, Permission>;
   repo: RepoInfo;
@@ -23,7 +32,7 @@ export interface FakeState {
   issues: Record<number, { title: string; body: string }>;
   openPulls: Record<string, { number: number; htmlUrl: string }>;
   comments: Map<number, string>;
-  checks: Map<number, { headSha: string; output: CheckOutput; conclusion?: CheckConclusion }>;
+  checks: Map<number, FakeCheck>;
   app: AppIdentity;
   token: string;
   /** Tokens revoked through `revokeRepoToken`, in order. */
@@ -154,17 +163,33 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
     createCheckRun(repo, run) {
       record("createCheckRun", repo, run);
       const id = nextId++;
-      state.checks.set(id, { headSha: run.headSha, output: run.output });
+      state.checks.set(id, {
+        headSha: run.headSha,
+        name: run.name,
+        status: "in_progress",
+        output: run.output,
+        ...(run.externalId === undefined ? {} : { externalId: run.externalId }),
+      });
       return Promise.resolve(id);
+    },
+    listCheckRuns(repo, query) {
+      record("listCheckRuns", repo, query);
+      const runs = [...state.checks.entries()]
+        .filter(([, check]) => check.headSha === query.headSha && check.name === query.name)
+        .map(([id, check]) => ({ id, externalId: check.externalId ?? null, status: check.status ?? "in_progress" }));
+      return Promise.resolve(runs);
     },
     updateCheckRun(repo, id, update) {
       record("updateCheckRun", repo, id, update);
       const check = state.checks.get(id);
       if (check !== undefined) {
+        const { conclusion: _previous, ...rest } = check;
         state.checks.set(id, {
-          ...check,
+          ...rest,
           output: update.output,
-          ...(update.conclusion === undefined ? {} : { conclusion: update.conclusion }),
+          ...(update.conclusion === undefined
+            ? { status: "in_progress" as const }
+            : { status: "completed" as const, conclusion: update.conclusion }),
         });
       }
       return Promise.resolve();
