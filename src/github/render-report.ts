@@ -26,7 +26,11 @@ export function renderTests(report: FixReport): string {
 
 export function renderUsage(report: FixReport): string {
   const u = report.usage;
-  const tokens = `${u.totalTokens.toLocaleString("en-US")} tokens (${u.promptTokens.toLocaleString("en-US")} prompt + ${u.completionTokens.toLocaleString("en-US")} completion)`;
+  const estimated = u.estimatedCalls ?? 0;
+  // Figures the endpoint did not report are estimates: say so where they are read.
+  const approx = estimated > 0 ? "~" : "";
+  const note = estimated > 0 ? `; estimated for ${estimated} of ${u.calls} calls` : "";
+  const tokens = `${approx}${u.totalTokens.toLocaleString("en-US")} tokens (${u.promptTokens.toLocaleString("en-US")} prompt + ${u.completionTokens.toLocaleString("en-US")} completion${note})`;
   return `**Attempts:** ${report.attempts.length} · **Model calls:** ${u.calls} · **Tokens:** ${tokens}`;
 }
 

@@ -3,6 +3,7 @@ import { findCommands } from "../../../src/github/parse-command.js";
 import { fence, truncate } from "../../../src/github/markdown.js";
 import { renderCheckOutcome } from "../../../src/github/render-check.js";
 import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/github/render-comment.js";
+import { renderUsage } from "../../../src/github/render-report.js";
 import { renderSuggestion, suggestionLines } from "../../../src/github/suggestion.js";
 import { failedReport, successReport } from "../jobs/reports.js";
 
@@ -56,6 +57,14 @@ describe("final comment", () => {
       "**Attempts:** 1 · **Model calls:** 1 · **Tokens:** 1,500 tokens (1,200 prompt + 300 completion)",
     );
     expect(body).toContain("[`ccccccc`](https://h/commit/c) fix: x");
+  });
+
+  it("marks token figures the endpoint did not report as estimates", () => {
+    const report = successReport();
+    const estimated = { ...report, usage: { ...report.usage, estimatedCalls: 1 } };
+    expect(renderUsage(estimated)).toBe(
+      "**Attempts:** 1 · **Model calls:** 1 · **Tokens:** ~1,500 tokens (1,200 prompt + 300 completion; estimated for 1 of 1 calls)",
+    );
   });
 
   it("keeps a huge patch delivery under GitHub's comment size limit and says it was cut", () => {
