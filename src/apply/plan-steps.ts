@@ -9,7 +9,7 @@ import type { LineDoc } from "../core/line-doc.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
 import type { Eol, TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { exactWindows } from "../matcher/exact-doc.js";
+import { soleExactWindow } from "../matcher/exact-doc.js";
 import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import type { Alignment, Match } from "../matcher/types.js";
@@ -133,16 +133,16 @@ function parsedFile(doc: LineDoc): TextFile {
 /**
  * The ladder's first step, on the document itself: an edit whose old lines occur exactly once, byte for byte, is
  * found through the document's line index, without parsing the current version or scanning it. Anything else (no
- * window, several, an insertion) is left to the full ladder, which repeats this step and decides as always.
+ * window, several, one that line endings alone single out, an insertion) is left to the full ladder, which repeats
+ * this step and decides as always.
  */
 function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
   const { ops } = edit;
   const want: string[] = [];
   for (const op of ops) if (op.op !== "add") want.push(op.text);
   if (want.length === 0) return undefined;
-  const starts = exactWindows(doc, want);
-  if (starts.length !== 1) return undefined;
-  const start = starts[0]!;
+  const start = soleExactWindow(doc, want);
+  if (start === undefined) return undefined;
   // The ladder's straight alignment: one file line per old line, in op order.
   const alignment: Alignment[] = [];
   let line = start;

@@ -5,10 +5,11 @@
  * First, the model's own bytes win where it evidently copied the file: when the nearest aligned old line (a
  * non-blank context or removed line matched to one file line) has exactly the same leading whitespace in the model's
  * text and in the file, and every aligned pair differs by one constant offset in the same characters, an added line
- * is written as the model wrote it if its indentation fits the file's style or uses the same characters as that
- * reference line. So a space-indented continuation in a tab-indented Makefile, or the space-indented body of a
- * template literal in a tab-indented file, keeps its spaces when the model copied the neighbouring lines byte for
- * byte; a line written with spaces right under tab-indented lines the model copied with tabs is still converted
+ * is written as the model wrote it if its indentation fits the file's style, uses the same characters as that
+ * reference line (both mixing tabs and spaces counts), or is exactly the indentation of an aligned line copied byte
+ * for byte. So a space-indented continuation in a tab-indented Makefile, or the space-indented body of a template
+ * literal in a tab-indented file, keeps its spaces when the model copied the neighbouring lines byte for byte; a
+ * line written with spaces right under tab-indented lines the model copied with tabs is still converted
  * (new code written in the wrong characters: a Makefile recipe line, a Python block). On the exact rung, with the
  * styles agreeing, this is the identity.
  *
@@ -44,6 +45,8 @@ export interface IndentPlan {
   readonly sameUnit: boolean;
   /** File levels per model level between aligned lines (see depthRatio); 1 when the units were read right. */
   readonly scale: number;
+  /** Whether `text` starts with the whole leading whitespace (`width` long) of an aligned line copied byte for byte. */
+  copiedIndent(text: string, width: number): boolean;
 }
 
 /** Whether an indentation already uses the style's characters: tabs (then alignment spaces), or spaces only. */
@@ -71,8 +74,12 @@ function leadingKinds(line: string, width: number): number {
   return kinds;
 }
 
-/** Both indentations avoid tabs, or both avoid spaces. */
-const sameCharacters = (a: number, b: number): boolean => ((a | b) & HAS_TAB) === 0 || ((a | b) & HAS_SPACE) === 0;
+/**
+ * Both indentations avoid tabs, or both avoid spaces, or both mix them (a tab-indented shell `case` arm written
+ * `\t    pattern)`): a line copied with its mixed indentation is still in the same characters as its copy.
+ */
+const sameCharacters = (a: number, b: number): boolean =>
+  ((a | b) & HAS_TAB) === 0 || ((a | b) & HAS_SPACE) === 0 || a === b;
 
 /** The two lines start with the same whitespace (`width` is the first one's). */
 function sameLeading(a: string, width: number, b: string): boolean {
@@ -166,6 +173,10 @@ class LazyIndentPlan implements IndentPlan {
   get scale(): number {
     return (this.scaleMemo ??= this.sameUnit ? 1 : (depthRatio(this.aligned, this.modelStyle, this.fileStyle) ?? 1));
   }
+
+  copiedIndent(text: string, width: number): boolean {
+    return this.aligned.some(({ model, file }) => sameLeading(text, width, model) && sameLeading(model, width, file));
+  }
 }
 
 export function planIndent(fileIndent: FileIndent, edit: ReplaceEdit, pairs: AlignedPairs): IndentPlan {
@@ -192,7 +203,9 @@ function keepsModelIndent(text: string, width: number, ref: LinePair, plan: Inde
   // An unindented line fits every style; the file's style is read only when nothing else decides.
   if (width === 0) return true;
   if (refWidth > 0 && sameCharacters(leadingKinds(text, width), leadingKinds(ref.model, refWidth))) return true;
-  return fits(text.slice(0, width), plan.fileKind);
+  // An indentation the model copied byte for byte from another line of the window (the body of a template literal
+  // under an unindented line, a tab-and-space continuation) is the file's own, whatever its dominant style.
+  return fits(text.slice(0, width), plan.fileKind) || plan.copiedIndent(text, width);
 }
 
 /** An added line in the file's style at the depth its reference line implies. */

@@ -2,9 +2,11 @@
  * The exact rung on a document being edited (core/line-doc.ts) instead of a parsed file: the same windows as
  * `findWindows(exactRung.fileKeys(file), want)`, found through the document's line index rather than by a scan,
  * so that each of a reply's hunks costs its own size and not the file's. The planner tries this first; anything
- * but a single window goes to the full ladder, which repeats this rung and decides as always.
+ * but a single window goes to the full ladder, which repeats this rung and decides as always. Like the exact rung,
+ * a window counts as single only when no other window holds the same texts once line endings are ignored.
  */
 import type { LineDoc } from "../core/line-doc.js";
+import { endingFreeKey } from "./rungs/exact.js";
 
 /** The exact rung's key of a line equals `want`: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */
 function keyEquals(line: string, eol: string, want: string): boolean {
@@ -58,4 +60,32 @@ export function exactWindows(doc: LineDoc, want: readonly string[]): number[] {
     if (start >= 0 && start + n <= doc.length && windowMatches(doc, start, want)) starts.push(start);
   }
   return starts;
+}
+
+/** 0-based starts of every window whose lines' texts (endings ignored) equal `want` without CRLF residue. */
+export function endingFreeWindows(doc: LineDoc, want: readonly string[]): number[] {
+  const n = want.length;
+  if (n === 0 || doc.length < n) return [];
+  const probe = probeOf(want);
+  const keys = want.map(endingFreeKey);
+  const starts: number[] = [];
+  for (const hit of doc.occurrences(keys[probe]!)) {
+    const start = hit - probe;
+    if (start < 0 || start + n > doc.length) continue;
+    let j = 0;
+    while (j < n && doc.line(start + j) === keys[j]) j++;
+    if (j === n) starts.push(start);
+  }
+  return starts;
+}
+
+/**
+ * The start of the exact rung's window when it is the only one and the ladder would take it (hidesByEndings in
+ * rungs/exact.ts: no other window matches once endings are ignored); undefined otherwise.
+ */
+export function soleExactWindow(doc: LineDoc, want: readonly string[]): number | undefined {
+  const starts = exactWindows(doc, want);
+  if (starts.length !== 1) return undefined;
+  const start = starts[0]!;
+  return endingFreeWindows(doc, want).every((s) => s === start) ? start : undefined;
 }

@@ -17,12 +17,12 @@ import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
-import { exactRung } from "./rungs/exact.js";
+import { exactRung, hidesByEndings } from "./rungs/exact.js";
 import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
-import { unicodeRung } from "./rungs/unicode.js";
+import { looseKeys, unicodeRung } from "./rungs/unicode.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
 
@@ -81,13 +81,36 @@ function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
           ),
         )
       : found;
-    if (starts.length > 0) return decide(pass, rung.name, starts);
+    if (starts.length > 0) {
+      // Endings the model cannot see leave the decision to the line-endings rung (see rungs/exact.ts).
+      const hidden =
+        rung === exactRung &&
+        hidesByEndings(
+          file,
+          old.map((l) => l.text),
+          starts,
+        );
+      if (!hidden) return decide(pass, rung.name, starts);
+      continue;
+    }
     if (found.length > 0 && notes.length === 0) {
       const lines = toLineNumbers(found).join(", ");
       notes.push(`the text is at line ${lines} but nested differently there (compare the indentation)`);
     }
   }
   return undefined;
+}
+
+/**
+ * Every place holding the same lines (loose keys) as the ones a fuzzy match lands on. The window was scored with
+ * lines around them that the alignment then left unpaired (old lines the file does not have there, like a `...`
+ * that is code in Python): when the lines the edit touches occur elsewhere too, only those unpaired lines told the
+ * places apart, and a line the file does not have cannot say where the edit belongs.
+ */
+function landedTwins(file: TextFile, start: number, end: number): number[] {
+  if (end <= start) return [];
+  const keys = looseKeys(file);
+  return findWindows(keys, keys.slice(start, end));
 }
 
 function runFuzzy(pass: Pass, notes: string[]): PassResult {
@@ -98,6 +121,8 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
   const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
+  const twins = landedTwins(pass.file, aligned.start, aligned.end);
+  if (twins.length > 1) return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(twins) };
   if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file))) {
     return {
       kind: "not-found",

@@ -336,4 +336,130 @@ describe("drift regressions (engine bugs)", () => {
     const belowBlank = before.replace("M = 2\n\n", "M = 2\n\n# probe\n");
     expect(after === undefined || after === belowBlank).toBe(true);
   });
+
+  // Harness case 8:2514 (Python bytecode_helper.py, CRLF, no final newline). `self.fail(msg)` occurs several times;
+  // the exact rung compares a CRLF line with its `\r`, so LF model text matched only the file's last line (it has
+  // no ending) and that one was deleted, as the only "exact" hit. Endings are invisible in a reply: every window
+  // that differs only by them is a candidate, and the hunk's line number (38) picks the right one.
+  test("exact: a CRLF file's unterminated last line does not hide the other occurrences", async () => {
+    const before = ["def a():", "    if x:", "        fail(msg)", "    return 1", "def b():", "    fail(msg)"].join(
+      "\r\n",
+    );
+    const hunk = ["```diff", "--- a/h.py", "+++ b/h.py", "@@ -3,1 +3,0 @@", "-        fail(msg)", "```", ""];
+    expect(await run("h.py", before, hunk.join("\n"))).toBe(before.replace("        fail(msg)\r\n", ""));
+    const last = before.replace("\r\n    fail(msg)", "\r\n        fail(msg)");
+    const search = ["h.py", "```", "<<<<<<< SEARCH", "        fail(msg)", "=======", "        ok()", ">>>>>>> REPLACE"];
+    // Without a line number the two occurrences are ambiguous.
+    expect(await run("h.py", last, [...search, "```", ""].join("\n"))).toBeUndefined();
+  });
+
+  // Harness cases 13:318 and m12:96 (git-resurrect.sh, tab-indented, `case` arms indented tab + 4 spaces). On the
+  // exact rung, a line added under `\t    --no-reflog)` with the same tab-and-spaces indentation was rewritten as
+  // two tabs: a mixed indentation was never "the same characters" as itself.
+  test("indentation: an exact edit keeps a tab-and-spaces indentation copied from the line above", async () => {
+    const before = [
+      "case $1 in",
+      "\t    -l|--reflog)",
+      "\t\tscan_reflog=t",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      "esac",
+      "",
+    ];
+    const reply = [
+      "r.sh",
+      "```bash",
+      "<<<<<<< SEARCH",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      "=======",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      '\t    echo "probe"',
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.join("\n").replace("--no-reflog)\n", '--no-reflog)\n\t    echo "probe"\n');
+    expect(await run("r.sh", before.join("\n"), reply)).toBe(intended);
+  });
+
+  // Harness cases m9:251 (vitest chunk, tab-indented, a 2-space template literal) and 11:2707 (zod test, 2-space
+  // file, `\t\t  ` inline snapshot). The added line's indentation is the one the model copied byte for byte on the
+  // line below it, but the nearest line above (unindented, or tabs only) did not vouch for its characters, so it
+  // was converted to the file's dominant style.
+  test("indentation: an added line keeps an indentation the model copied exactly from another line", async () => {
+    const before = [
+      "function f() {",
+      "\tconst a = 1;",
+      "\tif (a) {",
+      "\t\ta++;",
+      "\t}",
+      "\treturn `",
+      "test('renders', () => {",
+      "  const screen = render()",
+      "})",
+      "`;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "f.js",
+      "```js",
+      "<<<<<<< SEARCH",
+      "test('renders', () => {",
+      "  const screen = render()",
+      "=======",
+      "test('renders', () => {",
+      '  logDrift("probe");',
+      "  const screen = render()",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("=> {\n", '=> {\n  logDrift("probe");\n');
+    expect(await run("f.js", before, reply)).toBe(intended);
+  });
+
+  // Harness case 6:2049 (Python email/_parseaddr.py). `elif ... == '(':` and the `commentlist.append` line below it
+  // occur three times; the hunk quotes them, adds a line, then `...` (code in Python, so no elision) and a blank.
+  // The fuzzy rung scored `...` against the `else:` after the first pair, took that window, then left `...`
+  // unpaired: the edit landed at the first pair, picked by a line the file does not have.
+  test("fuzzy: lines that occur elsewhere too are not told apart by an unpaired line", async () => {
+    const arm = [
+      "            elif self.field[self.pos] == '(':",
+      "                self.commentlist.append(self.getcomment())",
+    ];
+    const before = [
+      "    def gotonext(self):",
+      "        while self.pos < len(self.field):",
+      ...arm,
+      "            else:",
+      "                break",
+      "",
+      "    def getphraselist(self):",
+      "        while self.pos < len(self.field):",
+      ...arm,
+      "            elif self.field[self.pos] in self.phraseends:",
+      "                break",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/p.py",
+      "+++ b/p.py",
+      "@@ @@",
+      ...arm.map((l) => ` ${l}`),
+      '+                log_drift("probe")',
+      "             ...",
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const second = before.replace(
+      `${arm[1]}\n            elif`,
+      `${arm[1]}\n                log_drift("probe")\n            elif`,
+    );
+    expect(landsOrRefuses(await run("p.py", before, reply), second)).toBe(true);
+  });
 });
