@@ -16,6 +16,7 @@ import { pickSource, pickVariant, withVariant, type SourceFile, type Variant } f
 import {
   detectUnit,
   exactKey,
+  trailingFreeKey,
   findAll,
   isBlankLine,
   joinFile,
@@ -161,14 +162,26 @@ export function buildBlock(input: BlockInput): Block | undefined {
       alternatives.push({ text, why: "applied at the first occurrence after the @@ anchor, as apply_patch reads it" });
     }
   }
-  // Drift can make the old side equal, byte for byte, to lines elsewhere: the reply then literally says "there".
+  // Drift can make the old side equal to lines elsewhere, byte for byte or but for trailing whitespace (which replies
+  // routinely lose, and which the file's variant may have added): the reply then literally says "there". Context
+  // lines keep the file's bytes there, as the engine keeps them.
   const oldSide = drifted.ops.filter((o) => o.op !== "add").map((o) => o.text);
-  const newSide = drifted.ops.filter((o) => o.op !== "remove").map((o) => o.text);
   const drifts = oldSide.join("\n") !== lines.slice(start, start + size).join("\n");
-  const elsewhere = drifts ? findAll(lines, oldSide, exactKey) : [];
+  const elsewhere = drifts ? findAll(lines, oldSide, trailingFreeKey).filter((p) => p !== start) : [];
   for (const p of elsewhere) {
+    const newSide: string[] = [];
+    let k = p;
+    for (const o of drifted.ops) {
+      if (o.op === "add") newSide.push(o.text);
+      else if (o.op === "context") newSide.push(lines[k++]!);
+      else k++;
+    }
     const text = joinFile(file, [...lines.slice(0, p), ...newSide, ...lines.slice(p + oldSide.length)]);
-    alternatives.push({ text, why: `the drifted old side is exactly the text at line ${p + 1}` });
+    const exactly = findAll(lines.slice(p, p + oldSide.length), oldSide, exactKey).length > 0;
+    alternatives.push({
+      text,
+      why: `the drifted old side is ${exactly ? "exactly" : "but for trailing whitespace"} the text at line ${p + 1}`,
+    });
   }
   const expect = expectationOf(fault, drift, dialect);
   const window = lines.slice(start, start + size);

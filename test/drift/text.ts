@@ -86,3 +86,6 @@ export function looseKey(line: string): string {
 }
 
 export const exactKey = (line: string): string => line;
+
+/** A line without its trailing spaces and tabs. */
+export const trailingFreeKey = (line: string): string => line.replace(/[ \t\r]+$/, "");
