@@ -9,7 +9,7 @@ import type { LineDoc } from "../core/line-doc.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
 import type { Eol, TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { soleExactWindow } from "../matcher/exact-doc.js";
+import { soleLineWindow } from "../matcher/exact-doc.js";
 import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import type { Alignment, Match } from "../matcher/types.js";
@@ -131,8 +131,9 @@ function parsedFile(doc: LineDoc): TextFile {
 }
 
 /**
- * The ladder's first step, on the document itself: an edit whose old lines occur exactly once, byte for byte, is
- * found through the document's line index, without parsing the current version or scanning it. Anything else (no
+ * The ladder's first steps, on the document itself: an edit whose old lines occur exactly once, byte for byte or
+ * with only line endings differing, is found through the document's line index, without parsing the current
+ * version or scanning it. Anything else (no
  * window, several, one that line endings alone single out, an insertion) is left to the full ladder, which repeats
  * this step and decides as always.
  */
@@ -141,15 +142,16 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
   const want: string[] = [];
   for (const op of ops) if (op.op !== "add") want.push(op.text);
   if (want.length === 0) return undefined;
-  const start = soleExactWindow(doc, want);
-  if (start === undefined) return undefined;
+  const sole = soleLineWindow(doc, want);
+  if (sole === undefined) return undefined;
+  const { start, strategy } = sole;
   // The ladder's straight alignment: one file line per old line, in op order.
   const alignment: Alignment[] = [];
   let line = start;
   for (let op = 0; op < ops.length; op++) {
     if (ops[op]!.op !== "add") alignment.push({ op, start: line, end: ++line });
   }
-  return { start, end: line, strategy: "exact", alignment };
+  return { start, end: line, strategy, alignment };
 }
 
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {

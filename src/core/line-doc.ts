@@ -111,6 +111,19 @@ export class LineDoc {
     return crlf > lf ? "\r\n" : "\n";
   }
 
+  /** Some line of this version ends with CRLF. */
+  hasCrlf(): boolean {
+    return this.origin.eolCounts().crlf + this.eolDelta.crlf > 0;
+  }
+
+  /**
+   * Some line's text may end with a CR of its own (`\r\r\n`, or a last line ending in `\r`). Only origin lines can:
+   * edits write their lines without a trailing CR.
+   */
+  mayHoldTrailingCr(): boolean {
+    return this.origin.mayHoldTrailingCr();
+  }
+
   hasFinalNewline(): boolean {
     return this.length === 0 || this.eol(this.length - 1) !== "";
   }

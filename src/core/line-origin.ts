@@ -29,6 +29,7 @@ export class LineOrigin {
   private expected: ReadonlySet<string> | undefined;
   private batch: Map<string, number[]> | undefined;
   private counts: EolCounts | undefined;
+  private trailingCr: boolean | undefined;
   /** The text has no CR: every line but a last one without ending ends with one LF. */
   private readonly lfOnly: boolean;
 
@@ -37,6 +38,11 @@ export class LineOrigin {
     private readonly text: string | undefined,
   ) {
     this.lfOnly = text !== undefined && !text.includes("\r");
+  }
+
+  /** Whether a line's text may end with a CR (`\r\r\n`, or a last line ending in `\r`); unknown counts as yes. */
+  mayHoldTrailingCr(): boolean {
+    return (this.trailingCr ??= this.text === undefined || this.text.includes("\r\r") || this.text.endsWith("\r"));
   }
 
   /** Announces the lines that will be looked for (see batchPositions); others are still found, more slowly. */

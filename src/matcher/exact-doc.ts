@@ -2,8 +2,9 @@
  * The exact rung on a document being edited (core/line-doc.ts) instead of a parsed file: the same windows as
  * `findWindows(exactRung.fileKeys(file), want)`, found through the document's line index rather than by a scan,
  * so that each of a reply's hunks costs its own size and not the file's. The planner tries this first; anything
- * but a single window goes to the full ladder, which repeats this rung and decides as always. Like the exact rung,
- * a window counts as single only when no other window holds the same texts once line endings are ignored.
+ * but a single window goes to the full ladder, which repeats these rungs and decides as always. Like the ladder,
+ * an exact window counts as single only when no other window holds the same texts once line endings are ignored,
+ * and the line-endings rung comes next (a CRLF file's usual rung: replies carry no CR).
  */
 import type { LineDoc } from "../core/line-doc.js";
 import { endingFreeKey } from "./rungs/exact.js";
@@ -79,13 +80,32 @@ export function endingFreeWindows(doc: LineDoc, want: readonly string[]): number
   return starts;
 }
 
+/** Where the ladder's first two rungs settle an edit on one window, and which of them did. */
+export interface SoleWindow {
+  readonly start: number;
+  readonly strategy: "exact" | "line-endings";
+}
+
 /**
- * The start of the exact rung's window when it is the only one and the ladder would take it (hidesByEndings in
- * rungs/exact.ts: no other window matches once endings are ignored); undefined otherwise.
+ * The window the ladder's exact or line-endings rung would take, when it is the only one there; undefined when the
+ * ladder has to decide (several windows, none, or text the document cannot compare this way).
+ *
+ * The exact rung takes its single window unless another one matches once endings are ignored (hidesByEndings in
+ * rungs/exact.ts); the line-endings rung then decides, and usually does for a CRLF file, whose lines LF model text
+ * never matches exactly. Without any CRLF in the document or the model's lines the second search is the first one.
  */
-export function soleExactWindow(doc: LineDoc, want: readonly string[]): number | undefined {
-  const starts = exactWindows(doc, want);
-  if (starts.length !== 1) return undefined;
-  const start = starts[0]!;
-  return endingFreeWindows(doc, want).every((s) => s === start) ? start : undefined;
+export function soleLineWindow(doc: LineDoc, want: readonly string[]): SoleWindow | undefined {
+  const exact = exactWindows(doc, want);
+  const crFree = !doc.hasCrlf() && !want.some((w) => w.endsWith("\r"));
+  if (crFree) return exact.length === 1 ? { start: exact[0]!, strategy: "exact" } : undefined;
+  const blind = endingFreeWindows(doc, want);
+  if (!blind.some((s) => !exact.includes(s))) {
+    if (exact.length === 1) return { start: exact[0]!, strategy: "exact" };
+    if (exact.length > 1) return undefined;
+  }
+  // The line-endings rung compares texts with every trailing CR removed on both sides: that is `blind` when no
+  // line's text and no model line keeps a CR once one is dropped.
+  const residue = want.some((w) => endingFreeKey(w).endsWith("\r"));
+  if (residue || doc.mayHoldTrailingCr()) return undefined;
+  return blind.length === 1 ? { start: blind[0]!, strategy: "line-endings" } : undefined;
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineDoc } from "../../../src/core/line-doc.js";
 import { parseText } from "../../../src/core/text.js";
-import { exactWindows } from "../../../src/matcher/exact-doc.js";
+import { exactWindows, soleLineWindow } from "../../../src/matcher/exact-doc.js";
 import { exactRung } from "../../../src/matcher/rungs/exact.js";
 import { findWindows } from "../../../src/matcher/windows.js";
 
@@ -38,5 +38,28 @@ describe("exactWindows", () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("soleLineWindow", () => {
+  const doc = (text: string): LineDoc => LineDoc.fromText(text);
+
+  it("takes the single exact window of an LF file", () => {
+    expect(soleLineWindow(doc("a\nb\nc\n"), ["b", "c"])).toEqual({ start: 1, strategy: "exact" });
+    expect(soleLineWindow(doc("a\nb\na\nb\n"), ["a", "b"])).toBeUndefined();
+  });
+
+  it("finds LF model text in a CRLF file on the line-endings rung", () => {
+    expect(soleLineWindow(doc("a\r\nb\r\nc\r\n"), ["b", "c"])).toEqual({ start: 1, strategy: "line-endings" });
+    expect(soleLineWindow(doc("a\r\nb\r\na\r\nb\r\n"), ["a", "b"])).toBeUndefined();
+  });
+
+  it("does not let an unterminated last line hide the same text on CRLF lines", () => {
+    // Exactly, "x" matches only the last line (it has no ending); the ladder must see both.
+    expect(soleLineWindow(doc("x\r\ny\r\nx"), ["x"])).toBeUndefined();
+  });
+
+  it("leaves lines that end with a CR of their own to the ladder", () => {
+    expect(soleLineWindow(doc("a\r\r\nb\r\n"), ["b"])).toBeUndefined();
   });
 });
