@@ -13,7 +13,7 @@ import { DEFAULT_TRIGGER_RULE, authorize, deservesExplanation, screenActor } fro
 import type { CommentEvent } from "./comment-event.js";
 import { MARKER } from "./markdown.js";
 import { describeCommand, selectCommand } from "./parse-command.js";
-import { renderProgress } from "./render-comment.js";
+import { renderBusy, renderProgress } from "./render-comment.js";
 
 export interface HandlerDeps {
   readonly gateway: GitHubGateway;
@@ -25,7 +25,13 @@ export interface HandlerDeps {
 }
 
 export type HandleResult =
-  "duplicate-delivery" | "no-command" | "ignored-bot" | "denied" | "duplicate-command" | "enqueued";
+  "duplicate-delivery" | "no-command" | "ignored-bot" | "denied" | "duplicate-command" | "thread-busy" | "enqueued";
+
+/**
+ * Commands one thread may have queued or running. Jobs of a thread run one at a time, each for up to its wall-time
+ * budget, so a burst of comments (or a loop of edits) would otherwise book the worker for hours.
+ */
+export const MAX_WAITING_PER_THREAD = 3;
 
 function jobId(event: CommentEvent, key: string): string {
   const digest = createHash("sha256").update(key).digest("hex").slice(0, 16);
@@ -109,6 +115,17 @@ async function handleNewDelivery(
   }
   const group = jobGroup(event.repo, number);
   const waitingBehind = await queue.pending(group);
+  if (waitingBehind >= MAX_WAITING_PER_THREAD) {
+    const busy = renderBusy(event.sender.login, describeCommand(command), waitingBehind);
+    await bestEffort(
+      "say the thread is busy",
+      () => gateway.createComment(event.repo, number, busy),
+      undefined,
+      effort,
+    );
+    logger.info("command refused: thread busy", { delivery: deliveryId, job: id, waiting: waitingBehind, group });
+    return "thread-busy";
+  }
   const body = renderProgress({
     command: describeCommand(command),
     requester: event.sender.login,

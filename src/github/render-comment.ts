@@ -112,6 +112,17 @@ export function renderDenied(login: string, reason: Denial): string {
   ].join("\n");
 }
 
+/** The answer to a command that arrives while its thread already has as many as it may queue. */
+export function renderBusy(login: string, command: string, waiting: number): string {
+  return [
+    MARKER,
+    `@${login} \`${command}\` was not queued: ${plural(waiting, "command")} on this thread ${waiting === 1 ? "is" : "are"} ` +
+      "already queued or running, and patchsmith runs one at a time per thread.",
+    "",
+    "Post it again once they have finished (each ends with its own reply).",
+  ].join("\n");
+}
+
 /** Room for a patch in the final comment, leaving the rest of it well under GitHub's 65,536-character limit. */
 const PATCH_MAX_CHARS = 45_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryQueue } from "../../../src/adapters/memory-queue.js";
 import { toCommentEvent, type CommentEvent, type CommentEventName } from "../../../src/github/comment-event.js";
-import { handleCommentEvent } from "../../../src/github/handle-comment.js";
+import { MAX_WAITING_PER_THREAD, handleCommentEvent } from "../../../src/github/handle-comment.js";
 import type { Job } from "../../../src/jobs/job-schema.js";
 import type { Logger } from "../../../src/ports/logger.js";
 import { createFakeGateway, httpError } from "../jobs/fake-gateway.js";
@@ -189,5 +189,29 @@ describe("handleCommentEvent", () => {
     const bodies = fake.calls.filter((c) => c.method === "createComment").map((c) => String(c.args[2]));
     expect(bodies[0]).not.toContain("Waiting behind");
     expect(bodies[1]).toContain("Waiting behind 1 earlier command");
+  });
+
+  it("refuses a command, with a reply, when its thread already has the most it may queue", async () => {
+    const { fake, deps, added } = setup();
+    const results: string[] = [];
+    for (let k = 0; k <= MAX_WAITING_PER_THREAD; k++) {
+      const event = eventOf("issue_comment", "issue-comment-created", (p) => {
+        (p.comment as Record<string, unknown>).id = 1800 + k;
+      });
+      results.push(await handleCommentEvent(`d-busy-${k}`, event, deps));
+    }
+    expect(results).toEqual([...Array<string>(MAX_WAITING_PER_THREAD).fill("enqueued"), "thread-busy"]);
+    expect(added).toHaveLength(MAX_WAITING_PER_THREAD);
+    const last = fake.calls
+      .filter((c) => c.method === "createComment")
+      .map((c) => String(c.args[2]))
+      .at(-1)!;
+    expect(last).toContain(`was not queued: ${MAX_WAITING_PER_THREAD} commands on this thread are already queued`);
+    // Another thread is not affected.
+    const elsewhere = eventOf("issue_comment", "issue-comment-created", (p) => {
+      (p.comment as Record<string, unknown>).id = 1900;
+      (p.issue as Record<string, unknown>).number = 77;
+    });
+    expect(await handleCommentEvent("d-busy-other", elsewhere, deps)).toBe("enqueued");
   });
 });
