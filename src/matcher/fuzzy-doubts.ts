@@ -6,6 +6,7 @@
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import type { OldLine } from "./old-side.js";
+import { isBlank } from "./normalize.js";
 import { looseKeys } from "./rungs/unicode.js";
 
 const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines around the insertion exactly";
@@ -14,7 +15,8 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  * Why a run of added lines cannot be placed, if it cannot. A run next to a removed line takes that line's place
  * (which was paired with a close line). Otherwise it is placed by the nearest paired old lines on each side:
  * - with one on both sides, the file must hold no line between their partners: a line the SEARCH left out there
- *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine);
+ *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine,
+ *   unless the partner beyond them is a blank line, which pairs with any blank line and so places nothing);
  * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
  *   a real line beyond the window's edge, and the run belongs on its far side.
  * Only this pass's old lines count: blank lines a retry dropped place nothing.
@@ -47,6 +49,13 @@ export function insertionDoubt(
       if (partner[q]! - partner[p]! > 1) {
         const line = start + partner[p]! + 2;
         return `line ${line} of the file is not in the SEARCH and sits where the edit adds lines: ${INSERTION_ADVICE}`;
+      }
+      // A blank pair is no anchor across unpaired lines: the diff pairs any blank line with any other, and the
+      // "invented" lines may be real ones before (or after) another blank line, where the run belongs.
+      const across =
+        isBlank(old[p]!.text) && p < k - 1 ? old[k - 1] : isBlank(old[q]!.text) && q > k ? old[k] : undefined;
+      if (across !== undefined) {
+        return `the edit adds lines next to "${across.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
       }
       continue;
     }

@@ -462,4 +462,38 @@ describe("drift regressions (engine bugs)", () => {
     );
     expect(landsOrRefuses(await run("p.py", before, reply), second)).toBe(true);
   });
+
+  // Harness cases 20:1445 (git's gnome-keyring Makefile) and 24:1300 (test/support/os_helper.py). The hunk drops
+  // the line above the insertion; the fuzzy window starts one line short, the diff pairs the hunk's leading blank
+  // line with the blank line below the dropped one, and the insertion lands after that blank line instead of before.
+  test("fuzzy: a blank pair does not place added lines across unpaired lines", async () => {
+    const before = [
+      "MAIN:=git-credential-gnome-keyring",
+      "all:: $(MAIN)",
+      "",
+      "INCS:=$(shell $(PKG_CONFIG) --cflags gnome-keyring-1 glib-2.0)",
+      "LIBS:=$(shell $(PKG_CONFIG) --libs gnome-keyring-1 glib-2.0)",
+      "",
+      "SRCS:=$(MAIN).c",
+      "OBJS:=$(SRCS:.c=.o)",
+      "",
+      "%.o: %.c",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: Makefile",
+      "@@",
+      " ",
+      " INCS:=$(shell $(PKG_CONFIG) --cflags gnome-keyring-1 glib-2.0)",
+      "+# probe",
+      " ",
+      " SRCS:=$(MAIN).c",
+      " OBJS:=$(SRCS:.c=.o)",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace("glib-2.0)\n\n", "glib-2.0)\n# probe\n\n");
+    expect(landsOrRefuses(await run("Makefile", before, reply), intended)).toBe(true);
+  });
 });
