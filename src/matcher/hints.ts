@@ -97,6 +97,21 @@ export function anchorBlock(file: TextFile, anchor: number): Window {
   return { start: header + 1, end };
 }
 
+/** The candidates inside the block of any way the anchors resolve (where an anchor can pick one). */
+export function candidatesInAnchorBlocks(
+  file: TextFile,
+  candidates: readonly Window[],
+  anchors: readonly string[],
+): Window[] {
+  if (!anchors.some((a) => !isBlank(a))) return [];
+  const inside = new Set<Window>();
+  for (const anchor of resolveAnchors(file, anchors)) {
+    const block = anchorBlock(file, anchor);
+    for (const c of candidates) if (c.start >= anchor && c.start < block.end) inside.add(c);
+  }
+  return candidates.filter((c) => inside.has(c));
+}
+
 /**
  * The one candidate the hints select, or undefined. `line` selects the candidate starting exactly there; anchors
  * select, for each way the chain resolves, the first candidate starting inside the innermost anchor's block (at the

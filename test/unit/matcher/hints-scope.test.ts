@@ -78,3 +78,36 @@ describe("anchorBlock", () => {
     expect(anchorBlock(parseText(lines("    a = 1", "    b = 2")), 0)).toEqual({ start: 1, end: 1 });
   });
 });
+
+describe("an @@ anchor on a loose rung", () => {
+  // Three `});` in the anchored function, at two depths (drift seed 23, case 628).
+  const nested = lines(
+    "async function play(stream) {",
+    "  return new Promise((resolve) => {",
+    "    stream.on('end', () => {",
+    "      done();",
+    "      });",
+    "    stream.on('error', () => {",
+    "      fail();",
+    "      });",
+    "  });",
+    "}",
+  );
+  const remove: LineOp[] = [{ op: "remove", text: "});" }];
+
+  it("refuses when the candidates in its block differ in what the model got wrong (their depth)", () => {
+    const result = at(nested, remove, { anchors: ["async function play(stream) {"] });
+    expect(result).toEqual({ kind: "ambiguous", strategy: "indentation", lines: [5, 8, 9] });
+  });
+
+  it("still picks the first candidate when the candidates in its block read the same", () => {
+    const same = lines("function f() {", "  a();", "  x;", "  b();", "  x;", "}");
+    const result = at(same, [{ op: "remove", text: "x;" }], { anchors: ["function f() {"] });
+    expect(result).toMatchObject({ kind: "found", match: { start: 2, strategy: "indentation" } });
+  });
+
+  it("lets a line number that points at a candidate decide", () => {
+    const result = at(nested, remove, { line: 9 });
+    expect(result).toMatchObject({ kind: "found", match: { start: 8, strategy: "indentation" } });
+  });
+});
