@@ -3,6 +3,8 @@
  * the file as changed by the edits before it. Hunks need not come in file order, so the shift of a hint line is the
  * sum of the line deltas of the applied edits ABOVE it only; an edit below it moves nothing there.
  */
+import type { LineOp } from "../core/edit.js";
+import type { Alignment } from "../matcher/types.js";
 
 /** One applied edit of a file, in original-file coordinates (0-based, end exclusive). */
 export interface LineShift {
@@ -40,4 +42,30 @@ export function recordShift(shifts: LineShift[], start: number, end: number, del
   let at = shifts.length;
   while (at > 0 && shifts[at - 1]!.start > from) at--;
   shifts.splice(at, 0, { start: from, end: from + (end - start), delta });
+}
+
+/**
+ * The lines of a match an edit really changes: its window without the context (and elision) lines it only kept at
+ * either end. A later hunk's hint line may fall on those kept lines, and they moved with the change before them.
+ */
+export function changedRange(
+  ops: readonly LineOp[],
+  alignment: readonly Alignment[],
+  start: number,
+  end: number,
+): { start: number; end: number } {
+  const kept = (op: LineOp): boolean => op.op === "context" || op.op === "elision";
+  const spans = alignment.map((a) => ({ kept: kept(ops[a.op]!), size: a.end - a.start, op: a.op }));
+  const firstChange = ops.findIndex((op) => !kept(op));
+  if (firstChange === -1) return { start, end };
+  let lastChange = ops.length - 1;
+  while (kept(ops[lastChange]!)) lastChange--;
+  let from = start;
+  for (const s of spans) {
+    if (s.op >= firstChange) break;
+    from += s.size;
+  }
+  let to = end;
+  for (let k = spans.length - 1; k >= 0 && spans[k]!.op > lastChange; k--) to -= spans[k]!.size;
+  return { start: from, end: Math.max(from, to) };
 }

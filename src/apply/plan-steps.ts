@@ -13,7 +13,7 @@ import { soleLineWindow } from "../matcher/exact-doc.js";
 import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import type { Alignment, Match } from "../matcher/types.js";
-import { recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
+import { changedRange, recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
 import { renderSplice } from "./splice.js";
 import { describe } from "./feedback.js";
 import { TextBody, type PlanTree, type TreeEntry } from "./plan-tree.js";
@@ -174,7 +174,8 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
       const body = TextBody.ofDoc(next);
       const { start, end } = located.match;
-      recordShift(shifts, start, end, next.length - doc.length);
+      const changed = changedRange(edit.ops, located.match.alignment, start, end);
+      recordShift(shifts, changed.start, changed.end, next.length - doc.length);
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.

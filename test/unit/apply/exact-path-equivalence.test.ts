@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
+import { changedRange, recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
 import { renderReplacement } from "../../../src/apply/splice.js";
 import type { ReplaceEdit } from "../../../src/core/edit.js";
 import { parseText, serializeText, type TextFile } from "../../../src/core/text.js";
@@ -118,7 +118,8 @@ class Reference {
     const next = renderReplacement(this.file, edit, match);
     // Every edit of a reply is conformed to the file's indentation as it was before the reply (as the planner does).
     inheritIndentStyle(this.origin, next.file);
-    recordShift(this.shifts, match.start, match.end, next.file.lines.length - this.file.lines.length);
+    const changed = changedRange(edit.ops, match.alignment, match.start, match.end);
+    recordShift(this.shifts, changed.start, changed.end, next.file.lines.length - this.file.lines.length);
     const before = serializeText(this.file);
     this.file = next.file;
     this.written = { from: next.changed.start - 1, to: next.changed.end };

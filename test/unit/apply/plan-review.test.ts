@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { looksLikeExcerpt } from "../../../src/apply/plan-steps.js";
-import { originalLine, recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
+import { changedRange, originalLine, recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
 import { planEdits } from "../../../src/apply/plan.js";
 import type { LineOp } from "../../../src/core/edit.js";
 import { create, hunk, item, origin, reasons, rewrite, snap } from "./plan-items.js";
@@ -91,5 +91,41 @@ describe("line shifts", () => {
     expect(shifts.at(-1)).toEqual({ start: 12, end: 13, delta: -1 });
     recordShift(shifts, 0, 1, 3); // current 0 is original 0: it goes first
     expect(shifts.map((s) => s.start)).toEqual([0, 2, 10, 12]);
+  });
+});
+
+describe("changedRange", () => {
+  it("leaves out the context and elision lines kept at either end of a match", () => {
+    const ops = [
+      { op: "context", text: "a" },
+      { op: "elision", text: "..." },
+      { op: "remove", text: "b" },
+      { op: "add", text: "B" },
+      { op: "context", text: "c" },
+    ] as const;
+    const alignment = [
+      { op: 0, start: 10, end: 11 },
+      { op: 1, start: 11, end: 15 },
+      { op: 2, start: 15, end: 16 },
+      { op: 4, start: 16, end: 17 },
+    ];
+    expect(changedRange(ops, alignment, 10, 17)).toEqual({ start: 15, end: 16 });
+  });
+
+  it("is the insertion point for a pure insertion, and the whole match when nothing changes", () => {
+    const insert = [
+      { op: "context", text: "a" },
+      { op: "add", text: "x" },
+      { op: "context", text: "b" },
+    ] as const;
+    const around = [
+      { op: 0, start: 4, end: 5 },
+      { op: 2, start: 5, end: 6 },
+    ];
+    expect(changedRange(insert, around, 4, 6)).toEqual({ start: 5, end: 5 });
+    expect(changedRange([{ op: "context", text: "a" }], [{ op: 0, start: 2, end: 3 }], 2, 3)).toEqual({
+      start: 2,
+      end: 3,
+    });
   });
 });

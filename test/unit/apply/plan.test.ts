@@ -34,6 +34,31 @@ describe("planEdits: sequential edits", () => {
     expect(plan.results[0]).toMatchObject({ ok: true, lines: { start: 2, end: 3 } });
   });
 
+  it("shifts a hint line that falls on the context an earlier hunk kept after its change", () => {
+    // The first hunk removes "drop" and keeps "x", "y" as context; the second hunk's line 3 is the first "x".
+    const original = ["a", "drop", "x", "y", "b", "x", "y", ""].join("\n");
+    const first = hunk(
+      "a.ts",
+      [
+        { op: "remove", text: "drop" },
+        { op: "context", text: "x" },
+        { op: "context", text: "y" },
+      ],
+      2,
+    );
+    const second = hunk(
+      "a.ts",
+      [
+        { op: "context", text: "x" },
+        { op: "remove", text: "y" },
+      ],
+      3,
+    );
+    const plan = planEdits([first, second], snap({ "a.ts": original }));
+    expect(reasons(plan.results)).toEqual(["ok:exact", "ok:exact"]);
+    expect(plan.writes.get("a.ts")).toBe(["a", "x", "b", "x", "y", ""].join("\n"));
+  });
+
   it("shifts later hint lines by what earlier hunks of the same file added", () => {
     // Two identical blocks; only the hint line tells them apart. The first hunk adds 3 lines above both.
     const block = ["function f() {", "  return 1;", "}"];
