@@ -1,0 +1,189 @@
+/**
+ * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. A new one is added
+ * as `test.fails` while the bug stands (vitest then reports it as unexpectedly passing once the engine is fixed,
+ * and the marker goes). Each test states what a correct engine may do (land as intended, or refuse).
+ */
+import { describe, expect, test } from "vitest";
+import { landsOrRefuses, run } from "./regression-run.js";
+
+describe("drift regressions (engine bugs): fuzzy rung", () => {
+  // Harness case 1:1918 (diff/libesm/diff/line.js). The hunk removes `super(...arguments);` but leaves out the
+  // next line; the fuzzy rung pairs the removed line with that next line (a 1:1 "drifted" stretch, paired in order
+  // without any similarity check) and deletes `this.tokenize = tokenize;` instead.
+  test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
+    const before = [
+      "class LineDiff extends Diff {",
+      "    constructor() {",
+      "        super(...arguments);",
+      "        this.tokenize = tokenize;",
+      "    }",
+      "    equals(left, right, options) {",
+      "        // If we're ignoring whitespace, we need to normalise lines by stripping",
+      "        // whitespace before checking equality. (This has an annoying interaction",
+      "        // with newlineIsToken that requires special handling: if newlines get their",
+      "        return super.equals(left, right, options);",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/line.js",
+      "+++ b/line.js",
+      "@@ -3,7 +3,6 @@",
+      "-        super(...arguments);",
+      "     }",
+      "     equals(left, right, options) {",
+      "         // If we're ignoring whitespace, we need to normalise lines by stripping",
+      "         // whitespace before checking equality. (This has an annoying interaction",
+      "         // with newlineIsToken that requires special handling: if newlines get their",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("        super(...arguments);\n", "");
+    expect(landsOrRefuses(await run("line.js", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 1:170 (zod primitive.test.ts). The SEARCH skips one line and then adds a line after `});`. The
+  // ladder retries without the trailing blank line, and the fuzzy rung takes a window one line SHORTER than the
+  // SEARCH: `});` is then treated as an invented line covering nothing, and the new line lands inside the test,
+  // before `expect(... null ...)`, instead of after `});`.
+  test("fuzzy: an added line is not moved before real lines when its neighbour is left unpaired", async () => {
+    const before = [
+      'test("symbol schema", () => {',
+      '  symbolSchema.parse(Symbol("foo"));',
+      "  expect(() => symbolSchema.parse(new Date())).toThrow();",
+      "  expect(() => symbolSchema.parse(undefined)).toThrow();",
+      "  expect(() => symbolSchema.parse(null)).toThrow();",
+      "});",
+      "",
+      'test("undefined schema", () => {',
+      "  undefinedSchema.parse(undefined);",
+      "});",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/p.test.ts",
+      "+++ b/p.test.ts",
+      "@@ @@",
+      "   expect(() => symbolSchema.parse(new Date())).toThrow();",
+      "   expect(() => symbolSchema.parse(undefined)).toThrow();",
+      " });",
+      '+logDrift("probe");',
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace('});\n\ntest("undefined', '});\nlogDrift("probe");\n\ntest("undefined');
+    expect(landsOrRefuses(await run("p.test.ts", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 6:1163 (yaml/dist/util.js). The patch leaves out the `stringifyNumber` line above the one it
+  // changes; the fuzzy rung took a window one line short and paired `-stringifyString` with the look-alike
+  // `stringifyNumber` line, replacing that one instead. The removed line is in the file verbatim, one line further.
+  test("fuzzy: a drifted pair is not trusted when its old line is in the file verbatim nearby", async () => {
+    const before = [
+      "'use strict';",
+      "",
+      "var seq = require('./schema/common/seq.js');",
+      "var string = require('./schema/common/string.js');",
+      "var foldFlowLines = require('./stringify/foldFlowLines.js');",
+      "var stringifyNumber = require('./stringify/stringifyNumber.js');",
+      "var stringifyString = require('./stringify/stringifyString.js');",
+      "",
+      "exports.seq = seq;",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: util.js",
+      "@@",
+      " var seq = require('./schema/common/seq.js');",
+      " var string = require('./schema/common/string.js');",
+      " var foldFlowLines = require('./stringify/foldFlowLines.js');",
+      "-var stringifyString = require('./stringify/stringifyString.js');",
+      "+var stringifyString = require('./stringifyNext/stringifyString.js');",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace("./stringify/stringifyString.js", "./stringifyNext/stringifyString.js");
+    expect(landsOrRefuses(await run("util.js", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 6:2049 (Python email/_parseaddr.py). `elif ... == '(':` and the `commentlist.append` line below it
+  // occur three times; the hunk quotes them, adds a line, then `...` (code in Python, so no elision) and a blank.
+  // The fuzzy rung scored `...` against the `else:` after the first pair, took that window, then left `...`
+  // unpaired: the edit landed at the first pair, picked by a line the file does not have.
+  test("fuzzy: lines that occur elsewhere too are not told apart by an unpaired line", async () => {
+    const arm = [
+      "            elif self.field[self.pos] == '(':",
+      "                self.commentlist.append(self.getcomment())",
+    ];
+    const before = [
+      "    def gotonext(self):",
+      "        while self.pos < len(self.field):",
+      ...arm,
+      "            else:",
+      "                break",
+      "",
+      "    def getphraselist(self):",
+      "        while self.pos < len(self.field):",
+      ...arm,
+      "            elif self.field[self.pos] in self.phraseends:",
+      "                break",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/p.py",
+      "+++ b/p.py",
+      "@@ @@",
+      ...arm.map((l) => ` ${l}`),
+      '+                log_drift("probe")',
+      "             ...",
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const second = before.replace(
+      `${arm[1]}\n            elif`,
+      `${arm[1]}\n                log_drift("probe")\n            elif`,
+    );
+    expect(landsOrRefuses(await run("p.py", before, reply), second)).toBe(true);
+  });
+
+  // Harness cases 20:1445 (git's gnome-keyring Makefile) and 24:1300 (test/support/os_helper.py). The hunk drops
+  // the line above the insertion; the fuzzy window starts one line short, the diff pairs the hunk's leading blank
+  // line with the blank line below the dropped one, and the insertion lands after that blank line instead of before.
+  test("fuzzy: a blank pair does not place added lines across unpaired lines", async () => {
+    const before = [
+      "MAIN:=git-credential-gnome-keyring",
+      "all:: $(MAIN)",
+      "",
+      "INCS:=$(shell $(PKG_CONFIG) --cflags gnome-keyring-1 glib-2.0)",
+      "LIBS:=$(shell $(PKG_CONFIG) --libs gnome-keyring-1 glib-2.0)",
+      "",
+      "SRCS:=$(MAIN).c",
+      "OBJS:=$(SRCS:.c=.o)",
+      "",
+      "%.o: %.c",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: Makefile",
+      "@@",
+      " ",
+      " INCS:=$(shell $(PKG_CONFIG) --cflags gnome-keyring-1 glib-2.0)",
+      "+# probe",
+      " ",
+      " SRCS:=$(MAIN).c",
+      " OBJS:=$(SRCS:.c=.o)",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace("glib-2.0)\n\n", "glib-2.0)\n# probe\n\n");
+    expect(landsOrRefuses(await run("Makefile", before, reply), intended)).toBe(true);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. A new one is added
+ * as `test.fails` while the bug stands (vitest then reports it as unexpectedly passing once the engine is fixed,
+ * and the marker goes). Each test states what a correct engine may do (land as intended, or refuse).
+ */
+import { describe, expect, test } from "vitest";
+import { run } from "./regression-run.js";
+
+describe("drift regressions (engine bugs): indentation kept by the splice", () => {
+  // Harness case 1:846 (probot get-log.js, tab-indented). A JSDoc header (` * ` lines) outnumbers the tab-indented
+  // lines, so the file's style is detected as "spaces, width 1", and a line the model wrote with the file's own
+  // tabs, next to tab-indented lines matched exactly, is rewritten with two spaces.
+  test("indentation: an exact edit in a tab-indented file with a JSDoc header keeps its tabs", async () => {
+    const header = ["/**", ...Array.from({ length: 12 }, (_, i) => ` * line ${i} of the documentation`), " */"];
+    const before = [
+      ...header,
+      "export function getLog(options = {}) {",
+      "\tconst pinoOptions = {",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      "\t};",
+      "\treturn pino(pinoOptions);",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "get-log.js",
+      "```js",
+      "<<<<<<< SEARCH",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      "=======",
+      '\t\tlevel: level || "info",',
+      '\t\tname: "probot",',
+      '\t\tmessageKey: "msg",',
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace('\t\tname: "probot",\n', '\t\tname: "probot",\n\t\tmessageKey: "msg",\n');
+    expect(await run("get-log.js", before, reply)).toBe(intended);
+  });
+
+  // Harness cases 1:336 and 1:1246 (git contrib Makefile), 1:335 (init.sh). On the exact rung, a changed line
+  // whose indentation uses the file's minority characters (spaces in a tab-indented Makefile, a continuation
+  // line) is re-rendered in the dominant style: its spaces become tabs although the model copied them exactly.
+  test("indentation: an exact edit keeps the indentation characters the model copied from the line", async () => {
+    const before = [
+      "all: build",
+      "",
+      "build:",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                build-perl-script",
+      "",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script",
+      "",
+      "clean:",
+      "\trm -f git-credential-netrc",
+      "",
+    ].join("\n");
+    const reply = [
+      "Makefile",
+      "```makefile",
+      "<<<<<<< SEARCH",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script",
+      "=======",
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script-v2",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("install-perl-script\n", "install-perl-script-v2\n");
+    expect(await run("Makefile", before, reply)).toBe(intended);
+  });
+
+  // Harness cases 13:318 and m12:96 (git-resurrect.sh, tab-indented, `case` arms indented tab + 4 spaces). On the
+  // exact rung, a line added under `\t    --no-reflog)` with the same tab-and-spaces indentation was rewritten as
+  // two tabs: a mixed indentation was never "the same characters" as itself.
+  test("indentation: an exact edit keeps a tab-and-spaces indentation copied from the line above", async () => {
+    const before = [
+      "case $1 in",
+      "\t    -l|--reflog)",
+      "\t\tscan_reflog=t",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      "esac",
+      "",
+    ];
+    const reply = [
+      "r.sh",
+      "```bash",
+      "<<<<<<< SEARCH",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      "=======",
+      "\t\t;;",
+      "\t    --no-reflog)",
+      '\t    echo "probe"',
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.join("\n").replace("--no-reflog)\n", '--no-reflog)\n\t    echo "probe"\n');
+    expect(await run("r.sh", before.join("\n"), reply)).toBe(intended);
+  });
+
+  // Harness cases m9:251 (vitest chunk, tab-indented, a 2-space template literal) and 11:2707 (zod test, 2-space
+  // file, `\t\t  ` inline snapshot). The added line's indentation is the one the model copied byte for byte on the
+  // line below it, but the nearest line above (unindented, or tabs only) did not vouch for its characters, so it
+  // was converted to the file's dominant style.
+  test("indentation: an added line keeps an indentation the model copied exactly from another line", async () => {
+    const before = [
+      "function f() {",
+      "\tconst a = 1;",
+      "\tif (a) {",
+      "\t\ta++;",
+      "\t}",
+      "\treturn `",
+      "test('renders', () => {",
+      "  const screen = render()",
+      "})",
+      "`;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "f.js",
+      "```js",
+      "<<<<<<< SEARCH",
+      "test('renders', () => {",
+      "  const screen = render()",
+      "=======",
+      "test('renders', () => {",
+      '  logDrift("probe");',
+      "  const screen = render()",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("=> {\n", '=> {\n  logDrift("probe");\n');
+    expect(await run("f.js", before, reply)).toBe(intended);
+  });
+});
