@@ -41,12 +41,19 @@ export interface TrackerOptions {
   readonly detailsUrl: string;
   /** The job id: the check run's `external_id`, by which a rerun of the job recognises it. */
   readonly jobId: string;
+  /**
+   * The head SHA the job was queued for (pull requests), where an earlier run of the job may have opened its check
+   * run: if this run works from another commit, or stops before opening one, that check run is completed too.
+   */
+  readonly queuedHeadSha?: string | null;
 }
 
 export function createTracker(options: TrackerOptions): Tracker {
   const { gateway, logger, repo } = options;
   let commentId = options.progressCommentId;
   let checkId: number | undefined;
+  /** The commit this run opened or reused its check run on. */
+  let checkedSha: string | undefined;
   let chain: Promise<void> = Promise.resolve();
   let waiting: Progress | undefined;
   let lastStage: FixStage | undefined;
@@ -55,6 +62,17 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warn = (what: string) => (error: unknown) => {
     logger.warn(`could not ${what}`, { ...fields, status: httpStatusOf(error), error: describeApiError(error) });
   };
+
+  /** Check runs of this job on `headSha` that are not completed (an earlier run died with them open). */
+  async function openChecksOn(headSha: string): Promise<number[]> {
+    try {
+      const runs = await gateway.listCheckRuns(repo, { headSha, name: CHECK_NAME });
+      return runs.filter((run) => run.externalId === options.jobId && run.status !== "completed").map((run) => run.id);
+    } catch (error) {
+      warn("look for open check runs of earlier runs of this job")(error);
+      return [];
+    }
+  }
 
   /** The check run this job made on `headSha` in an earlier run; a failed lookup only means a new one is made. */
   async function findEarlierCheck(headSha: string): Promise<number | undefined> {
@@ -112,6 +130,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (!queued) flush();
     },
     async startCheck(headSha) {
+      checkedSha = headSha;
       const output = renderCheckProgress({ command: options.command, requester: options.requester, stage: "cloning" });
       const earlier = await findEarlierCheck(headSha);
       if (earlier !== undefined) {
@@ -145,9 +164,18 @@ export function createTracker(options: TrackerOptions): Tracker {
         // The answer matters more than where it goes: post it as a new comment.
         await gateway.createComment(repo, options.issueNumber, body).catch(warn("post the final answer"));
       });
+      const { conclusion, ...output } = renderCheckOutcome(outcome, options.requester, options.command);
       if (checkId !== undefined) {
-        const { conclusion, ...output } = renderCheckOutcome(outcome, options.requester, options.command);
         await gateway.updateCheckRun(repo, checkId, { output, conclusion }).catch(warn("complete the check run"));
+      }
+      // An earlier run may have opened its check run on the commit the job was queued for, and this run did not
+      // get there (the branch moved, or it stopped before checking out): close that one with the same answer.
+      const queued = options.queuedHeadSha;
+      if (queued !== undefined && queued !== null && queued !== checkedSha) {
+        for (const id of await openChecksOn(queued)) {
+          if (id === checkId) continue;
+          await gateway.updateCheckRun(repo, id, { output, conclusion }).catch(warn("complete an earlier check run"));
+        }
       }
     },
   };

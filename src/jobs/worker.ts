@@ -118,6 +118,7 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
     command: describeCommand(command),
     detailsUrl: job.comment.htmlUrl,
     jobId: job.id,
+    queuedHeadSha: job.headSha,
   });
   if (!(await tracker.open())) return;
   logger.info("job started", log);

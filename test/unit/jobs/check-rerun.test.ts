@@ -104,6 +104,30 @@ describe("check runs across reruns of a job", () => {
     expect(log.lines.some((line) => line.startsWith("could not look for an earlier check run"))).toBe(true);
   });
 
+  it("completes an earlier run's check run on the commit the job was queued for when this run works from another", async () => {
+    const fake = createFakeGateway();
+    const queued = "e".repeat(40);
+    fake.state.checks.set(9, {
+      headSha: queued,
+      name: "patchsmith",
+      externalId: sampleJob().id,
+      status: "in_progress",
+      output,
+    });
+    fake.state.checks.set(10, {
+      headSha: queued,
+      name: "patchsmith",
+      externalId: "c999-other",
+      status: "in_progress",
+      output,
+    });
+    await workerFor(fake).work(sampleJob({ headSha: queued }));
+    expect(fake.state.checks.get(9)).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(fake.state.checks.get(10)?.status).toBe("in_progress");
+    const created = [...fake.state.checks.entries()].filter(([id]) => id > 10).map(([, check]) => check);
+    expect(created).toMatchObject([{ headSha: HEAD, status: "completed", conclusion: "success" }]);
+  });
+
   it("still completes the reused check run when reopening it fails", async () => {
     const fake = createFakeGateway();
     fake.state.checks.set(7, {
