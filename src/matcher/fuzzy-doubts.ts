@@ -16,7 +16,8 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  * (which was paired with a close line). Otherwise it is placed by the nearest paired old lines on each side:
  * - with one on both sides, the file must hold no line between their partners: a line the SEARCH left out there
  *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine,
- *   unless the partner beyond them is a blank line, which pairs with any blank line and so places nothing);
+ *   unless a partner is a blank line, which pairs with any blank line and so places nothing unless non-blank pairs
+ *   next to it hold it in place);
  * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
  *   a real line beyond the window's edge, and the run belongs on its far side.
  * Only this pass's old lines count: blank lines a retry dropped place nothing.
@@ -51,9 +52,19 @@ export function insertionDoubt(
         return `line ${line} of the file is not in the SEARCH and sits where the edit adds lines: ${INSERTION_ADVICE}`;
       }
       // A blank pair is no anchor across unpaired lines: the diff pairs any blank line with any other, and the
-      // "invented" lines may be real ones before (or after) another blank line, where the run belongs.
+      // "invented" lines may be real ones before (or after) another blank line, where the run belongs. Nor is a
+      // blank pair on the far side of the run from unpaired lines, unless paired lines beyond it hold it in place:
+      // the unpaired lines may stand for real ones (a Python "..." is code, not an elision) that end at another
+      // blank line, and the run belongs there.
+      const before = p < k - 1;
+      const after = q > k;
+      const loose = (i: number, step: number): boolean => isBlank(old[i]!.text) && !pinned(old, partner, i, step);
       const across =
-        isBlank(old[p]!.text) && p < k - 1 ? old[k - 1] : isBlank(old[q]!.text) && q > k ? old[k] : undefined;
+        (isBlank(old[p]!.text) && before) || (before && loose(q, 1))
+          ? old[k - 1]
+          : (isBlank(old[q]!.text) && after) || (after && loose(p, -1))
+            ? old[k]
+            : undefined;
       if (across !== undefined) {
         return `the edit adds lines next to "${across.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
       }
@@ -67,6 +78,13 @@ export function insertionDoubt(
     }
   }
   return undefined;
+}
+
+/** Whether a non-blank old line beyond `i` (walking by `step`) is paired in a run of consecutive partners with it. */
+function pinned(old: readonly OldLine[], partner: readonly number[], i: number, step: number): boolean {
+  for (let j = i + step; j >= 0 && j < old.length && partner[j] === partner[j - step]! + step; j += step)
+    if (!isBlank(old[j]!.text)) return true;
+  return false;
 }
 
 /**

@@ -186,4 +186,36 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("glib-2.0)\n\n", "glib-2.0)\n# probe\n\n");
     expect(landsOrRefuses(await run("Makefile", before, reply), intended)).toBe(true);
   });
+
+  // Harness case 30:1321 (test/libregrtest/setup.py). The hunk elides nine lines as "...", which is code in a
+  // Python file, so it stays an unpaired line; the diff pairs the trailing blank context line with the blank line
+  // right after the first line, and the insertion lands there instead of before the blank line the model meant.
+  test("fuzzy: a blank pair on the far side does not place added lines after unpaired lines", async () => {
+    const before = [
+      "        for signum in signals:",
+      "            faulthandler.register(signum, chain=True, file=stderr_fd)",
+      "",
+      "    _adjust_resource_limits()",
+      "    replace_stdout()",
+      "",
+      "    if ns.testdir:",
+      "        sys.path.insert(0, os.path.abspath(ns.testdir))",
+      "",
+      "    # Some times __path__ and __file__ are not absolute",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: setup.py",
+      "@@ for signum in signals:",
+      "             faulthandler.register(signum, chain=True, file=stderr_fd)",
+      "     ...",
+      '+        log_drift("probe")',
+      " ",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace("testdir))\n", 'testdir))\n        log_drift("probe")\n');
+    expect(landsOrRefuses(await run("setup.py", before, reply), intended)).toBe(true);
+  });
 });
