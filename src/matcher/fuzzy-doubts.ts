@@ -7,7 +7,7 @@ import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import type { OldLine } from "./old-side.js";
 import { isBlank } from "./normalize.js";
-import { looseKeys } from "./rungs/unicode.js";
+import { looseKey, looseKeys } from "./rungs/unicode.js";
 
 const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines around the insertion exactly";
 
@@ -20,6 +20,8 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  *   next to it hold it in place);
  * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
  *   a real line beyond the window's edge, and the run belongs on its far side.
+ * Either way, an anchor that an unpaired old line on the run's far side reads the same as places nothing: the diff
+ * could as well have paired that line with the anchor's file line, and the run would sit on its other side.
  * Only this pass's old lines count: blank lines a retry dropped place nothing.
  */
 export function insertionDoubt(
@@ -46,6 +48,10 @@ export function insertionDoubt(
     while (p >= 0 && partner[p]! < 0) p--;
     let q = k;
     while (q < old.length && partner[q]! < 0) q++;
+    const twin = lookAlikeAcross(old, partner, p, k, q);
+    if (twin !== undefined) {
+      return `the edit adds lines between two lines that read "${twin.trim()}", and which of them the file's line is cannot be told: ${INSERTION_ADVICE}`;
+    }
     if (p >= 0 && q < old.length) {
       if (partner[q]! - partner[p]! > 1) {
         const line = start + partner[p]! + 2;
@@ -77,6 +83,24 @@ export function insertionDoubt(
       return `the edit adds lines next to "${nearest.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
     }
   }
+  return undefined;
+}
+
+/**
+ * The text of a paired old line next to the run (old[p] before it, old[q] after it) that an unpaired old line on the
+ * run's far side reads the same as: the diff could as well have paired that one with the file's line (identical
+ * lines pair first come, first served), and the run would then sit on the other side of it.
+ */
+function lookAlikeAcross(
+  old: readonly OldLine[],
+  partner: readonly number[],
+  p: number,
+  k: number,
+  q: number,
+): string | undefined {
+  const same = (i: number, j: number): boolean => looseKey(old[i]!.text) === looseKey(old[j]!.text);
+  if (p >= 0) for (let j = k; j < q; j++) if (same(p, j)) return old[p]!.text;
+  if (q < old.length) for (let j = p + 1; j < k; j++) if (same(q, j)) return old[q]!.text;
   return undefined;
 }
 

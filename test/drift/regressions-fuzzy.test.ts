@@ -218,4 +218,38 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("testdir))\n", 'testdir))\n        log_drift("probe")\n');
     expect(landsOrRefuses(await run("setup.py", before, reply), intended)).toBe(true);
   });
+
+  // Harness case m45:186 (lib2to3/pytree.py, block 2). The hunk drops the `if len(...)` line between two
+  // `return False` lines and adds a line between them; the best window starts at the second one, the diff pairs the
+  // first quoted `return False` with it and leaves the second unpaired, and the line landed after the wrong one.
+  test("fuzzy: an insertion next to a line an unpaired look-alike could stand for is not placed", async () => {
+    const before = [
+      "                    return True",
+      "            return False",
+      "        if len(self.content) != len(node.children):",
+      "            return False",
+      "        for subpattern, child in zip(self.content, node.children):",
+      "            if not subpattern.match(child, results):",
+      "                return False",
+      "        return True",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/pytree.py",
+      "+++ b/pytree.py",
+      "@@ -2,6 +2,7 @@",
+      "             return False",
+      '+            log_drift("probe")',
+      "             return False",
+      "         for subpattern, child in zip(self.content, node.children):",
+      "             if not subpattern.match(child, results):",
+      "                 return False",
+      "         return True",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("children):\n", 'children):\n            log_drift("probe")\n');
+    expect(landsOrRefuses(await run("pytree.py", before, reply), intended)).toBe(true);
+  });
 });
