@@ -158,7 +158,13 @@ function mangle(kind: DriftKind, input: DriftInput, ops: ModelOp[]): Drifted | u
         (l, n) => (n < start || n >= start + size) && !isBlankLine(l) && l.trim() !== own.trim() && l.trim().length > 8,
       );
       if (elsewhere.length === 0) return undefined;
-      const text = leadingWs(own) + rng.pick(elsewhere).trim();
+      const copied = rng.pick(elsewhere);
+      // A line copied from just beyond the window makes the old side a real quote of a window shifted by a line or
+      // two (the lines in between dropped): the reply then points there. Text found there is not used.
+      const near = (l: string, n: number): boolean =>
+        ((n >= start - 2 && n < start) || (n >= start + size && n < start + size + 2)) && l.trim() === copied.trim();
+      if (input.lines.some(near)) return undefined;
+      const text = leadingWs(own) + copied.trim();
       return { ops: replaceAt(ops, at, text), addTexts: none, note: `paraphrase: ${text.trim()}` };
     }
     case "none":

@@ -13,6 +13,7 @@ import { generateMultiCase, MULTI_KINDS, type MultiCase } from "./multi-case.js"
 import { judgeMulti } from "./multi-oracle.js";
 import { DIALECTS } from "./render.js";
 import { describeCase, describeMulti, formatTallies, groupBy, runDrift, runMulti } from "./run.js";
+import { findAll, looseKey, splitFile } from "./text.js";
 
 const CASES = Number(process.env.DRIFT_CASES ?? 1200);
 const SEED = Number(process.env.DRIFT_SEED ?? 20240611);
@@ -30,6 +31,34 @@ describe("drift harness", () => {
       const c = generateCase(SEED, i);
       expect(c.intended, c.id).not.toBe(c.before);
       expect(c.reply, c.id).toContain(c.dialect === "whole" ? "```" : c.path.split("/").pop()!);
+    }
+  });
+
+  // Cases 35:886 and 39:764 (a stale number on an overlapping occurrence in a run of identical lines), 37:772 (a
+  // paraphrase that copied the line just past the window into the last slot), then a sweep.
+  test("stale numbers miss every occurrence; paraphrases copy no line from just beyond the window", () => {
+    const ids: [number, number][] = [
+      [35, 886],
+      [39, 764],
+      [37, 772],
+      ...Array.from({ length: 400 }, (_, i): [number, number] => [SEED, i]),
+    ];
+    for (const [seed, i] of ids) {
+      const c = generateCase(seed, i);
+      const lines = splitFile(c.before).lines;
+      const start = c.window.start - 1;
+      if (c.fault === "ambiguous" && c.dialect === "udiff-stale") {
+        const stale = Number(/^@@ -(\d+)/m.exec(c.reply)?.[1]) - 1;
+        expect(findAll(lines, lines.slice(start, start + c.window.size), looseKey), c.id).not.toContain(stale);
+      }
+      if (c.fault === "paraphrase") {
+        const copied = c.note.replace(/^paraphrase: /, "");
+        const near = [...lines.slice(Math.max(0, start - 2), start), ...lines.slice(start + c.window.size).slice(0, 2)];
+        expect(
+          near.map((l) => l.trim()),
+          c.id,
+        ).not.toContain(copied);
+      }
     }
   });
 

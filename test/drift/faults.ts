@@ -130,7 +130,8 @@ export function buildBlock(input: BlockInput): Block | undefined {
     const usable = starts?.filter((s) => accept(s, size)) ?? [];
     if (starts === undefined || usable.length === 0) return undefined;
     start = rng.pick(usable);
-    twins = starts.filter((s) => s !== start);
+    // Every other occurrence, overlapping ones too: a stale number pointing exactly at one would be a right hint.
+    twins = findAll(lines, lines.slice(start, start + size), looseKey).filter((s) => s !== start);
   } else {
     // Trailing whitespace to remove is rare in real files: look for it.
     const around =
