@@ -4,7 +4,7 @@
  */
 import { createConsoleLogger } from "./adapters/console-logger.js";
 import { join } from "node:path";
-import { prepareCloneFolder } from "./adapters/clone-folder.js";
+import { prepareCloneFolder, removeCloneFolder } from "./adapters/clone-folder.js";
 import { createFileQueue } from "./adapters/file-queue.js";
 import {
   createIdentityLoader,
@@ -40,6 +40,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
   const logger = options.logger ?? createConsoleLogger({ secrets });
   // Clones go in a folder of this app's own, emptied at start: a job killed mid-run leaves nothing behind.
+  const ownFolder = options.fixDeps.tempRoot === undefined;
   const tempRoot = options.fixDeps.tempRoot ?? (await prepareCloneFolder(env.dataDir));
   // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
   const fixDeps: FixDeps = { ...options.fixDeps, logger, secrets, tempRoot };
@@ -126,6 +127,9 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       await server.close();
       await patchsmith?.drain();
       await queue.close();
+      // Every job has finished and removed its clone: the folder itself goes too (a crash leaves it for the next
+      // start to empty).
+      if (ownFolder) await removeCloneFolder(tempRoot);
     },
   };
 }

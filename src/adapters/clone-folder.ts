@@ -15,3 +15,8 @@ export async function prepareCloneFolder(dataDir: string): Promise<string> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
   return folder;
 }
+
+/** Removes the folder at a clean shutdown; a failure (something still open in it) only leaves it for the next start. */
+export async function removeCloneFolder(folder: string): Promise<void> {
+  await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+}

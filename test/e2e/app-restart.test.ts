@@ -223,6 +223,9 @@ describe("patchsmith serve across restarts", () => {
       await refusesConnections(harness, url);
       first.release();
       expect(await exit).toEqual({ code: 0, signal: null });
+      // A clean shutdown leaves no clone folder behind.
+      const cloneFolders = readdirSync(path.join(harness.root, "tmp")).filter((n) => n.startsWith("patchsmith-app-"));
+      expect(cloneFolders).toEqual([]);
 
       // The running job was finished before the process exited …
       expect(body(firstComment)).toContain("✅ done");
