@@ -1,8 +1,4 @@
-/**
- * Engine bugs found by the drift harness, each reduced to a minimal reply over a small file. A new one is added
- * as `test.fails` while the bug stands (vitest then reports it as unexpectedly passing once the engine is fixed,
- * and the marker goes). Each test states what a correct engine may do (land as intended, or refuse).
- */
+/** Drift regressions on the indentation the splice keeps (how these tests are written: regression-run.ts). */
 import { describe, expect, test } from "vitest";
 import { run } from "./regression-run.js";
 
