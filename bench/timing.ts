@@ -50,8 +50,6 @@ export interface MeasureOptions {
    */
   readonly budgetMs?: number;
   readonly minRuns?: number;
-  /** Collect garbage before every run (untimed), so that no run pays for the previous one's garbage. */
-  readonly gcBetweenRuns?: boolean;
   /**
    * Time back-to-back batches of runs lasting at least this long (sized from the last warm-up run) and record the
    * mean run of each batch: the collector then works as in a running process, each task paying for its own
@@ -82,7 +80,6 @@ export async function measureRounds(tasks: readonly Task[], options: MeasureOpti
     const timed = round >= options.warmup;
     for (const [i, task] of tasks.entries()) {
       await task.before?.();
-      if (options.gcBetweenRuns === true) collectGarbage();
       const count = timed ? batches[i]! : 1;
       const start = performance.now();
       for (let k = 0; k < count; k++) await task.run();

@@ -1,22 +1,16 @@
 /**
  * One planning step per edit kind (pure): checks the target's state, applies the edit to the in-memory tree and
- * returns its result. Refusals carry the model-readable messages built by feedback.ts.
+ * returns its result. Refusals carry the model-readable messages built by feedback.ts. The replace step, the one
+ * that locates text, is in plan-replace.ts; the context and refusals it shares with the others are here.
  */
-import type { CreateEdit, DeleteEdit, Edit, RenameEdit, ReplaceEdit, RewriteEdit } from "../core/edit.js";
+import type { CreateEdit, DeleteEdit, Edit, RenameEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
-import type { AppliedEdit, EditResult, FailedEdit, Strategy } from "../core/result.js";
-import type { LineDoc } from "../core/line-doc.js";
+import type { EditResult, FailedEdit } from "../core/result.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
-import type { Eol, TextFile } from "../core/text.js";
-import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { soleLineWindow } from "../matcher/exact-doc.js";
-import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
-import { locate } from "../matcher/ladder.js";
-import type { Alignment, Match } from "../matcher/types.js";
-import { changedRange, recordShift, shiftAt, type LineShift } from "./plan-offsets.js";
-import { renderSplice } from "./splice.js";
+import type { Eol } from "../core/text.js";
+import type { LineShift } from "./plan-offsets.js";
 import { describe } from "./feedback.js";
-import { TextBody, type PlanTree, type TreeEntry } from "./plan-tree.js";
+import type { PlanTree, TreeEntry } from "./plan-tree.js";
 import { normalizeRelativePath } from "./paths.js";
 import type { FileState } from "./snapshot.js";
 import { withEol } from "./snapshot.js";
@@ -40,44 +34,6 @@ export const fail = (path: string, edit: Edit | undefined, reason: Reason, messa
   message,
 });
 
-/**
- * An applied replace whose `before`/`after` texts are produced on first read: a caller that only looks at the
- * outcome (or at the final files) never pays for serialising every intermediate version of a large file. A class,
- * not an object literal with getter closures: such a literal gets a new hidden class per result, and the engine
- * kept those classes (and through them every result's file versions) alive until a full collection. `toJSON`
- * serialises it like a plain result.
- */
-class LazyApplied implements AppliedEdit {
-  readonly ok = true;
-  readonly #from: TextBody;
-  readonly #to: TextBody;
-
-  constructor(
-    readonly path: string,
-    readonly edit: ReplaceEdit,
-    from: TextBody,
-    to: TextBody,
-    readonly strategy: Strategy,
-    readonly lines: { readonly start: number; readonly end: number },
-  ) {
-    this.#from = from;
-    this.#to = to;
-  }
-
-  get before(): string {
-    return this.#from.content;
-  }
-
-  get after(): string {
-    return this.#to.content;
-  }
-
-  toJSON(): AppliedEdit {
-    const { ok, path, edit, before, after, strategy, lines } = this;
-    return { ok, path, edit, before, after, strategy, lines };
-  }
-}
-
 type Inaccessible = Extract<FileState, { kind: "unreadable" | "unsafe" | "protected" }>;
 
 /** Paths no edit may use, whatever it wants to do with them: the same refusal for updates and for targets. */
@@ -93,7 +49,7 @@ function refuseInaccessible(state: Inaccessible, path: string, edit: Edit): Fail
 }
 
 /** The refusal for a target that is not a readable text file, or undefined when it is one. */
-function refuseExisting(state: FileState | TreeEntry, path: string, edit: Edit): FailedEdit | undefined {
+export function refuseExisting(state: FileState | TreeEntry, path: string, edit: Edit): FailedEdit | undefined {
   switch (state.kind) {
     case "text":
       return undefined;
@@ -120,78 +76,6 @@ function refuseTarget(state: FileState, path: string, edit: Edit): FailedEdit | 
     case "unsafe":
     case "protected":
       return refuseInaccessible(state, path, edit);
-  }
-}
-
-/** The parsed form of a version, styled like the version the reply started from (as the splice is). */
-function parsedFile(doc: LineDoc): TextFile {
-  const file = doc.file;
-  inheritIndentStyle(doc.originFile, file);
-  return file;
-}
-
-/**
- * The ladder's first steps, on the document itself: an edit whose old lines occur exactly once, byte for byte or
- * with only line endings differing, is found through the document's line index, without parsing the current
- * version or scanning it. Anything else (no
- * window, several, one that line endings alone single out, an insertion) is left to the full ladder, which repeats
- * this step and decides as always.
- */
-function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
-  const { ops } = edit;
-  const want: string[] = [];
-  for (const op of ops) if (op.op !== "add") want.push(op.text);
-  if (want.length === 0) return undefined;
-  const sole = soleLineWindow(doc, want);
-  if (sole === undefined) return undefined;
-  const { start, strategy } = sole;
-  // The ladder's straight alignment: one file line per old line, in op order.
-  const alignment: Alignment[] = [];
-  let line = start;
-  for (let op = 0; op < ops.length; op++) {
-    if (ops[op]!.op !== "add") alignment.push({ op, start: line, end: ++line });
-  }
-  return { start, end: line, strategy, alignment };
-}
-
-export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
-  const entry = ctx.tree.entry(path);
-  if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
-  const doc = entry.body.doc;
-  const shifts = ctx.offsets.get(path) ?? [];
-  const exact = locateExactly(doc, edit);
-  const offset = edit.hint.line === undefined ? 0 : shiftAt(shifts, edit.hint.line - 1);
-  const located =
-    exact === undefined
-      ? locate(parsedFile(doc), { ops: edit.ops, hint: edit.hint }, { hintOffset: offset })
-      : ({ kind: "found", match: exact } as const);
-  switch (located.kind) {
-    case "found": {
-      const splice = renderSplice(doc, edit, located.match, {
-        style: () => fileIndentStyle(doc.originFile),
-        kind: () => fileIndentKind(doc.originFile),
-      });
-      const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
-      const body = TextBody.ofDoc(next);
-      const { start, end } = located.match;
-      const changed = changedRange(edit.ops, located.match.alignment, start, end);
-      recordShift(shifts, changed.start, changed.end, next.length - doc.length);
-      ctx.offsets.set(path, shifts);
-      ctx.tree.setBody(path, body);
-      // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      return new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
-    }
-    case "ambiguous":
-      return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
-    case "not-found": {
-      const message = describe.notFound(path, edit, {
-        nearest: located.nearest,
-        note: located.note,
-        alreadyApplied: isAlreadyApplied(parsedFile(doc), edit.ops),
-        mismatch: edit.explicitOps,
-      });
-      return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message);
-    }
   }
 }
 

@@ -9,7 +9,8 @@ import { exactProbes } from "../matcher/exact-doc.js";
 import { oldSide } from "../matcher/old-side.js";
 import { describe, summarize } from "./feedback.js";
 import { normalizeRelativePath, type PathCheck } from "./paths.js";
-import { fail, planCreate, planDelete, planRename, planReplace, planRewrite, type StepContext } from "./plan-steps.js";
+import { planReplace } from "./plan-replace.js";
+import { fail, planCreate, planDelete, planRename, planRewrite, type StepContext } from "./plan-steps.js";
 import { PlanTree } from "./plan-tree.js";
 import { projectEol, type FileSnapshot } from "./snapshot.js";
 

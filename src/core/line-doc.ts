@@ -9,7 +9,7 @@
  * a spliced version keeps only the way back from its successor (the lines it had where the successor has new
  * ones). An old version rebuilds its list from its successor when it is read, which the planner never does.
  */
-import { LineOrigin, type EolCounts } from "./line-origin.js";
+import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
 import { PieceList, type Piece } from "./line-pieces.js";
 import { parseText, serializeText, type Eol, type TextFile } from "./text.js";
 
@@ -152,17 +152,13 @@ export class LineDoc {
     const run: Piece[] = lines.length > 0 ? [{ lines, eols, from: 0, to: lines.length, origin: false }] : [];
     const removed = list.replace(start, end, run);
     // The removed pieces hold exactly the replaced lines: their endings leave the counts.
-    let crlf = this.eolDelta.crlf;
-    let lf = this.eolDelta.lf;
-    for (const eol of eols) {
-      if (eol === "\r\n") crlf++;
-      else if (eol === "\n") lf++;
-    }
+    const added = countEols(eols, 0, eols.length);
+    let crlf = this.eolDelta.crlf + added.crlf;
+    let lf = this.eolDelta.lf + added.lf;
     for (const piece of removed) {
-      for (let i = piece.from; i < piece.to; i++) {
-        if (piece.eols[i] === "\r\n") crlf--;
-        else if (piece.eols[i] === "\n") lf--;
-      }
+      const gone = countEols(piece.eols, piece.from, piece.to);
+      crlf -= gone.crlf;
+      lf -= gone.lf;
     }
     const next = new LineDoc(this.origin, list, this.bom, { crlf, lf });
     this.owned = undefined;

@@ -102,7 +102,7 @@ describe("measureRounds", () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       done++;
     };
-    await measureRounds([{ run }], { warmup: 1, runs: 3, gcBetweenRuns: true });
+    await measureRounds([{ run }], { warmup: 1, runs: 3 });
     expect(done).toBe(4);
   });
 });

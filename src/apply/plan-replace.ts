@@ -1,0 +1,125 @@
+/**
+ * The replace step: locate an edit's old lines in the file as earlier edits of the reply left it, splice the new
+ * lines in, and return the result (model-readable refusals come from feedback.ts). The document's own lookup
+ * (exact-doc.ts) settles most edits; the ladder runs on a parsed copy for the rest.
+ */
+import type { ReplaceEdit } from "../core/edit.js";
+import type { LineDoc } from "../core/line-doc.js";
+import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
+import type { TextFile } from "../core/text.js";
+import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { soleLineWindow } from "../matcher/exact-doc.js";
+import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
+import { locate } from "../matcher/ladder.js";
+import { oldSide, straightAlignment } from "../matcher/old-side.js";
+import type { Match } from "../matcher/types.js";
+import { describe } from "./feedback.js";
+import { changedRange, recordShift, shiftAt } from "./plan-offsets.js";
+import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
+import { TextBody } from "./plan-tree.js";
+import { renderSplice } from "./splice.js";
+
+/**
+ * An applied replace whose `before`/`after` texts are produced on first read: a caller that only looks at the
+ * outcome (or at the final files) never pays for serialising every intermediate version of a large file. A class,
+ * not an object literal with getter closures: such a literal gets a new hidden class per result, and the engine
+ * kept those classes (and through them every result's file versions) alive until a full collection. `toJSON`
+ * serialises it like a plain result.
+ */
+class LazyApplied implements AppliedEdit {
+  readonly ok = true;
+  readonly #from: TextBody;
+  readonly #to: TextBody;
+
+  constructor(
+    readonly path: string,
+    readonly edit: ReplaceEdit,
+    from: TextBody,
+    to: TextBody,
+    readonly strategy: Strategy,
+    readonly lines: { readonly start: number; readonly end: number },
+  ) {
+    this.#from = from;
+    this.#to = to;
+  }
+
+  get before(): string {
+    return this.#from.content;
+  }
+
+  get after(): string {
+    return this.#to.content;
+  }
+
+  toJSON(): AppliedEdit {
+    const { ok, path, edit, before, after, strategy, lines } = this;
+    return { ok, path, edit, before, after, strategy, lines };
+  }
+}
+
+/** The parsed form of a version, styled like the version the reply started from (as the splice is). */
+function parsedFile(doc: LineDoc): TextFile {
+  const file = doc.file;
+  inheritIndentStyle(doc.originFile, file);
+  return file;
+}
+
+/**
+ * The ladder's first steps, on the document itself: an edit whose old lines occur exactly once, byte for byte or
+ * with only line endings differing, is found through the document's line index, without parsing the current
+ * version or scanning it. Anything else (no
+ * window, several, one that line endings alone single out, an insertion) is left to the full ladder, which repeats
+ * this step and decides as always.
+ */
+function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
+  const old = oldSide(edit.ops);
+  if (old.length === 0) return undefined;
+  const sole = soleLineWindow(
+    doc,
+    old.map((l) => l.text),
+  );
+  if (sole === undefined) return undefined;
+  const { start, strategy } = sole;
+  return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
+}
+
+export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
+  const entry = ctx.tree.entry(path);
+  if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
+  const doc = entry.body.doc;
+  const shifts = ctx.offsets.get(path) ?? [];
+  const exact = locateExactly(doc, edit);
+  const offset = edit.hint.line === undefined ? 0 : shiftAt(shifts, edit.hint.line - 1);
+  const located =
+    exact === undefined
+      ? locate(parsedFile(doc), { ops: edit.ops, hint: edit.hint }, { hintOffset: offset })
+      : ({ kind: "found", match: exact } as const);
+  switch (located.kind) {
+    case "found": {
+      const splice = renderSplice(doc, edit, located.match, {
+        style: () => fileIndentStyle(doc.originFile),
+        kind: () => fileIndentKind(doc.originFile),
+      });
+      const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
+      const body = TextBody.ofDoc(next);
+      const { start, end } = located.match;
+      const changed = changedRange(edit.ops, located.match.alignment, start, end);
+      recordShift(shifts, changed.start, changed.end, next.length - doc.length);
+      ctx.offsets.set(path, shifts);
+      ctx.tree.setBody(path, body);
+      // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
+      return new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
+    }
+    case "ambiguous":
+      return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
+    case "not-found": {
+      const message = describe.notFound(path, edit, {
+        nearest: located.nearest,
+        note: located.note,
+        alreadyApplied: isAlreadyApplied(parsedFile(doc), edit.ops),
+        mismatch: edit.explicitOps,
+      });
+      return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message);
+    }
+  }
+}
