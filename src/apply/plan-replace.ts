@@ -9,7 +9,11 @@ import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
-import { fileIndentKind, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
+import {
+  STYLE_SAMPLE_LINES,
+  fileIndentStyle,
+  inheritIndentStyle,
+} from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
@@ -60,7 +64,7 @@ class LazyApplied implements AppliedEdit {
 /** The parsed form of a version, styled like the version the reply started from (as the splice is). */
 function parsedFile(doc: LineDoc): TextFile {
   const file = doc.file;
-  inheritIndentStyle(doc.originFile, file);
+  inheritIndentStyle(doc.originHead(STYLE_SAMPLE_LINES), file);
   return file;
 }
 
@@ -97,8 +101,8 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
   switch (located.kind) {
     case "found": {
       const splice = renderSplice(doc, edit, located.match, {
-        style: () => fileIndentStyle(doc.originFile),
-        kind: () => fileIndentKind(doc.originFile),
+        style: () => fileIndentStyle(doc.originHead(STYLE_SAMPLE_LINES)),
+        kind: () => doc.originIndentKind(STYLE_SAMPLE_LINES),
       });
       const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
       const body = TextBody.ofDoc(next);

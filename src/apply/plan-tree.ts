@@ -31,8 +31,7 @@ export class TextBody {
 
   get doc(): LineDoc {
     if (this.lines === undefined) {
-      this.lines = LineDoc.fromText(this.text!);
-      if (this.expected.length > 0) this.lines.expect(this.expected);
+      this.lines = LineDoc.fromText(this.text!, this.expected);
     }
     return this.lines;
   }

@@ -33,8 +33,6 @@ export interface SpliceSource {
   eol(i: number): Eol;
   dominantEol(): "\n" | "\r\n";
   hasFinalNewline(): boolean;
-  /** The arrays holding lines [start, end), when one piece holds them (see LineDoc.span): read directly. */
-  span?(start: number, end: number): { lines: readonly string[]; eols: readonly Eol[]; offset: number } | undefined;
 }
 
 /** Lines [start, end) of the version become `lines`; `changed` is what a reader sees as the edit (1-based). */
@@ -55,10 +53,8 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   const total = source.length;
   const eol: "\n" | "\r\n" = total === 0 ? "\n" : source.dominantEol();
   const from = match.end === total && match.start > 0 ? match.start - 1 : match.start;
-  // The lines the splice reads all lie in [from, match.end), usually within one piece of the document.
-  const window = source.span?.(from, match.end);
-  const lineAt = window === undefined ? (i: number) => source.line(i) : (i: number) => window.lines[i + window.offset]!;
-  const eolAt = window === undefined ? (i: number) => source.eol(i) : (i: number) => window.eols[i + window.offset]!;
+  const lineAt = (i: number): string => source.line(i);
+  const eolAt = (i: number): Eol => source.eol(i);
   const pairs = alignedPairs(lineAt, edit, match);
   const plan = planIndent(indent, edit, pairs);
   const lines: string[] = [];

@@ -62,7 +62,6 @@ export function detectIndentStyle(lines: readonly string[]): IndentStyle | undef
   return { kind: "spaces", width: best || unitOfDepth(shallowest) };
 }
 
-/** A unit that a lone depth is a whole number of: 4 first (the most common), then 2 and 3; else 4. */
 /** A line that votes in detectIndentStyle: indented code, not blank, not a block-comment continuation. */
 function isIndentedCode(line: string): boolean {
   let width = 0;
@@ -75,15 +74,20 @@ function isIndentedCode(line: string): boolean {
  * space-indented line of code decides. Deciding whether an added line's indentation fits the file needs no more.
  */
 export function detectIndentKind(lines: readonly string[]): IndentStyle["kind"] | undefined {
-  let spaced = false;
-  for (const line of lines) {
-    const first = line.charCodeAt(0);
-    if (first === 9) return detectIndentStyle(lines)?.kind;
-    if (first === 32 && !spaced) spaced = isIndentedCode(line);
-  }
-  return spaced ? "spaces" : undefined;
+  for (const line of lines) if (line.charCodeAt(0) === 9) return detectIndentStyle(lines)?.kind;
+  return spaceIndentKind(lines);
 }
 
+/**
+ * detectIndentKind of lines none of which starts with a tab, read one at a time until one decides: a caller that
+ * knows there is no such line (a search of the text for a tab after a newline) need not read the others.
+ */
+export function spaceIndentKind(lines: Iterable<string>): "spaces" | undefined {
+  for (const line of lines) if (line.charCodeAt(0) === 32 && isIndentedCode(line)) return "spaces";
+  return undefined;
+}
+
+/** A unit that a lone depth is a whole number of: 4 first (the most common), then 2 and 3; else 4. */
 function unitOfDepth(depth: number): number {
   for (const unit of [4, 2, 3]) if (depth % unit === 0) return unit;
   return 4;

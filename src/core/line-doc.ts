@@ -9,9 +9,10 @@
  * a spliced version keeps only the way back from its successor (the lines it had where the successor has new
  * ones). An old version rebuilds its list from its successor when it is read, which the planner never does.
  */
+import type { IndentStyle } from "./indent.js";
 import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
-import { PieceList, type Piece } from "./line-pieces.js";
-import { parseText, serializeText, type Eol, type TextFile } from "./text.js";
+import { PieceList, type Piece, type RunPiece } from "./line-pieces.js";
+import { serializeText, type Eol, type TextFile } from "./text.js";
 
 const BOM = "\uFEFF";
 
@@ -43,28 +44,26 @@ export class LineDoc {
 
   readonly length: number;
 
-  private static of(file: TextFile, text: string | undefined): LineDoc {
-    const whole: Piece[] =
-      file.lines.length === 0
-        ? []
-        : [{ lines: file.lines, eols: file.eols, from: 0, to: file.lines.length, origin: true }];
-    const doc = new LineDoc(new LineOrigin(file, text), new PieceList(whole), file.bom, { crlf: 0, lf: 0 });
-    doc.fileMemo = file;
-    if (text !== undefined) doc.textMemo = text;
+  /** `expected`: lines `occurrences` will be asked for, found while the text's lines are read (see expect). */
+  static fromText(text: string, expected?: Iterable<string>): LineDoc {
+    const origin = new LineOrigin(text, expected);
+    const whole: Piece[] = origin.length === 0 ? [] : [{ origin: true, from: 0, to: origin.length }];
+    const doc = new LineDoc(origin, new PieceList(origin, whole), origin.bom, { crlf: 0, lf: 0 });
+    doc.textMemo = text;
     return doc;
   }
 
-  static fromText(text: string): LineDoc {
-    return LineDoc.of(parseText(text), text);
+  /**
+   * The first `count` lines of the version the reply started from, as a file of their own (the same object on
+   * every call; the whole parsed file when it is no longer).
+   */
+  originHead(count: number): TextFile {
+    return this.origin.head(count);
   }
 
-  static fromFile(file: TextFile): LineDoc {
-    return LineDoc.of(file, undefined);
-  }
-
-  /** The version the reply started from, as parsed. */
-  get originFile(): TextFile {
-    return this.origin.file;
+  /** `detectIndentKind(originHead(count).lines)`, without reading more lines than it must. */
+  originIndentKind(count: number): IndentStyle["kind"] | undefined {
+    return this.origin.indentKind(count);
   }
 
   /** This version's pieces, rebuilt from the newest version's if a later one took them over. */
@@ -128,16 +127,6 @@ export class LineDoc {
     return this.length === 0 || this.eol(this.length - 1) !== "";
   }
 
-  /**
-   * The arrays holding lines [start, end) of this version and the offset from line numbers to their indexes, when
-   * one piece holds them all (the usual case for a window of a few lines); undefined otherwise.
-   */
-  span(start: number, end: number): { lines: readonly string[]; eols: readonly Eol[]; offset: number } | undefined {
-    if (start >= end || end > this.length) return undefined;
-    const found = this.pieces.within(start, end);
-    return found === undefined ? undefined : { lines: found.piece.lines, eols: found.piece.eols, offset: found.offset };
-  }
-
   /** Ascending line numbers whose text (ending excluded) equals `text`. */
   occurrences(text: string): number[] {
     return this.pieces.occurrences(text, this.origin.positions(text));
@@ -149,32 +138,54 @@ export class LineDoc {
    */
   splice(start: number, end: number, lines: readonly string[], eols: readonly Eol[]): LineDoc {
     const list = this.pieces;
-    const run: Piece[] = lines.length > 0 ? [{ lines, eols, from: 0, to: lines.length, origin: false }] : [];
-    const removed = list.replace(start, end, run);
+    // Lines an edit rewrites as they were (a hunk's context) keep their pieces: the run holds only what changed,
+    // so untouched lines still serialise as slices of the origin and are found through its index.
+    let head = 0;
+    const most = Math.min(end - start, lines.length);
+    while (head < most && list.line(start + head) === lines[head] && list.eol(start + head) === eols[head]) head++;
+    let tail = 0;
+    while (
+      tail < most - head &&
+      list.line(end - 1 - tail) === lines[lines.length - 1 - tail] &&
+      list.eol(end - 1 - tail) === eols[lines.length - 1 - tail]
+    )
+      tail++;
+    const from = head;
+    const to = lines.length - tail;
+    const run: Piece[] = from < to ? [{ origin: false, from, to, lines, eols }] : [];
+    const removed = list.replace(start + head, end - tail, run);
     // The removed pieces hold exactly the replaced lines: their endings leave the counts.
-    const added = countEols(eols, 0, eols.length);
+    const added = countEols(eols, from, to);
     let crlf = this.eolDelta.crlf + added.crlf;
     let lf = this.eolDelta.lf + added.lf;
     for (const piece of removed) {
-      const gone = countEols(piece.eols, piece.from, piece.to);
+      const gone = piece.origin
+        ? this.origin.eolCountsIn(piece.from, piece.to)
+        : countEols(piece.eols, piece.from, piece.to);
       crlf -= gone.crlf;
       lf -= gone.lf;
     }
     const next = new LineDoc(this.origin, list, this.bom, { crlf, lf });
     this.owned = undefined;
-    this.back = { next, start, count: lines.length, removed };
+    this.back = { next, start: start + head, count: to - from, removed };
     return next;
   }
 
   /** This version as a parsed file (built once, on first use). */
   get file(): TextFile {
     if (this.fileMemo !== undefined) return this.fileMemo;
+    const pieces = this.pieces.pieces;
+    // The version the reply started from is the origin's own parsed file.
+    if (pieces.length === 1 && pieces[0]!.origin && this.length === this.origin.length) {
+      return (this.fileMemo = this.origin.file);
+    }
+    if (pieces.length === 0 && this.origin.length === 0) return (this.fileMemo = this.origin.file);
     const lines: string[] = [];
     const eols: Eol[] = [];
-    for (const piece of this.pieces.pieces) {
+    for (const piece of pieces) {
       for (let i = piece.from; i < piece.to; i++) {
-        lines.push(piece.lines[i]!);
-        eols.push(piece.eols[i]!);
+        lines.push(piece.origin ? this.origin.line(i) : piece.lines[i]!);
+        eols.push(piece.origin ? this.origin.eol(i) : piece.eols[i]!);
       }
     }
     return (this.fileMemo = { bom: this.bom, lines, eols });
@@ -183,25 +194,16 @@ export class LineDoc {
   /** This version's text (built once, on first use). */
   get text(): string {
     if (this.textMemo !== undefined) return this.textMemo;
-    const pieces = this.pieces.pieces;
-    const boundaries = pieces.flatMap((p) => (p.origin ? [p.from, p.to] : []));
-    const offsets = this.origin.offsets(boundaries);
     // Untouched stretches are slices of the origin's text; one join copies everything once into a flat string.
     const parts: string[] = [this.bom ? BOM : ""];
-    let k = 0;
-    for (const piece of pieces) {
-      if (piece.origin && offsets !== undefined) {
-        parts.push(this.origin.slice(offsets[k]!, offsets[k + 1]!));
-        k += 2;
-      } else {
-        parts.push(serializeRange(piece));
-      }
+    for (const piece of this.pieces.pieces) {
+      parts.push(piece.origin ? this.origin.slice(piece.from, piece.to) : serializeRange(piece));
     }
     return (this.textMemo = parts.join(""));
   }
 }
 
-function serializeRange({ lines, eols, from, to }: Piece): string {
+function serializeRange({ lines, eols, from, to }: RunPiece): string {
   const whole = from === 0 && to === lines.length;
   return serializeText({
     bom: false,

@@ -1,11 +1,13 @@
 /**
- * The version of a file a reply started from, as a LineDoc (line-doc.ts) sees it: its parsed lines, its text (so
- * untouched stretches serialise as slices), its line-ending counts and, from the second lookup on, a line index.
+ * The version of a file a reply started from, as a LineDoc (line-doc.ts) sees it: its text, read as lines in
+ * place (line-table.ts), its line-ending counts and, from the second unannounced lookup on, a line index. The
+ * parsed form (arrays of lines and endings) is built only if somebody asks for the whole file.
  */
-import { LineIndex, batchPositions, scanPositions } from "./line-index.js";
-import type { Eol, TextFile } from "./text.js";
-
-const BOM = "\uFEFF";
+import { detectIndentKind, spaceIndentKind, type IndentStyle } from "./indent.js";
+import { LineIndex, scanPositions } from "./line-index.js";
+import { ProbeSet, batchPositions } from "./line-probes.js";
+import { LineTable } from "./line-table.js";
+import { parseText, type Eol, type TextFile } from "./text.js";
 
 export interface EolCounts {
   readonly crlf: number;
@@ -23,77 +25,122 @@ export function countEols(eols: readonly Eol[], from: number, to: number): EolCo
 }
 
 export class LineOrigin {
+  private readonly table: LineTable;
   private index: LineIndex | undefined;
   private lookups = 0;
-  /** Lines the caller said it will look for, found together on the first lookup of any of them. */
-  private expected: ReadonlySet<string> | undefined;
-  private batch: Map<string, number[]> | undefined;
+  /** Where the lines the caller said it will look for are, found in one pass. */
+  private readonly expected: Map<string, number[]>;
   private counts: EolCounts | undefined;
   private trailingCr: boolean | undefined;
-  /** The text has no CR: every line but a last one without ending ends with one LF. */
-  private readonly lfOnly: boolean;
+  private fileMemo: TextFile | undefined;
+  private headMemo: TextFile | undefined;
+  private kindMemo: { readonly count: number; readonly kind: IndentStyle["kind"] | undefined } | undefined;
 
+  /** `expected`: lines that will be looked for, found by the pass that reads the text's line breaks. */
   constructor(
-    readonly file: TextFile,
-    private readonly text: string | undefined,
+    readonly text: string,
+    expected: Iterable<string> = [],
   ) {
-    this.lfOnly = text !== undefined && !text.includes("\r");
+    const probes = new ProbeSet(expected);
+    this.table = new LineTable(text, probes.found.size > 0 ? probes : undefined);
+    this.expected = probes.found;
   }
 
-  /** Whether a line's text may end with a CR (`\r\r\n`, or a last line ending in `\r`); unknown counts as yes. */
-  mayHoldTrailingCr(): boolean {
-    return (this.trailingCr ??= this.text === undefined || this.text.includes("\r\r") || this.text.endsWith("\r"));
+  get length(): number {
+    return this.table.length;
   }
 
-  /** Announces the lines that will be looked for (see batchPositions); others are still found, more slowly. */
-  expect(lines: Iterable<string>): void {
-    this.expected = new Set([...(this.expected ?? []), ...lines]);
-    this.batch = undefined;
+  get bom(): boolean {
+    return this.table.start(0) > 0;
+  }
+
+  line(i: number): string {
+    return this.fileMemo === undefined ? this.table.line(i) : this.fileMemo.lines[i]!;
+  }
+
+  eol(i: number): Eol {
+    return this.table.eol(i);
+  }
+
+  /** The whole file, parsed (built once, on first use). */
+  get file(): TextFile {
+    return (this.fileMemo ??= parseText(this.text));
   }
 
   /**
-   * Ascending origin lines equal to `line`. Expected lines come from one batch pass; for the others, the first
+   * Its first `count` lines as a file of their own (the same object on every call): what reads only the start of a
+   * file, such as the detection of its indentation style, need not parse the rest.
+   */
+  head(count: number): TextFile {
+    if (this.length <= count) return this.file;
+    if (this.headMemo?.lines.length !== count) {
+      const lines: string[] = [];
+      const eols: Eol[] = [];
+      for (let i = 0; i < count; i++) {
+        lines.push(this.line(i));
+        eols.push(this.eol(i));
+      }
+      this.headMemo = { bom: this.bom, lines, eols };
+    }
+    return this.headMemo;
+  }
+
+  /**
+   * `detectIndentKind(head(count).lines)`, reading no more than it must: when no line of the head starts with a
+   * tab (one search of its text), the first space-indented line of code decides.
+   */
+  indentKind(count: number): IndentStyle["kind"] | undefined {
+    if (this.kindMemo?.count !== count) {
+      const end = Math.min(count, this.length);
+      const head = this.text.slice(this.table.start(0), this.table.start(end));
+      const kind =
+        head.startsWith("\t") || head.includes("\n\t")
+          ? detectIndentKind(this.head(count).lines)
+          : spaceIndentKind(this.lines(end));
+      this.kindMemo = { count, kind };
+    }
+    return this.kindMemo.kind;
+  }
+
+  private *lines(end: number): Generator<string> {
+    for (let i = 0; i < end; i++) yield this.line(i);
+  }
+
+  /** Whether a line's text may end with a CR (`\r\r\n`, or a last line ending in `\r`). */
+  mayHoldTrailingCr(): boolean {
+    return (this.trailingCr ??= this.text.includes("\r\r") || this.text.endsWith("\r"));
+  }
+
+  /** Announces more lines that will be looked for (found in one more pass); others are still found, more slowly. */
+  expect(lines: Iterable<string>): void {
+    const fresh = [...new Set(lines)].filter((line) => !this.expected.has(line));
+    if (fresh.length === 0) return;
+    for (const [line, found] of batchPositions(this.table, fresh)) this.expected.set(line, found);
+  }
+
+  /**
+   * Ascending origin lines equal to `line`. Expected lines were found in advance; for the others, the first
    * lookup scans and an index pays off from the second on.
    */
   positions(line: string): readonly number[] {
-    if (this.expected?.has(line) === true) {
-      this.batch ??= batchPositions(this.file.lines, this.expected);
-      return this.batch.get(line)!;
-    }
-    if (this.index === undefined && this.lookups++ === 0) return scanPositions(this.file.lines, line);
-    return (this.index ??= new LineIndex(this.file.lines)).positions(line);
+    const found = this.expected.get(line);
+    if (found !== undefined) return found;
+    if (this.index === undefined && this.lookups++ === 0) return scanPositions(this.table, line);
+    return (this.index ??= new LineIndex(this.table)).positions(line);
   }
 
+  /** Line endings of the whole file. */
   eolCounts(): EolCounts {
-    if (this.counts !== undefined) return this.counts;
-    const { lines, eols } = this.file;
-    const missing = eols.length > 0 && eols[eols.length - 1] === "" ? 1 : 0;
-    return (this.counts = this.lfOnly ? { crlf: 0, lf: lines.length - missing } : countEols(eols, 0, eols.length));
+    return (this.counts ??= this.table.eolCounts(0, this.length));
   }
 
-  /**
-   * The text offsets of the given ascending origin lines (a line's offset is where it starts; `lines.length` is
-   * the end), or undefined when only the parsed form is known. One pass up to the last one asked for.
-   */
-  offsets(boundaries: readonly number[]): number[] | undefined {
-    if (this.text === undefined) return undefined;
-    const { bom, lines, eols } = this.file;
-    const found: number[] = [];
-    let at = bom ? BOM.length : 0;
-    let line = 0;
-    for (const boundary of boundaries) {
-      if (boundary === lines.length) {
-        found.push(this.text.length);
-        continue;
-      }
-      if (this.lfOnly) for (; line < boundary; line++) at += lines[line]!.length + 1;
-      else for (; line < boundary; line++) at += lines[line]!.length + eols[line]!.length;
-      found.push(at);
-    }
-    return found;
+  /** Line endings of lines [from, to). */
+  eolCountsIn(from: number, to: number): EolCounts {
+    return this.table.eolCounts(from, to);
   }
 
-  slice(start: number, end: number): string {
-    return this.text!.slice(start, end);
+  /** The text of lines [from, to), endings included. */
+  slice(from: number, to: number): string {
+    return this.text.slice(this.table.start(from), this.table.start(to));
   }
 }

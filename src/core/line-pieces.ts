@@ -9,16 +9,42 @@
  */
 import type { Eol } from "./text.js";
 
-export interface Piece {
-  readonly lines: readonly string[];
-  readonly eols: readonly Eol[];
-  readonly from: number;
-  readonly to: number;
-  /** The lines are the origin's, so its index and text apply. */
-  readonly origin: boolean;
+/** Where origin pieces read their lines (line-origin.ts). */
+export interface LineSource {
+  line(i: number): string;
+  eol(i: number): Eol;
 }
 
+/** Lines [from, to) of the origin, read through its source. */
+export interface OriginPiece {
+  readonly origin: true;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Lines [from, to) of a run of lines an edit wrote. */
+export interface RunPiece {
+  readonly origin: false;
+  readonly from: number;
+  readonly to: number;
+  readonly lines: readonly string[];
+  readonly eols: readonly Eol[];
+}
+
+export type Piece = OriginPiece | RunPiece;
+
 const size = (piece: Piece): number => piece.to - piece.from;
+
+/** A piece cut in two at `cut` (written out: a spread would give the halves a shape of their own). */
+function halves(piece: Piece, cut: number): [Piece, Piece] {
+  const { from, to } = piece;
+  if (piece.origin) return [{ origin: true, from, to: cut }, { origin: true, from: cut, to }];
+  const { lines, eols } = piece;
+  return [
+    { origin: false, from, to: cut, lines, eols },
+    { origin: false, from: cut, to, lines, eols },
+  ];
+}
 
 export class PieceList {
   /** Where each piece starts, in lines. */
@@ -28,8 +54,11 @@ export class PieceList {
   /** How many times each text occurs in the run pieces. */
   private readonly runLines: Map<string, number>;
   private total = 0;
+  /** The piece `at` found last. */
+  private lastAt = 0;
 
   constructor(
+    private readonly source: LineSource,
     private readonly list: Piece[],
     runLines?: ReadonlyMap<string, number>,
   ) {
@@ -55,11 +84,19 @@ export class PieceList {
   }
 
   copy(): PieceList {
-    return new PieceList([...this.list], this.runLines);
+    return new PieceList(this.source, [...this.list], this.runLines);
   }
 
   /** The index of the piece holding `line` (0 <= line < length). */
   at(line: number): number {
+    // Lines are mostly read in runs (a window, then its neighbours): try the piece of the last answer first.
+    const last = this.lastAt;
+    if (last < this.starts.length && this.starts[last]! <= line && line < this.starts[last]! + size(this.list[last]!))
+      return last;
+    return (this.lastAt = this.search(line));
+  }
+
+  private search(line: number): number {
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -70,24 +107,18 @@ export class PieceList {
     return lo;
   }
 
-  /** The piece holding lines [start, end) whole, or undefined when they span pieces. */
-  within(start: number, end: number): { readonly piece: Piece; readonly offset: number } | undefined {
-    const p = this.at(start);
-    const piece = this.list[p]!;
-    const offset = piece.from - this.starts[p]!;
-    return end + offset <= piece.to ? { piece, offset } : undefined;
-  }
-
   line(i: number): string {
     const p = this.at(i);
     const piece = this.list[p]!;
-    return piece.lines[piece.from + i - this.starts[p]!]!;
+    const k = piece.from + i - this.starts[p]!;
+    return piece.origin ? this.source.line(k) : piece.lines[k]!;
   }
 
   eol(i: number): Eol {
     const p = this.at(i);
     const piece = this.list[p]!;
-    return piece.eols[piece.from + i - this.starts[p]!]!;
+    const k = piece.from + i - this.starts[p]!;
+    return piece.origin ? this.source.eol(k) : piece.eols[k]!;
   }
 
   /**
@@ -138,7 +169,7 @@ export class PieceList {
     return removed;
   }
 
-  private count(piece: Piece, by: 1 | -1): void {
+  private count(piece: RunPiece, by: 1 | -1): void {
     for (let i = piece.from; i < piece.to; i++) {
       const text = piece.lines[i]!;
       const n = (this.runLines.get(text) ?? 0) + by;
@@ -153,9 +184,9 @@ export class PieceList {
     const p = this.at(line);
     const offset = line - this.starts[p]!;
     if (offset === 0) return p;
-    const { lines, eols, from, to, origin } = this.list[p]!;
-    const cut = from + offset;
-    this.list.splice(p, 1, { lines, eols, from, to: cut, origin }, { lines, eols, from: cut, to, origin });
+    const piece = this.list[p]!;
+    const cut = piece.from + offset;
+    this.list.splice(p, 1, ...halves(piece, cut));
     this.starts.splice(p + 1, 0, line);
     return p + 1;
   }

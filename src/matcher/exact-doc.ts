@@ -15,17 +15,9 @@ function keyEquals(line: string, eol: string, want: string): boolean {
   return want.length === line.length + 1 && want.charCodeAt(line.length) === 13 && want.startsWith(line);
 }
 
-/** Whether the window at `start` matches, read straight from its piece when one holds it all. */
+/** Whether the window at `start` matches. */
 function windowMatches(doc: LineDoc, start: number, want: readonly string[]): boolean {
-  const span = doc.span(start, start + want.length);
-  for (let j = 0; j < want.length; j++) {
-    const i = start + j;
-    const matches =
-      span === undefined
-        ? keyEquals(doc.line(i), doc.eol(i), want[j]!)
-        : keyEquals(span.lines[i + span.offset]!, span.eols[i + span.offset]!, want[j]!);
-    if (!matches) return false;
-  }
+  for (let j = 0; j < want.length; j++) if (!keyEquals(doc.line(start + j), doc.eol(start + j), want[j]!)) return false;
   return true;
 }
 

@@ -44,9 +44,9 @@ export const levelsOf = (line: string, style: IndentStyle | undefined): number =
 
 /**
  * Lines read to detect a file's style: a file's convention is evident long before this, and a splice may need the
- * style of every large file it touches.
+ * style of every large file it touches (which need not even parse more of it: LineDoc.originHead).
  */
-const STYLE_SAMPLE_LINES = 2_000;
+export const STYLE_SAMPLE_LINES = 2_000;
 
 /**
  * Where a later version of a file within one reply finds the version whose style it keeps (see below): a symbol on

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { detectIndentKind } from "../../../src/core/indent.js";
 import { LineDoc } from "../../../src/core/line-doc.js";
-import { LineIndex, batchPositions, scanPositions } from "../../../src/core/line-index.js";
+import { LineIndex, scanPositions } from "../../../src/core/line-index.js";
+import { ProbeSet, batchPositions } from "../../../src/core/line-probes.js";
+import { LineTable } from "../../../src/core/line-table.js";
 import {
   dominantEol,
   hasFinalNewline,
@@ -30,6 +33,10 @@ const edit = fc.tuple(
   fc.array(fc.tuple(fc.constantFrom("a", "x", "", "  c"), fc.constantFrom<Eol>("\n", "\r\n", "")), { maxLength: 4 }),
 );
 
+/** The plain answer: every index whose line equals `probe`. */
+const positionsIn = (lines: readonly string[], probe: string): number[] =>
+  lines.flatMap((line, i) => (line === probe ? [i] : []));
+
 interface Model {
   lines: string[];
   eols: Eol[];
@@ -54,9 +61,10 @@ describe("LineDoc", () => {
         const origin = parseText(content);
         const model: Model = { lines: [...origin.lines], eols: [...origin.eols] };
         const versions: { doc: LineDoc; expected: string; file: TextFile }[] = [];
-        let doc = LineDoc.fromText(content);
-        // Announced lookups are found by one batch pass, the others by a scan or the index: same answers.
-        if (announce) doc.expect(["a", "x"]);
+        // Announced lookups are found while the lines are read or by one more pass, the others by a scan or the
+        // index: same answers.
+        let doc = announce ? LineDoc.fromText(content, ["a", "a\r"]) : LineDoc.fromText(content);
+        if (announce) doc.expect(["x", "a"]);
         versions.push({ doc, expected: content, file: origin });
         for (const e of edits) {
           doc = apply(doc, model, e);
@@ -71,7 +79,7 @@ describe("LineDoc", () => {
           expect(doc.dominantEol()).toBe(dominantEol(file));
           expect(doc.hasFinalNewline()).toBe(hasFinalNewline(file));
           for (const probe of ["a", "", "x", "a\r", "  c"]) {
-            expect(doc.occurrences(probe)).toEqual(scanPositions(file.lines, probe));
+            expect(doc.occurrences(probe)).toEqual(positionsIn(file.lines, probe));
           }
         }
         // Earlier versions are untouched by later splices, read in any order (each rebuilds from its successor).
@@ -95,14 +103,72 @@ describe("LineDoc", () => {
     );
   });
 
-  it("serialises a version built from a parsed file (no origin text) the same way", () => {
+  it("reads a document's first lines as their own file, the same object each time", () => {
     fc.assert(
-      fc.property(text, edit, (content, e) => {
-        const origin = parseText(content);
-        const model: Model = { lines: [...origin.lines], eols: [...origin.eols] };
-        const doc = apply(LineDoc.fromFile(origin), model, e);
-        expect(doc.text).toBe(serializeText({ bom: origin.bom, lines: model.lines, eols: model.eols }));
+      fc.property(text, fc.integer({ min: 0, max: 40 }), (content, count) => {
+        const doc = LineDoc.fromText(content);
+        const parsed = parseText(content);
+        const head = doc.originHead(count);
+        expect(head).toEqual({
+          bom: parsed.bom,
+          lines: parsed.lines.slice(0, count),
+          eols: parsed.eols.slice(0, count),
+        });
+        expect(doc.originHead(count)).toBe(head);
       }),
+    );
+  });
+});
+
+describe("LineDoc.originIndentKind", () => {
+  it("equals detectIndentKind of the parsed head", () => {
+    const lines = fc.array(fc.constantFrom("x", "  x", "    y", "\tz", " * doc", "   ", "", "\t", "  \u00a0"), {
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(
+        lines,
+        fc.constantFrom("\n", "\r\n"),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 14 }),
+        (ls, eol, bom, n) => {
+          const content = (bom ? "\uFEFF" : "") + ls.map((l) => l + eol).join("");
+          const doc = LineDoc.fromText(content);
+          expect(doc.originIndentKind(n)).toBe(detectIndentKind(parseText(content).lines.slice(0, n)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("LineTable", () => {
+  /** Any text: lone CRs, CRLF, CR before CRLF, BOMs, with or without a final newline. */
+  const anyText = fc
+    .array(fc.constantFrom("a", "bc", "\r", "\n", "\r\n", "\uFEFF", " ", "é"), { maxLength: 24 })
+    .map((parts) => parts.join(""));
+
+  it("reads the same lines and endings as parseText, in place", () => {
+    fc.assert(
+      fc.property(anyText, (content) => {
+        const table = new LineTable(content);
+        const parsed = parseText(content);
+        expect(table.length).toBe(parsed.lines.length);
+        for (let i = 0; i < table.length; i++) {
+          expect(table.line(i)).toBe(parsed.lines[i]);
+          expect(table.eol(i)).toBe(parsed.eols[i]);
+          expect(table.equals(i, parsed.lines[i]!)).toBe(true);
+          expect(table.equals(i, parsed.lines[i]! + "a")).toBe(false);
+        }
+        expect(table.eolCounts(0, table.length)).toEqual({
+          crlf: parsed.eols.filter((e) => e === "\r\n").length,
+          lf: parsed.eols.filter((e) => e === "\n").length,
+        });
+        // Every line's text and ending, BOM first, give the text back.
+        expect(table.start(table.length)).toBe(content.length);
+        expect(serializeText(parsed)).toBe(content);
+      }),
+      { numRuns: 500 },
     );
   });
 });
@@ -111,15 +177,25 @@ describe("LineIndex", () => {
   it("finds exactly the lines a scan finds, in ascending order", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom("", "a", "ab", "ba", "abc", "cba", "x".repeat(40), "y".repeat(40))),
+        fc.array(fc.constantFrom("", "a", "ab", "ba", "abc", "cba", "a\r", "x".repeat(40), "y".repeat(40))),
+        fc.constantFrom("\n", "\r\n"),
         fc.string({ maxLength: 4 }),
-        (lines, extra) => {
-          const index = new LineIndex(lines);
-          const probes = [...new Set(lines), extra];
-          const batch = batchPositions(lines, probes);
+        fc.boolean(),
+        (lines, eol, extra, cut) => {
+          const joined = lines.map((l) => l + eol).join("");
+          const table = new LineTable(cut ? joined.slice(0, -eol.length) : joined);
+          const parsed = parseText(table.text).lines;
+          const index = new LineIndex(table);
+          const probes = [...new Set(parsed), extra, "a\r"];
+          const batch = batchPositions(table, probes);
+          const probeSet = new ProbeSet(probes);
+          expect(new LineTable(table.text, probeSet).length).toBe(table.length);
           for (const probe of probes) {
-            expect(index.positions(probe)).toEqual(scanPositions(lines, probe));
-            expect(batch.get(probe)).toEqual(scanPositions(lines, probe));
+            const expected = positionsIn(parsed, probe);
+            expect(scanPositions(table, probe)).toEqual(expected);
+            expect(index.positions(probe)).toEqual(expected);
+            expect(batch.get(probe)).toEqual(expected);
+            expect(probeSet.found.get(probe)).toEqual(expected);
           }
         },
       ),
