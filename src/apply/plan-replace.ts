@@ -9,11 +9,7 @@ import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
-import {
-  STYLE_SAMPLE_LINES,
-  fileIndentStyle,
-  inheritIndentStyle,
-} from "../matcher/indent-structure.js";
+import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";

@@ -38,7 +38,11 @@ const size = (piece: Piece): number => piece.to - piece.from;
 /** A piece cut in two at `cut` (written out: a spread would give the halves a shape of their own). */
 function halves(piece: Piece, cut: number): [Piece, Piece] {
   const { from, to } = piece;
-  if (piece.origin) return [{ origin: true, from, to: cut }, { origin: true, from: cut, to }];
+  if (piece.origin)
+    return [
+      { origin: true, from, to: cut },
+      { origin: true, from: cut, to },
+    ];
   const { lines, eols } = piece;
   return [
     { origin: false, from, to: cut, lines, eols },
