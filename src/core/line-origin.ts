@@ -92,14 +92,21 @@ export class LineOrigin {
   indentKind(count: number): IndentStyle["kind"] | undefined {
     if (this.kindMemo?.count !== count) {
       const end = Math.min(count, this.length);
-      const head = this.text.slice(this.table.start(0), this.table.start(end));
-      const kind =
-        head.startsWith("\t") || head.includes("\n\t")
-          ? detectIndentKind(this.head(count).lines)
-          : spaceIndentKind(this.lines(end));
+      const kind = this.tabStartsLine(this.table.start(end))
+        ? detectIndentKind(this.head(count).lines)
+        : spaceIndentKind(this.lines(end));
       this.kindMemo = { count, kind };
     }
     return this.kindMemo.kind;
+  }
+
+  /** Whether a line starting before `limit` starts with a tab (tabs are rare in other files: few are looked at). */
+  private tabStartsLine(limit: number): boolean {
+    const first = this.table.start(0);
+    for (let tab = this.text.indexOf("\t", first); tab >= 0 && tab < limit; tab = this.text.indexOf("\t", tab + 1)) {
+      if (tab === first || this.text.charCodeAt(tab - 1) === 10) return true;
+    }
+    return false;
   }
 
   private *lines(end: number): Generator<string> {

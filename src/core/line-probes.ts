@@ -4,7 +4,7 @@
  * index of the whole file is built. The pass is the one that finds the file's line breaks (line-table.ts): each
  * line costs a length check, sometimes its signature and, rarely, a comparison.
  */
-import { signature, signatureAt } from "./line-index.js";
+import { sameAt, signature, signatureAt } from "./line-index.js";
 import type { LineTable } from "./line-table.js";
 
 export class ProbeSet {
@@ -37,7 +37,7 @@ export class ProbeSet {
   offer(text: string, start: number, n: number, line: number): void {
     const slot = this.slots[signatureAt(text, start, n) & this.mask];
     if (slot === undefined) return;
-    for (const key of slot) if (key.length === n && text.startsWith(key, start)) this.found.get(key)!.push(line);
+    for (const key of slot) if (key.length === n && sameAt(text, start, key)) this.found.get(key)!.push(line);
   }
 }
 

@@ -8,6 +8,7 @@
  * CR right before a newline belongs to the ending, a final newline ends the last line (no empty line after it),
  * and a last line without a newline keeps every character, a trailing CR included.
  */
+import { sameAt } from "./line-index.js";
 import type { ProbeSet } from "./line-probes.js";
 import type { Eol } from "./text.js";
 
@@ -92,7 +93,7 @@ export class LineTable {
   /** Whether line `i`'s text equals `text`, without slicing it out. */
   equals(i: number, text: string): boolean {
     const start = this.start(i);
-    return this.end(i) - start === text.length && this.text.startsWith(text, start);
+    return this.end(i) - start === text.length && sameAt(this.text, start, text);
   }
 
   /** Line endings of lines [from, to). */
