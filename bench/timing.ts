@@ -51,9 +51,11 @@ export interface MeasureOptions {
   readonly budgetMs?: number;
   readonly minRuns?: number;
   /**
-   * Time back-to-back batches of runs lasting at least this long (sized from the last warm-up run) and record the
+   * Time back-to-back batches of runs lasting at least this long (each sized from the one before) and record the
    * mean run of each batch: the collector then works as in a running process, each task paying for its own
-   * garbage inside its own batches. Tasks with a `before` step run one at a time.
+   * garbage inside its own batches. Warm-up rounds run such batches too: V8 optimises a function only after many
+   * calls, and a function called once per run (parsing a reply, writing the result out) would otherwise still be
+   * running unoptimised code in the first timed batches. Tasks with a `before` step run one at a time.
    */
   readonly batchMs?: number;
 }
@@ -80,16 +82,15 @@ export async function measureRounds(tasks: readonly Task[], options: MeasureOpti
     const timed = round >= options.warmup;
     for (const [i, task] of tasks.entries()) {
       await task.before?.();
-      const count = timed ? batches[i]! : 1;
+      const count = batches[i]!;
       const start = performance.now();
       for (let k = 0; k < count; k++) await task.run();
       const elapsed = performance.now() - start;
-      if (!timed) {
-        if (options.batchMs !== undefined && task.before === undefined) {
-          batches[i] = Math.min(MAX_BATCH, Math.max(1, Math.ceil(options.batchMs / Math.max(elapsed, 0.001))));
-        }
-        continue;
+      if (options.batchMs !== undefined && task.before === undefined) {
+        const perRun = Math.max(elapsed / count, 0.001);
+        batches[i] = Math.min(MAX_BATCH, Math.max(1, Math.ceil(options.batchMs / perRun)));
       }
+      if (!timed) continue;
       samples[i]!.push(elapsed / count);
       spent += elapsed;
     }

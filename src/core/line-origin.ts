@@ -9,6 +9,9 @@ import { ProbeSet, batchPositions } from "./line-probes.js";
 import { LineTable } from "./line-table.js";
 import { parseText, type Eol, type TextFile } from "./text.js";
 
+/** How many recently read lines are kept (a power of two). */
+const RECENT_LINES = 64;
+
 export interface EolCounts {
   readonly crlf: number;
   readonly lf: number;
@@ -34,6 +37,9 @@ export class LineOrigin {
   private trailingCr: boolean | undefined;
   private fileMemo: TextFile | undefined;
   private headMemo: TextFile | undefined;
+  /** Lines read lately, by line number modulo RECENT_LINES (-1: none). */
+  private readonly recentAt = new Int32Array(RECENT_LINES).fill(-1);
+  private readonly recent = new Array<string>(RECENT_LINES);
   private kindMemo: { readonly count: number; readonly kind: IndentStyle["kind"] | undefined } | undefined;
 
   /** `expected`: lines that will be looked for, found by the pass that reads the text's line breaks. */
@@ -55,7 +61,15 @@ export class LineOrigin {
   }
 
   line(i: number): string {
-    return this.fileMemo === undefined ? this.table.line(i) : this.fileMemo.lines[i]!;
+    if (this.fileMemo !== undefined) return this.fileMemo.lines[i]!;
+    // A window's lines are read several times (matched, paired, copied, compared): the recent ones are kept, so
+    // each is sliced once and compares with its copies by identity.
+    const slot = i & (RECENT_LINES - 1);
+    if (this.recentAt[slot] === i) return this.recent[slot]!;
+    const line = this.table.line(i);
+    this.recentAt[slot] = i;
+    this.recent[slot] = line;
+    return line;
   }
 
   eol(i: number): Eol {

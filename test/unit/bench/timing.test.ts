@@ -62,6 +62,23 @@ describe("measureRounds", () => {
     expect(stats!.minMs).toBeGreaterThan(0);
   });
 
+  it("warms up with batches too, once the first run has sized them", async () => {
+    let runs = 0;
+    const [stats] = await measureRounds(
+      [
+        {
+          run: () => {
+            runs++;
+          },
+        },
+      ],
+      { warmup: 2, runs: 0, batchMs: 5 },
+    );
+    expect(stats!.runs).toBe(0);
+    // One sizing run, then a whole batch of quick runs.
+    expect(runs).toBeGreaterThan(10);
+  });
+
   it("times batches sized from the warm-up for tasks without a `before` step, single runs for the others", async () => {
     let fast = 0;
     let reset = 0;
