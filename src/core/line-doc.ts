@@ -1,8 +1,8 @@
 /**
  * A file's lines while one reply edits it: pieces of the version the reply started from (the origin) and runs of
  * lines the edits wrote (line-pieces.ts). A splice replaces a range of lines in O(pieces) instead of copying the
- * file; the origin's text is kept, so an untouched stretch serialises as one slice of it, and its lines are indexed
- * (line-origin.ts), so finding a line costs a bucket, not a scan.
+ * file; the origin is its text with a table of line breaks (line-origin.ts), so an untouched stretch serialises as
+ * one slice of it, its lines are sliced out only when read, and the lines the edits look for are found in one pass.
  *
  * Every version stays readable (results show the file before and after each edit) without each keeping its own
  * piece list, which would make fifty edits allocate and retain fifty lists: the newest version owns the list, and

@@ -114,10 +114,12 @@ export function candidatesInAnchorBlocks(
 
 /**
  * The one candidate the hints select, or undefined. `line` selects the candidate starting exactly there; anchors
- * select, for each way the chain resolves, the first candidate starting inside the innermost anchor's block (at the
+ * select the candidates starting inside the innermost anchor's block, for every way the chain resolves (at the
  * anchor line itself, since a SEARCH may begin with it, or after it and before the block's end): a candidate past
- * the block is in another function, where "the first one after the anchor" would edit the wrong code.
- * `atEndOfFile` selects the candidate ending at the last line.
+ * the block is in another function. Two candidates inside the block stay ambiguous, even when they read the same:
+ * the patch format's own reading takes the first after the anchor, but a model that gave one line of context for
+ * the second (two `});` in one test function) would then see its line added in the wrong place.
+ * `atEndOfFile` selects the candidate ending at the last line. The hints given are intersected.
  */
 export function selectByHints(
   file: TextFile,
@@ -131,13 +133,8 @@ export function selectByHints(
     selected = selected.filter((c) => c.start === start);
   }
   if (hint.anchors?.some((a) => !isBlank(a))) {
-    const picked = new Set<Window>();
-    for (const anchor of resolveAnchors(file, hint.anchors)) {
-      const block = anchorBlock(file, anchor);
-      const first = candidates.find((c) => c.start >= anchor && c.start < block.end);
-      if (first !== undefined) picked.add(first);
-    }
-    selected = selected.filter((c) => picked.has(c));
+    const inside = new Set(candidatesInAnchorBlocks(file, candidates, hint.anchors));
+    selected = selected.filter((c) => inside.has(c));
   }
   if (hint.atEndOfFile === true) selected = selected.filter((c) => c.end === file.lines.length);
   return selected.length === 1 ? selected[0] : undefined;

@@ -11,7 +11,7 @@ import type { IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
 import { alignFuzzyWindow } from "./fuzzy-align.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
-import { candidatesInAnchorBlocks, selectByHints, type Window } from "./hints.js";
+import { selectByHints, type Window } from "./hints.js";
 import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
@@ -54,35 +54,13 @@ type Settled =
 
 type PassResult = Settled | { readonly kind: "not-found"; readonly notes: readonly string[] };
 
-/** Rungs that match the model's lines only loosely: candidates may differ in what the model got wrong. */
-const LOOSE_LINE_RUNGS: ReadonlySet<LineRung["name"]> = new Set(["trailing-whitespace", "indentation", "unicode"]);
-
-/**
- * An anchor picks the first candidate in its block, the patch format's own reading, which is sound when the
- * candidates there are the same text. On a loose rung they can differ in exactly what the model got wrong (a `});`
- * written at column 0 where the block has them at two depths), and "the first" is then a guess: it stands only
- * when every candidate in the block reads the same as the one picked. A line number that points at the candidate
- * is positional evidence and stands.
- */
-function anchorGuessed(pass: Pass, rung: LineRung["name"], windows: readonly Window[], chosen: Window): boolean {
-  if (windows.length < 2 || !LOOSE_LINE_RUNGS.has(rung)) return false;
-  const { hint, file, lineOffset } = pass;
-  if (hint.line !== undefined && chosen.start === hint.line - 1 + lineOffset) return false;
-  const same = (w: Window): boolean => {
-    for (let i = 0; i < w.end - w.start; i++)
-      if (file.lines[w.start + i] !== file.lines[chosen.start + i]) return false;
-    return true;
-  };
-  return candidatesInAnchorBlocks(file, windows, hint.anchors ?? []).some((w) => !same(w));
-}
-
 function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): Settled {
   const windows: Window[] = starts.map((start) => ({ start, end: start + pass.old.length }));
   const chosen =
     windows.length === 1
       ? windows[0]
       : selectByHints(pass.file, windows, { hint: pass.hint, lineOffset: pass.lineOffset });
-  if (chosen === undefined || anchorGuessed(pass, rung, windows, chosen)) {
+  if (chosen === undefined) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers(starts) };
   }
   const alignment = straightAlignment(pass.old, chosen.start);

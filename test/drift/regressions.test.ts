@@ -35,6 +35,36 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     expect(after === undefined || after.indexOf("logDrift") < after.indexOf("function second")).toBe(true);
   });
 
+  // Harness case 3:1768 (zod object-augmentation.test.ts). An `@@` anchor naming a test function, one context line
+  // `  });` and an added line: the function holds two such lines, and the model meant the second. The anchor picked
+  // the first in its block (the patch format's own reading), which put the line in the wrong place. Two candidates
+  // in the anchor's block are ambiguous, however alike they read.
+  test("anchor: two candidates in the anchor's block are ambiguous, even when they read the same", async () => {
+    const before = [
+      'test("object augmentation", () => {',
+      "  const ModifiedAnimal = Animal.augment({",
+      "    species: z.array(z.string()),",
+      "  });",
+      "  ModifiedAnimal.parse({",
+      '    species: ["asd"],',
+      "  });",
+      "",
+      "  expect(bad).toThrow();",
+      "});",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: a.test.ts",
+      '@@ test("object augmentation", () => {',
+      "   });",
+      '+  logDrift("probe");',
+      "*** End Patch",
+      "",
+    ].join("\n");
+    expect(await run("a.test.ts", before, reply)).toBeUndefined();
+  });
+
   // Harness case 2:668 (simple-git git-error.d.ts). A whole-file reply in a ```` fence (as models do when the file
   // holds ``` lines): a bare ``` line inside the file (the end of a JSDoc example whose opener is ` * ```ts`) is
   // counted as opening a nested block (scanFence: `depth++` for a bare fence at depth 0), so the ```` closer is

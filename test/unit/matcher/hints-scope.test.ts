@@ -100,10 +100,16 @@ describe("an @@ anchor on a loose rung", () => {
     expect(result).toEqual({ kind: "ambiguous", strategy: "indentation", lines: [5, 8, 9] });
   });
 
-  it("still picks the first candidate when the candidates in its block read the same", () => {
+  it("refuses too when the candidates in its block read the same: the anchor does not tell them apart", () => {
     const same = lines("function f() {", "  a();", "  x;", "  b();", "  x;", "}");
     const result = at(same, [{ op: "remove", text: "x;" }], { anchors: ["function f() {"] });
-    expect(result).toMatchObject({ kind: "found", match: { start: 2, strategy: "indentation" } });
+    expect(result).toEqual({ kind: "ambiguous", strategy: "indentation", lines: [3, 5] });
+  });
+
+  it("picks the one candidate in its block when others lie outside it", () => {
+    const two = lines("function f() {", "  a();", "  x;", "}", "function g() {", "  x;", "}");
+    const result = at(two, [{ op: "remove", text: "x;" }], { anchors: ["function g() {"] });
+    expect(result).toMatchObject({ kind: "found", match: { start: 5, strategy: "indentation" } });
   });
 
   it("lets a line number that points at a candidate decide", () => {
