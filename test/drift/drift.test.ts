@@ -117,8 +117,19 @@ describe("drift harness, multi-edit replies", () => {
         f.kind === "edit"
           ? {
               ...f,
+              // Every reading the oracle accepts moves away from what landed (an alternative reading can be the
+              // very text that landed, when the drifted old side is verbatim in the file: seed 26, case 17).
               blocks: f.blocks.map((b, k) =>
-                k === 0 ? { ...b, sub: { ...b.sub, intended: `${b.sub.intended}//` } } : b,
+                k === 0
+                  ? {
+                      ...b,
+                      sub: {
+                        ...b.sub,
+                        intended: `${b.sub.intended}//`,
+                        alternatives: b.sub.alternatives.map((a) => ({ ...a, text: `${a.text}//` })),
+                      },
+                    }
+                  : b,
               ),
             }
           : f,
