@@ -90,7 +90,7 @@ export class LineTable {
     return this.lfOnly || this.end(i) === this.ends[i] ? "\n" : "\r\n";
   }
 
-  /** Whether line `i`'s text equals `text`, without slicing it out. */
+  /** Whether line `i`'s text equals `text` (a line of another length is never sliced out). */
   equals(i: number, text: string): boolean {
     const start = this.start(i);
     return this.end(i) - start === text.length && sameAt(this.text, start, text);
