@@ -11,8 +11,8 @@
  */
 import type { IndentStyle } from "./indent.js";
 import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
-import { PieceList, type Piece, type RunPiece } from "./line-pieces.js";
-import { serializeText, type Eol, type TextFile } from "./text.js";
+import { PieceList, type Piece } from "./line-pieces.js";
+import type { Eol, TextFile } from "./text.js";
 
 const BOM = "\uFEFF";
 
@@ -194,20 +194,16 @@ export class LineDoc {
   /** This version's text (built once, on first use). */
   get text(): string {
     if (this.textMemo !== undefined) return this.textMemo;
-    // Untouched stretches are slices of the origin's text; one join copies everything once into a flat string.
+    // Untouched stretches are slices of the origin's text, written lines go in as they are (text, then ending):
+    // one join copies everything once into a flat string.
     const parts: string[] = [this.bom ? BOM : ""];
     for (const piece of this.pieces.pieces) {
-      parts.push(piece.origin ? this.origin.slice(piece.from, piece.to) : serializeRange(piece));
+      if (piece.origin) {
+        parts.push(this.origin.slice(piece.from, piece.to));
+        continue;
+      }
+      for (let i = piece.from; i < piece.to; i++) parts.push(piece.lines[i]!, piece.eols[i]!);
     }
     return (this.textMemo = parts.join(""));
   }
-}
-
-function serializeRange({ lines, eols, from, to }: RunPiece): string {
-  const whole = from === 0 && to === lines.length;
-  return serializeText({
-    bom: false,
-    lines: whole ? lines : lines.slice(from, to),
-    eols: whole ? eols : eols.slice(from, to),
-  });
 }
