@@ -6,15 +6,17 @@
 import { DEFAULT_MODEL } from "../config/env.js";
 import { redactSecrets } from "../core/redact.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
-import { createPathGuard, DEFAULT_FORBIDDEN } from "./apply-step.js";
+import { REPO_CONFIG_PATH } from "../config/repo-config.js";
+import { createPathGuard, DEFAULT_FORBIDDEN, readText } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
 import { checkBranchName, targetBranch } from "./branch.js";
 import { buildSystemPrompt, buildTaskPrompt } from "./build-prompt.js";
 import { DEFAULT_BOT_IDENTITY, parseIdentity } from "./commit-message.js";
 import { gatherContext } from "./context.js";
-import type { FixDeps } from "./deps.js";
+import type { FixDeps, WorkTree } from "./deps.js";
 import { collectChanges, decideStatus, emptyUsage, pushBranch, reproductionOf } from "./finish.js";
 import { runLoop } from "./loop.js";
+import { withRepoSettings } from "./repo-settings.js";
 import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, readMany, resolveTestCommand, runTests } from "./setup.js";
@@ -107,17 +109,55 @@ async function runInClone(
 ): Promise<FixReport> {
   if (branch !== sandbox.baseBranch) await sandbox.checkoutNewBranch(branch);
   const tree = deps.files(sandbox.dir);
+  const notes: string[] = [];
+  const settings =
+    request.readRepoConfig === false
+      ? ({ ok: true, request } as const)
+      : withRepoSettings(request, await readText(tree, REPO_CONFIG_PATH));
+  if (!settings.ok) {
+    return {
+      ...earlyFailure(branch, settings.reason, settings.message),
+      baseSha: sandbox.baseSha,
+      headSha: sandbox.baseSha,
+    };
+  }
+  if (settings.note !== undefined) notes.push(settings.note);
+  return runWithSettings(deps, settings.request, settings.testCommand, {
+    sandbox,
+    tree,
+    branch,
+    startedAt,
+    redact,
+    progress,
+    notes,
+  });
+}
+
+interface RunScope {
+  readonly sandbox: Sandbox;
+  readonly tree: WorkTree;
+  readonly branch: string;
+  readonly startedAt: number;
+  readonly redact: (text: string) => string;
+  readonly progress: (stage: FixStage, detail?: string) => void;
+  readonly notes: string[];
+}
+
+async function runWithSettings(
+  deps: FixDeps,
+  request: FixRequest,
+  configuredTest: string | undefined,
+  { sandbox, tree, branch, startedAt, redact, progress, notes }: RunScope,
+): Promise<FixReport> {
   const paths = await sandbox.listFiles();
   const limits = resolveLimits(request);
-  const notes: string[] = [];
 
   const testCommand = await resolveTestCommand(
     deps,
     sandbox,
     tree,
-    request.testCommand,
+    { requested: request.testCommand, configured: configuredTest },
     paths,
-    request.readRepoConfig ?? true,
   );
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const test = testCommand

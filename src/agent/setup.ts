@@ -1,9 +1,8 @@
 /** The loop's I/O helpers around the ports: reading files in bulk, choosing and running the test command. */
-import { REPO_CONFIG_PATH } from "../config/repo-config.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
 import type { FixDeps, WorkTree } from "./deps.js";
-import { detectTestCommand, DETECTION_FILES, readConfiguredTestCommand, type TestCommand } from "./test-command.js";
+import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
 import type { TestSummary } from "./types.js";
 
 const READ_CONCURRENCY = 64;
@@ -24,17 +23,18 @@ export async function readMany(tree: WorkTree, paths: readonly string[]): Promis
   return out;
 }
 
+/** The request's test command, else the repo config's, else one detected from the project's files. */
 export async function resolveTestCommand(
   deps: FixDeps,
   sandbox: Sandbox,
   tree: WorkTree,
-  requested: string | undefined,
+  given: { readonly requested: string | undefined; readonly configured: string | undefined },
   paths: readonly string[],
-  readRepoConfig: boolean,
 ): Promise<TestCommand | undefined> {
+  const { requested, configured } = given;
   if (requested !== undefined && requested.trim() !== "") return { command: requested.trim(), source: "request" };
-  const configured = readRepoConfig ? readConfiguredTestCommand(await readText(tree, REPO_CONFIG_PATH)) : undefined;
-  if (configured !== undefined) return { command: configured, source: "repo-config" };
+  if (configured !== undefined && configured.trim() !== "")
+    return { command: configured.trim(), source: "repo-config" };
   const small = await readMany(
     tree,
     DETECTION_FILES.filter((f) => paths.includes(f)),

@@ -12,22 +12,6 @@ export interface TestCommand {
   readonly source: TestCommandSource;
 }
 
-/**
- * The `test` key of the repo config, or undefined when absent, not a non-empty string, or the file is not YAML.
- * (The full file gets a zod schema elsewhere; the loop only needs this key.)
- */
-export function readConfiguredTestCommand(yamlText: string | undefined): string | undefined {
-  if (yamlText === undefined) return undefined;
-  try {
-    const doc: unknown = parse(yamlText);
-    if (typeof doc !== "object" || doc === null) return undefined;
-    const value = (doc as Record<string, unknown>)["test"];
-    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** What detection needs to know about the project: its tracked paths and a few small files' contents. */
 export interface ProjectFacts {
   readonly paths: readonly string[];

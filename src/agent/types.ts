@@ -51,8 +51,9 @@ export interface FixRequest {
   readonly token?: string;
   readonly onProgress?: (stage: FixStage, detail?: string) => void;
   /**
-   * Read the `test` setting from `.github/patchsmith.yml` in the clone when `testCommand` is not given (default
-   * true, for the CLI). The GitHub App passes false: its settings come from the default branch only, never from a
+   * Read `.github/patchsmith.yml` in the clone (default true, for the CLI): its test command, model, budgets and
+   * forbidden paths fill in what the request leaves unset (repo-settings.ts); a broken file fails the run before
+   * the model is asked. The GitHub App passes false: its settings come from the default branch only, never from a
    * branch that whoever opened the pull request controls.
    */
   readonly readRepoConfig?: boolean;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { gatherContext, mentionedIdentifiers, namedPaths } from "../../../src/agent/context.js";
 import { extractDefinitions } from "../../../src/agent/definitions.js";
 import { buildRepoMap, rankDefinitions, renderTree } from "../../../src/agent/repo-map.js";
-import { detectTestCommand, readConfiguredTestCommand } from "../../../src/agent/test-command.js";
+import { detectTestCommand } from "../../../src/agent/test-command.js";
 
 describe("definition extractor", () => {
   it("finds definitions in TS/JS, Python, Go, Rust and Java", () => {
@@ -98,12 +98,6 @@ describe("test command detection", () => {
       command: "make test",
     });
     expect(detectTestCommand(facts({ Makefile: "build:\n", "a.c": "" })).kind).toBe("none");
-  });
-  it("reads only the `test` key of the repo config", () => {
-    expect(readConfiguredTestCommand("test: make check\nmodel: x\n")).toBe("make check");
-    expect(readConfiguredTestCommand("test: [1, 2]\n")).toBeUndefined();
-    expect(readConfiguredTestCommand("test: : :\n  - ]")).toBeUndefined();
-    expect(readConfiguredTestCommand(undefined)).toBeUndefined();
   });
 });
 

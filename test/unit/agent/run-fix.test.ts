@@ -190,6 +190,66 @@ describe("runFix with in-memory ports", () => {
     expect(report.failure?.reason).toBe("push-rejected-stale");
   });
 
+  describe("with .github/patchsmith.yml in the clone", () => {
+    const config = [
+      "test: make check",
+      "model: config-model",
+      "budget:",
+      "  attempts: 1",
+      "paths:",
+      "  forbidden: [src/util.js]",
+      "",
+    ].join("\n");
+    const files = { ...NODE_REPO, ".github/patchsmith.yml": config };
+    const touchesUtil = [
+      editBlock("src/util.js", "export const twice = (x) => add(x, x);", "export const twice = (x) => add(x, x) + 0;"),
+      FIX_REPLY,
+    ].join("\n\n");
+
+    it("uses its test command, model, budget and forbidden paths, and says so", async () => {
+      const h = harness({ files, replies: [touchesUtil] });
+      const report = await runFix(h.deps, request);
+      expect(report.testCommand).toEqual({ command: "make check", source: "repo-config" });
+      expect(h.tests.runs[0]!.command).toBe("make check");
+      expect(h.model.requests[0]!.model).toBe("config-model");
+      const refused = report.attempts[0]!.edits.find((e) => e.path === "src/util.js");
+      expect(refused).toMatchObject({ ok: false, reason: "forbidden-path" });
+      expect(refused?.message).toContain("src/util.js");
+      // The workflows stay forbidden too (the file does not allow them).
+      expect(h.model.requests[0]!.messages[0]!.content).toContain(".github/workflows/**");
+      expect(report.notes?.join(" ")).toContain(".github/patchsmith.yml");
+      expect(report.status).toBe("success");
+    });
+
+    it("lets the request's own settings win over the file", async () => {
+      const h = harness({ files, replies: ["nothing useful"] });
+      const report = await runFix(h.deps, { ...request, model: "flag-model", maxAttempts: 2, testCommand: "npm test" });
+      expect(h.model.requests.every((r) => r.model === "flag-model")).toBe(true);
+      expect(report.testCommand).toEqual({ command: "npm test", source: "request" });
+      expect(report.status).toBe("exhausted");
+      expect(report.failure?.reason).toBe("max-attempts");
+      expect(report.attempts).toHaveLength(2);
+    });
+
+    it("stops before asking the model when the file is broken, and removes the clone", async () => {
+      const h = harness({ files: { ...NODE_REPO, ".github/patchsmith.yml": "budget:\n  atempts: 2\n" } });
+      const report = await runFix(h.deps, request);
+      expect(report.status).toBe("failed");
+      expect(report.failure?.reason).toBe("invalid-config");
+      expect(report.failure?.message).toContain("atempts");
+      expect(h.model.requests).toEqual([]);
+      expect(h.sandbox().disposed).toBe(true);
+    });
+
+    it("is not read when the caller says its settings come from elsewhere (the App)", async () => {
+      const h = harness({ files, replies: [touchesUtil] });
+      const report = await runFix(h.deps, { ...request, readRepoConfig: false });
+      expect(report.testCommand?.source).toBe("detected");
+      expect(h.model.requests[0]!.model).toBe("test-model");
+      expect(report.attempts[0]!.edits.find((e) => e.path === "src/util.js")).toMatchObject({ ok: true });
+    });
+  });
+
   it("runs without tests when none are found, and says so", async () => {
     const files = { "src/math.js": BUGGY };
     const h = harness({ files });
