@@ -1,9 +1,8 @@
 /**
- * Which command runs a repository's tests (pure): the request's, the repo config's (`.github/patchsmith.yml`,
- * key `test`), or one detected from the project's files. Python needs one probe (is pytest installed?), which the
- * caller runs through the test runner and passes back as `pytestAvailable`.
+ * Which command runs a repository's tests when neither the request nor the repo config names one (pure): one
+ * detected from the project's files. Python needs one probe (is pytest installed?), which the caller runs through
+ * the test runner and passes back as `pytestAvailable`.
  */
-import { parse } from "yaml";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
