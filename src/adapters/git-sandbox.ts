@@ -155,8 +155,9 @@ function createSandbox(repo: ClonedRepo): Sandbox {
       }
       return head();
     },
-    async log(range) {
-      return parseLog(await git.run(["log", `--format=${LOG_FORMAT}`, assertRev(range), "--"]));
+    async log(range, limit) {
+      const max = limit === undefined ? [] : [`--max-count=${String(Math.max(1, Math.floor(limit)))}`];
+      return parseLog(await git.run(["log", `--format=${LOG_FORMAT}`, ...max, assertRev(range), "--"]));
     },
     push,
     async dispose() {

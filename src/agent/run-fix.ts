@@ -17,6 +17,7 @@ import type { FixDeps, WorkTree } from "./deps.js";
 import { collectChanges, decideStatus, emptyUsage, pushBranch, reproductionOf } from "./finish.js";
 import { runLoop } from "./loop.js";
 import { withRepoSettings } from "./repo-settings.js";
+import { earlierRun, resumedReport } from "./resume.js";
 import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, readMany, resolveTestCommand, runTests } from "./setup.js";
@@ -108,6 +109,10 @@ async function runInClone(
   progress: (stage: FixStage, detail?: string) => void,
 ): Promise<FixReport> {
   if (branch !== sandbox.baseBranch) await sandbox.checkoutNewBranch(branch);
+  if (request.resumeTrailer !== undefined) {
+    const earlier = await earlierRun(sandbox, request.resumeTrailer);
+    if (earlier !== undefined) return resumedReport(sandbox, branch, earlier);
+  }
   const tree = deps.files(sandbox.dir);
   const notes: string[] = [];
   const settings =

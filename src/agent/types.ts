@@ -57,6 +57,12 @@ export interface FixRequest {
    * branch that whoever opened the pull request controls.
    */
   readonly readRepoConfig?: boolean;
+  /**
+   * A trailer that is also in `trailers` and names this request alone (the App: `Patchsmith-Job: <job id>`). When
+   * the cloned branch's recent commits already carry it, an earlier run of this same request pushed them and was
+   * interrupted: they are reported as the result and nothing is redone (resume.ts).
+   */
+  readonly resumeTrailer?: { readonly key: string; readonly value: string };
   /** Timeout of one test run (default 5 minutes), also bounded by what is left of `wallTimeMs`. */
   readonly testTimeoutMs?: number;
   /**
@@ -152,4 +158,9 @@ export interface FixReport {
   readonly context?: { readonly files: readonly string[]; readonly omitted: readonly string[] };
   /** Plain sentences for people: no tests found, a budget that ran out, a push that was refused. */
   readonly notes?: readonly string[];
+  /**
+   * Set when an earlier run of the same request had already pushed its commits (see FixRequest.resumeTrailer):
+   * the commit that run started from, where it may have left other traces (the App: its check run).
+   */
+  readonly resumedFrom?: string;
 }

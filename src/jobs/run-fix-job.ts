@@ -83,7 +83,12 @@ export function buildFixRequest(
     tokenBudget: config.tokenBudget,
     wallTimeMs: config.wallTimeMs,
     coAuthor: coAuthorOf(job.requester, webHost),
-    trailers: job.comment.htmlUrl === "" ? {} : { "Patchsmith-Request": job.comment.htmlUrl },
+    // The job's own trailer lets a rerun after a crash see that it had already pushed (agent/resume.ts).
+    trailers: {
+      ...(job.comment.htmlUrl === "" ? {} : { "Patchsmith-Request": job.comment.htmlUrl }),
+      [JOB_TRAILER]: job.id,
+    },
+    resumeTrailer: { key: JOB_TRAILER, value: job.id },
     botIdentity: botIdentity(plan.app, webHost),
     push: extra.noCommit ? false : { lease: branch.lease },
     noCommit: extra.noCommit,
@@ -94,6 +99,9 @@ export function buildFixRequest(
     },
   };
 }
+
+/** The trailer naming the job a commit came from. */
+const JOB_TRAILER = "Patchsmith-Job";
 
 function commitLinks(report: FixReport, htmlUrl: string): CommitLink[] {
   return report.commits.map((c) => ({ sha: c.sha, subject: c.subject, url: `${htmlUrl}/commit/${c.sha}` }));
@@ -169,6 +177,7 @@ export async function runFixJob(
   const context = untrustedContext(issue, plan);
   const request = buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel);
   const report = await deps.runFix(request);
+  if (report.resumedFrom !== undefined) tracker.earlierRunFrom(report.resumedFrom);
 
   if (report.status !== "success") {
     if (isPushRace(report)) {

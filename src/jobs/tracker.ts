@@ -26,6 +26,11 @@ export interface Tracker {
    * rerun after a crash), so no check run is left `in_progress` forever.
    */
   startCheck(headSha: string): Promise<void>;
+  /**
+   * An earlier run of this job worked from `sha` and pushed before it died (the loop resumed it): its check run
+   * there, if still open, is completed with this run's answer.
+   */
+  earlierRunFrom(sha: string): void;
   /** Writes the final comment and completes the check run. */
   finish(outcome: Outcome): Promise<void>;
 }
@@ -54,6 +59,9 @@ export function createTracker(options: TrackerOptions): Tracker {
   let checkId: number | undefined;
   /** The commit this run opened or reused its check run on. */
   let checkedSha: string | undefined;
+  /** Commits an earlier run of this job may have left an open check run on. */
+  const earlierShas = new Set<string>();
+  if (options.queuedHeadSha !== undefined && options.queuedHeadSha !== null) earlierShas.add(options.queuedHeadSha);
   let chain: Promise<void> = Promise.resolve();
   let waiting: Progress | undefined;
   let lastStage: FixStage | undefined;
@@ -154,6 +162,9 @@ export function createTracker(options: TrackerOptions): Tracker {
           return undefined;
         });
     },
+    earlierRunFrom(sha) {
+      earlierShas.add(sha);
+    },
     async finish(outcome) {
       await chain;
       waiting = undefined;
@@ -168,11 +179,11 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (checkId !== undefined) {
         await gateway.updateCheckRun(repo, checkId, { output, conclusion }).catch(warn("complete the check run"));
       }
-      // An earlier run may have opened its check run on the commit the job was queued for, and this run did not
-      // get there (the branch moved, or it stopped before checking out): close that one with the same answer.
-      const queued = options.queuedHeadSha;
-      if (queued !== undefined && queued !== null && queued !== checkedSha) {
-        for (const id of await openChecksOn(queued)) {
+      // An earlier run may have opened its check run on another commit (the one the job was queued for, or the one
+      // it started from before it pushed and died), which this run did not work from: close it with the same answer.
+      for (const sha of earlierShas) {
+        if (sha === checkedSha) continue;
+        for (const id of await openChecksOn(sha)) {
           if (id === checkId) continue;
           await gateway.updateCheckRun(repo, id, { output, conclusion }).catch(warn("complete an earlier check run"));
         }

@@ -47,9 +47,10 @@ export interface Sandbox {
   show(rev: string, path: string): Promise<string | undefined>;
   /** Revert a commit with a new commit by `author`; returns the new SHA. */
   revert(sha: string, author: Identity): Promise<string>;
-  /** Commit log of a range, newest first. */
+  /** Commit log of a range, newest first; at most `limit` commits when given. */
   log(
     range: string,
+    limit?: number,
   ): Promise<
     Array<{ readonly sha: string; readonly subject: string; readonly body: string; readonly authorName: string }>
   >;

@@ -196,6 +196,49 @@ describe("patchsmith serve across restarts", () => {
   );
 
   it(
+    "resumes a job killed after it pushed: no second round of commits, the pull request opened, no check left open",
+    async () => {
+      const harness = (h = await startHarness({ env: DEBUG, tmpInRoot: true }));
+      const full = createRepo(harness);
+      // The first process pushes, then hangs on opening the pull request, and is killed there.
+      let held = false;
+      harness.github.hold = (call) => {
+        if (call.method !== "POST" || !call.path.endsWith(`${full}/pulls`)) return undefined;
+        held = true;
+        return new Promise<void>(() => undefined);
+      };
+      harness.modelStep = FIX_REPLY;
+      const payload = issueComment(harness, full, 1, `/fix ${INSTRUCTION}`);
+      expect(await deliver(harness, "issue_comment", payload, { id: "resume-delivery-1" })).toBe(200);
+      await waitFor(harness, "the pull request call", () => (held ? true : undefined));
+      const pushed = gitLog(harness, full, "patchsmith/issue-1");
+      expect(pushed).toContain("Patchsmith-Job: c");
+      await harness.kill("SIGKILL");
+
+      harness.github.hold = () => undefined;
+      await harness.restart();
+      const final = await waitFor(harness, "the final comment", () =>
+        commentsOf(harness, full).find((body) => body.includes("✅ done")),
+      );
+      expect(final).toContain("Opened pull request");
+      expect(final).toContain("earlier run");
+      // The model was asked once: the rerun saw the job's own commit on the branch and did not redo the work.
+      expect(harness.openai.chatRequests).toHaveLength(1);
+      const commits = gitLog(harness, full, "patchsmith/issue-1");
+      expect(commits).toBe(pushed);
+      expect(commits.split("\x1e").filter((entry) => entry.includes("patchsmith[bot]"))).toHaveLength(1);
+      const posted = harness.github.find(/^POST .*\/pulls$/).filter((c) => c.path.includes(`${full}/`));
+      expect(posted).toHaveLength(2);
+      // The first run's check run (on main, where it started) and the rerun's (on the pushed commit): both completed.
+      const checks = harness.github.checkRunsOf(full);
+      expect(checks.length).toBeGreaterThan(0);
+      expect(checks.every((check) => check.status === "completed")).toBe(true);
+      await waitFor(harness, "the job record to be removed", () => (jobFiles(harness).length === 0 ? true : undefined));
+    },
+    TIMEOUT,
+  );
+
+  it(
     "on SIGTERM finishes the running job, keeps the queued one, and the next process runs it",
     async () => {
       const harness = (h = await startHarness({ env: DEBUG, tmpInRoot: true }));

@@ -40,13 +40,14 @@ export class MemorySandbox implements Sandbox {
     files: ReadonlyMap<string, string>,
     branch: string,
     private readonly remote: { branches: Map<string, string>; pushResult?: PushResult },
+    message = "initial",
   ) {
     this.baseBranch = branch;
     this.branch = branch;
     const root: MemoryCommit = {
       sha: this.nextSha(),
       parent: undefined,
-      message: "initial",
+      message,
       author: { name: "x", email: "x@y" },
       files: new Map(files),
     };
@@ -119,11 +120,11 @@ export class MemorySandbox implements Sandbox {
   revert(): Promise<string> {
     return Promise.reject(new Error("not used by the fix loop"));
   }
-  async log(range: string) {
+  async log(range: string, limit = Infinity) {
     const [from, to] = range.split("..");
     const out: Array<{ sha: string; subject: string; body: string; authorName: string }> = [];
     let sha: string | undefined = to === undefined || to === "" || to === "HEAD" ? this.head : to;
-    while (sha !== undefined && sha !== from) {
+    while (sha !== undefined && sha !== from && out.length < limit) {
       const commit: MemoryCommit = this.commits.get(sha)!;
       const [subject = "", ...body] = commit.message.split("\n");
       out.push({ sha, subject, body: body.join("\n").trim(), authorName: commit.author.name });
@@ -167,6 +168,8 @@ export class MemoryGitFactory implements GitSandboxFactory {
   readonly sandboxes: MemorySandbox[] = [];
   readonly remote: { branches: Map<string, string>; pushResult?: PushResult } = { branches: new Map() };
   failClone: Error | undefined;
+  /** The message of the commit every clone starts at. */
+  headMessage = "initial";
 
   constructor(
     private readonly files: Readonly<Record<string, string>>,
@@ -180,6 +183,7 @@ export class MemoryGitFactory implements GitSandboxFactory {
       new Map(Object.entries(this.files)),
       options.branch ?? this.defaultBranch,
       this.remote,
+      this.headMessage,
     );
     if (!this.remote.branches.has(sandbox.baseBranch)) this.remote.branches.set(sandbox.baseBranch, sandbox.baseSha);
     this.sandboxes.push(sandbox);

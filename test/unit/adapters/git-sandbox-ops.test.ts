@@ -137,6 +137,9 @@ describe("commits", () => {
         authorName: BOT.name,
       },
     ]);
+    // A limit keeps the newest commits only.
+    expect((await sandbox.log("HEAD", 1)).map((c) => c.sha)).toEqual([sha]);
+    expect((await sandbox.log("HEAD", 2)).map((c) => c.sha)).toEqual([sha, repo.headSha]);
   });
 
   it("never runs hooks planted in the clone, not even through core.hooksPath", async () => {

@@ -250,6 +250,40 @@ describe("runFix with in-memory ports", () => {
     });
   });
 
+  describe("resuming a request an earlier run pushed", () => {
+    const resumeTrailer = { key: "Patchsmith-Job", value: "c7-abc" };
+
+    it("reports the branch's commits that carry its trailer, and asks, tests and pushes nothing", async () => {
+      const h = harness();
+      h.git.headMessage = "fix(math): add\n\nPatchsmith-Model: m\nPatchsmith-Job: c7-abc\n";
+      const report = await runFix(h.deps, {
+        ...request,
+        into: "patchsmith/issue-7",
+        resumeTrailer,
+        push: { lease: null },
+      });
+      expect(report.status).toBe("success");
+      expect(report.pushed).toBe(true);
+      expect(report.commits.map((c) => c.subject)).toEqual(["fix(math): add"]);
+      expect(report.commits[0]!.sha).toBe(h.sandbox().baseSha);
+      expect(report.notes?.join(" ")).toContain("earlier run");
+      expect(h.model.requests).toEqual([]);
+      expect(h.tests.runs).toEqual([]);
+      expect(h.sandbox().pushes).toEqual([]);
+      expect(h.sandbox().disposed).toBe(true);
+    });
+
+    it("does the work when no recent commit carries this request's trailer", async () => {
+      const h = harness();
+      h.git.headMessage = "fix(math): add\n\nPatchsmith-Job: c7-other\n";
+      const report = await runFix(h.deps, { ...request, resumeTrailer, trailers: { "Patchsmith-Job": "c7-abc" } });
+      expect(report.status).toBe("success");
+      expect(report.commits).toHaveLength(1);
+      expect(h.sandbox().commits.get(report.commits[0]!.sha)!.message).toContain("Patchsmith-Job: c7-abc");
+      expect(h.model.requests).toHaveLength(1);
+    });
+  });
+
   it("runs without tests when none are found, and says so", async () => {
     const files = { "src/math.js": BUGGY };
     const h = harness({ files });

@@ -128,6 +128,25 @@ describe("check runs across reruns of a job", () => {
     expect(created).toMatchObject([{ headSha: HEAD, status: "completed", conclusion: "success" }]);
   });
 
+  it("completes the check run a rerun's earlier run opened where it started, when the loop resumed its push", async () => {
+    const fake = createFakeGateway();
+    const started = "f".repeat(40);
+    // The first run started from `started`, pushed patchsmith/issue-12 and died: the branch now exists.
+    fake.state.branches["patchsmith/issue-12"] = HEAD;
+    fake.state.checks.set(7, {
+      headSha: started,
+      name: "patchsmith",
+      externalId: sampleJob().id,
+      status: "in_progress",
+      output,
+    });
+    const resumed: FixReport = { ...successReport(), resumedFrom: started };
+    await workerFor(fake, stubRunFix(resumed).runFix).work(sampleJob());
+    expect(fake.state.checks.get(7)).toMatchObject({ status: "completed", conclusion: "success" });
+    const created = [...fake.state.checks.entries()].filter(([id]) => id !== 7).map(([, check]) => check);
+    expect(created).toMatchObject([{ headSha: HEAD, status: "completed", conclusion: "success" }]);
+  });
+
   it("still completes the reused check run when reopening it fails", async () => {
     const fake = createFakeGateway();
     fake.state.checks.set(7, {

@@ -56,6 +56,9 @@ describe("worker: /fix on an issue", () => {
     });
     expect(request.context).toContain("Parser drops the last line");
     expect(request.focus).toBeUndefined();
+    // Every commit names the job, so that a rerun after a crash sees what the first run pushed.
+    expect(request.trailers?.["Patchsmith-Job"]).toBe(sampleJob().id);
+    expect(request.resumeTrailer).toEqual({ key: "Patchsmith-Job", value: sampleJob().id });
 
     const methods = fake.methods();
     expect(methods.indexOf("getFileContent")).toBeLessThan(methods.indexOf("createCheckRun"));
