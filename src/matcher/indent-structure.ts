@@ -131,16 +131,46 @@ export function depthRatio(
   return ratio ?? 1;
 }
 
-/** True when the pairs' relative indentation agrees (see the rule above). */
+/**
+ * Whether the lines an edit adds keep whole depths under `ratio`: a scale read from the aligned lines must put
+ * each added line that sits a whole number of model levels from the first pair a whole number of file levels
+ * from it too. Two aligned lines fit any plausible ratio; a 4-space edit whose `}` matched a deeper `}` of a
+ * 4-space file reads as "half a level per model level", and then its added lines, four spaces apart, would fall
+ * between the file's levels: the window is wrong, not the unit.
+ */
+function addedLinesFit(
+  first: LinePair,
+  added: readonly string[],
+  modelStyle: IndentStyle | undefined,
+  ratio: number,
+): boolean {
+  if (Math.abs(ratio - 1) < EPSILON) return true;
+  const base = levelsOf(first.model, modelStyle);
+  for (const line of added) {
+    if (isBlank(line)) continue;
+    const relative = levelsOf(line, modelStyle) - base;
+    if (Math.abs(relative - Math.round(relative)) > EPSILON) continue;
+    const scaled = relative * ratio;
+    if (Math.abs(scaled - Math.round(scaled)) > EPSILON) return false;
+  }
+  return true;
+}
+
+/**
+ * True when the pairs' relative indentation agrees (see the rule above) and, under the ratio that makes it agree,
+ * the edit's `added` lines keep whole depths (addedLinesFit).
+ */
 export function nestingCompatible(
   pairs: readonly LinePair[],
   modelStyle: IndentStyle | undefined,
   fileStyle: IndentStyle | undefined,
+  added: readonly string[] = [],
 ): boolean {
   const real = pairs.filter((p) => !isBlank(p.model) && !isBlank(p.file));
   if (real.length < 2) return true;
-  return (
-    depthRatio(real, modelStyle ?? fileStyle, fileStyle) !== undefined ||
-    depthRatio(real, fileStyle, fileStyle) !== undefined
-  );
+  const fits = (style: IndentStyle | undefined): boolean => {
+    const ratio = depthRatio(real, style, fileStyle);
+    return ratio !== undefined && addedLinesFit(real[0]!, added, style, ratio);
+  };
+  return fits(modelStyle ?? fileStyle) || fits(fileStyle);
 }

@@ -67,6 +67,8 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
 }
 
+const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
+
 function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
   const { file, old } = pass;
   for (const rung of LINE_RUNGS) {
@@ -80,6 +82,7 @@ function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
             old.map((l, j) => ({ model: l.text, file: file.lines[s + j]! })),
             pass.modelStyle,
             fileIndentStyle(file),
+            addedLines(pass.ops),
           ),
         )
       : found;
@@ -125,7 +128,7 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
   const twins = landedTwins(pass.file, aligned.start, aligned.end);
   if (twins.length > 1) return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(twins) };
-  if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file))) {
+  if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
     return {
       kind: "not-found",
       notes: [

@@ -1,11 +1,46 @@
 /** Drift regressions on the indentation the splice keeps (how these tests are written: regression-run.ts). */
 import { describe, expect, test } from "vitest";
-import { run } from "./regression-run.js";
+import { landsOrRefuses, run } from "./regression-run.js";
 
 describe("drift regressions (engine bugs): indentation kept by the splice", () => {
   // Harness case 1:846 (probot get-log.js, tab-indented). A JSDoc header (` * ` lines) outnumbers the tab-indented
   // lines, so the file's style is detected as "spaces, width 1", and a line the model wrote with the file's own
   // tabs, next to tab-indented lines matched exactly, is rewritten with two spaces.
+  // Harness case 135:2743 (jsdiff create.js). A hunk whose context skipped a `}`: its `}` at 16 spaces matched the
+  // file's `}` at 20 on the indentation rung, the nesting check reading that as "half a level per model level"
+  // (a plausible misread unit for two lines), and the added line went inside the inner block. The added line, four
+  // spaces from the others in a 4-space edit, would sit half a level off under that scale: the window is refused.
+  test("indentation: a scale that puts the added lines between the file's levels does not match", async () => {
+    const before = [
+      "function f() {",
+      "    if (a) {",
+      "        if (b) {",
+      "            if (prev) {",
+      "                newRangeStart -= curRange.length;",
+      "            }",
+      "        }",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/create.js",
+      "+++ b/create.js",
+      "@@ -5,2 +5,3 @@",
+      "                 newRangeStart -= curRange.length;",
+      '+            logDrift("probe");',
+      "         }",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace(
+      "            }\n        }",
+      '            }\n            logDrift("probe");\n        }',
+    );
+    expect(landsOrRefuses(await run("create.js", before, reply), intended)).toBe(true);
+  });
+
   test("indentation: an exact edit in a tab-indented file with a JSDoc header keeps its tabs", async () => {
     const header = ["/**", ...Array.from({ length: 12 }, (_, i) => ` * line ${i} of the documentation`), " */"];
     const before = [
