@@ -52,7 +52,17 @@ export interface FuzzyOptions {
 }
 
 export type FuzzyOutcome =
-  | { readonly kind: "found"; readonly start: number; readonly end: number; readonly similarity: number }
+  | {
+      readonly kind: "found";
+      readonly start: number;
+      readonly end: number;
+      readonly similarity: number;
+      /**
+       * Windows overlapping this one that score within the margin of it (a line more or less, or shifted by one):
+       * the same region read another way, which the caller checks puts the edit in the same place.
+       */
+      readonly near: readonly { readonly start: number; readonly end: number }[];
+    }
   | { readonly kind: "ambiguous"; readonly starts: readonly number[] }
   | { readonly kind: "not-found"; readonly note?: string };
 
@@ -150,5 +160,8 @@ export function locateFuzzy(file: TextFile, old: readonly OldLine[], options: Fu
     const starts = [best, ...rivals].map((s) => s.start).sort((a, b) => a - b);
     return { kind: "ambiguous", starts };
   }
-  return { kind: "found", start: best.start, end: best.start + best.size, similarity: best.similarity };
+  const near = scored
+    .filter((s) => s !== best && overlaps(s, best) && s.similarity > best.similarity - options.margin)
+    .map((s) => ({ start: s.start, end: s.start + s.size }));
+  return { kind: "found", start: best.start, end: best.start + best.size, similarity: best.similarity, near };
 }

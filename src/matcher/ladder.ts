@@ -118,6 +118,31 @@ function landedTwins(file: TextFile, start: number, end: number): number[] {
   return findWindows(keys, keys.slice(start, end));
 }
 
+/**
+ * Where an aligned edit changes the file: the lines its removals cover and the positions its added lines go, as a
+ * comparable string. Context lines only place the others.
+ */
+function footprint(ops: readonly LineOp[], alignment: readonly Alignment[]): string {
+  const byOp = new Map(alignment.map((a) => [a.op, a]));
+  const marks: string[] = [];
+  let cursor: number | undefined;
+  let pendingAdds = 0;
+  ops.forEach((op, i) => {
+    if (op.op === "add") {
+      if (cursor === undefined) pendingAdds++;
+      else marks.push(`+${String(cursor)}`);
+      return;
+    }
+    const a = byOp.get(i);
+    if (a === undefined) return;
+    // Added lines before the first aligned line go where it starts.
+    for (; pendingAdds > 0; pendingAdds--) marks.push(`+${String(a.start)}`);
+    if (op.op === "remove") marks.push(`-${String(a.start)}:${String(a.end)}`);
+    cursor = a.end;
+  });
+  return marks.join(" ");
+}
+
 function runFuzzy(pass: Pass, notes: string[]): PassResult {
   const outcome = locateFuzzy(pass.file, pass.old, pass.fuzzy);
   if (outcome.kind === "ambiguous")
@@ -126,6 +151,16 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
   const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
+  // The same region read a line longer, shorter or shifted may pair the lines otherwise (a run of equal lines
+  // next to a line the model invented): when such a reading scores as well and puts the edit elsewhere, the
+  // place is a guess.
+  const where = footprint(pass.ops, aligned.alignment);
+  for (const other of outcome.near) {
+    const reading = alignFuzzyWindow(pass.file, pass.ops, pass.old, other.start, other.end);
+    if (reading.ok && footprint(pass.ops, reading.alignment) !== where) {
+      return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers([aligned.start, reading.start]) };
+    }
+  }
   const twins = landedTwins(pass.file, aligned.start, aligned.end);
   if (twins.length > 1) return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(twins) };
   if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
