@@ -6,6 +6,39 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
   // Harness case 1:1918 (diff/libesm/diff/line.js). The hunk removes `super(...arguments);` but leaves out the
   // next line; the fuzzy rung pairs the removed line with that next line (a 1:1 "drifted" stretch, paired in order
   // without any similarity check) and deletes `this.tokenize = tokenize;` instead.
+  // Harness case 145:1788 (Python iso8859_8.py). A run of equal lines, a line the model invented inside its copy
+  // of the run's last four, and a removal of the first of them: the window one line longer paired the invented
+  // line with a real one, so the removal hit the line before the intended one. Both readings score alike.
+  test("fuzzy: a run of equal lines with an invented line in it does not fix the removal's place", async () => {
+    const run16 = Array.from({ length: 8 }, () => "    '\\ufffe'");
+    const tail = [
+      "    '\\u2017'   #  0xDF -> DOUBLE LOW LINE",
+      "    '\\u05d0'   #  0xE0 -> HEBREW LETTER ALEF",
+      "    '\\u05d1'   #  0xE1 -> HEBREW LETTER BET",
+      "    '\\u05d2'   #  0xE2 -> HEBREW LETTER GIMEL",
+      "    '\\u05d3'   #  0xE3 -> HEBREW LETTER DALET",
+      "    '\\u05d4'   #  0xE4 -> HEBREW LETTER HE",
+    ];
+    const lines = ["decoding_table = (", ...run16, ...tail, ")", ""];
+    const before = lines.join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: t.py",
+      "@@ decoding_table = (",
+      "-    '\\ufffe'",
+      "+    '\\ufffe_alt'",
+      "     '\\ufffe'",
+      "     '\\ufffe'",
+      "     drift_unused = None",
+      "     '\\ufffe'",
+      ...tail.map((l) => ` ${l}`),
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = [...lines.slice(0, 5), "    '\\ufffe_alt'", ...lines.slice(6)].join("\n");
+    expect(landsOrRefuses(await run("t.py", before, reply), intended)).toBe(true);
+  });
+
   test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
     const before = [
       "class LineDiff extends Diff {",
