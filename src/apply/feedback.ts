@@ -89,10 +89,12 @@ export const describe = {
     const how = strategy === "exact" ? "" : ` (when ${strategyWords[strategy]})`;
     const distinct = [...new Set(lines)];
     // An elided SEARCH whose later part fits in several places is read several ways from one starting line.
+    // "The SEARCH text occurs", "the hunk's context and removed lines occur".
+    const s = edit.origin.format === "udiff" || edit.origin.format === "patch" ? "" : "s";
     const where =
       distinct.length === lines.length
-        ? `occurs ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${lines.join(", ")}`
-        : `fits ${path} in ${plural(lines.length, "way")}${how}, starting at line ${distinct.join(", ")}`;
+        ? `occur${s} ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${lines.join(", ")}`
+        : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line ${distinct.join(", ")}`;
     // Line hints are only read on the exact-to-unicode rungs: elision and fuzzy ties are broken by context alone.
     const advice =
       strategy === "elision" || strategy === "fuzzy"

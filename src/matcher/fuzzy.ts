@@ -74,6 +74,7 @@ interface Scored {
 
 const percent = (x: number): string => `${Math.floor(x * 1000) / 10} %`;
 const overlaps = (a: Scored, b: Scored): boolean => a.start < b.start + b.size && b.start < a.start + a.size;
+const covers = (a: Scored, line: number): boolean => a.start <= line && line < a.start + a.size;
 
 /** Whether the old side is long enough for the fuzzy rung. */
 export function fuzzyEligible(old: readonly OldLine[]): boolean {
@@ -122,8 +123,16 @@ function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOpt
   return scored;
 }
 
-/** The fuzzy rung for an old side without elisions. */
-export function locateFuzzy(file: TextFile, old: readonly OldLine[], options: FuzzyOptions): FuzzyOutcome {
+/**
+ * The fuzzy rung for an old side without elisions. `hintedStart` is where a line number in the edit says the old
+ * side starts (0-based, in the current file), if it says so.
+ */
+export function locateFuzzy(
+  file: TextFile,
+  old: readonly OldLine[],
+  options: FuzzyOptions,
+  hintedStart?: number,
+): FuzzyOutcome {
   if (!fuzzyEligible(old)) return { kind: "not-found" };
   const want = old.map((l) => looseKey(l.text));
   const scored = scoreWindows(file, want, options);
@@ -155,6 +164,14 @@ export function locateFuzzy(file: TextFile, old: readonly OldLine[], options: Fu
     if (s.similarity <= best.similarity - options.margin || overlaps(s, best)) continue;
     if (rivals.some((r) => overlaps(r, s))) continue;
     rivals.push(s);
+  }
+  // A line number never makes a match, but it can unmake one: when the place it names holds a window nearly as
+  // similar (above threshold - margin) apart from the best one, the text and the position point to two places.
+  if (hintedStart !== undefined && !covers(best, hintedStart)) {
+    const named = ranked.find(
+      (s) => covers(s, hintedStart) && !overlaps(s, best!) && s.similarity >= options.threshold - options.margin,
+    );
+    if (named !== undefined) rivals.push(named);
   }
   if (rivals.length > 0) {
     const starts = [best, ...rivals].map((s) => s.start).sort((a, b) => a - b);

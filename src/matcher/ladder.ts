@@ -144,7 +144,8 @@ function footprint(ops: readonly LineOp[], alignment: readonly Alignment[]): str
 }
 
 function runFuzzy(pass: Pass, notes: string[]): PassResult {
-  const outcome = locateFuzzy(pass.file, pass.old, pass.fuzzy);
+  const hinted = pass.hint.line === undefined ? undefined : pass.hint.line - 1 + pass.lineOffset;
+  const outcome = locateFuzzy(pass.file, pass.old, pass.fuzzy, hinted);
   if (outcome.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(outcome.starts) };
   if (outcome.kind === "not-found")

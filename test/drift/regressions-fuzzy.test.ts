@@ -39,6 +39,47 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     expect(landsOrRefuses(await run("t.py", before, reply), intended)).toBe(true);
   });
 
+  // Harness case 102:1048 (openai jsonschema.ts). A hunk at line 13 whose `@see` line lost its `#section-6.2`
+  // (a paraphrase): that shortened line is exactly the `@see` line of another comment, higher up, whose `/**` is
+  // a line further away, and the window there scored best (leaving `/**` unpaired costs four characters). The
+  // place the hunk's line number names scores almost as well: the text and the position disagree.
+  test("fuzzy: a line number naming a nearly as similar place unmakes the best window", async () => {
+    const see = " * @see https://tools.ietf.org/html/draft-handrews-json-schema-validation-01";
+    const before = [
+      "/**",
+      " * JSON Schema v7",
+      see,
+      " */",
+      "export type JSONSchemaDefinition = JSONSchema | boolean;",
+      "export interface JSONSchema {",
+      "  /**",
+      `  ${see}#section-6.1`,
+      "   */",
+      "  type?: JSONSchemaTypeName | undefined;",
+      "",
+      "  /**",
+      `  ${see}#section-6.2`,
+      "   */",
+      "  multipleOf?: number | undefined;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/s.ts",
+      "+++ b/s.ts",
+      "@@ -11,4 +11,3 @@",
+      "",
+      "   /**",
+      `   ${see}`,
+      "-   */",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace(`${see}#section-6.2\n   */\n`, `${see}#section-6.2\n`);
+    expect(landsOrRefuses(await run("s.ts", before, reply), intended)).toBe(true);
+  });
+
   test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
     const before = [
       "class LineDiff extends Diff {",
