@@ -7,8 +7,9 @@
  * - an old line with no partner beyond an edge of the pairs that is in the file just past that edge refuses the
  *   match: the window stopped short and its pairs are shifted (stoppedShort); so does a drifted pair whose old
  *   line is in the file verbatim nearby (driftedLineElsewhere);
- * - an old context line with no partner (the model invented it) covers no file line; a removed one refuses the
- *   match, since the line the model meant to delete cannot be told apart;
+ * - an old context line with no partner (the model invented it) covers no file line, unless it is a bare `...`
+ *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
+ *   a removed one refuses the match, since the line the model meant to delete cannot be told apart;
  * - a window line with no partner at the window's edge is left outside the match (untouched);
  * - one inside the window joins a neighbouring CONTEXT line and is kept; next to removed lines only, the edit
  *   cannot say whether the model meant to delete it, and the match is refused;
@@ -19,6 +20,7 @@
 import { diffArrays } from "diff";
 import { distance } from "fastest-levenshtein";
 import type { LineOp } from "../core/edit.js";
+import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { TextFile } from "../core/text.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
@@ -156,6 +158,15 @@ export function alignFuzzyWindow(
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
     return { ok: false, note: `the line to remove "${lost.text.trim()}" has no counterpart in the similar ${region}` };
+  }
+  // A bare `...` is code in Python, so the parser kept it as a context line; unpaired, it is either a line the
+  // model invented or the lines it left out, and the window holds none of them only in the first reading.
+  const vague = old.find((l, i) => l.kind === "context" && partner[i]! < 0 && isBareEllipsis(l.text));
+  if (vague !== undefined) {
+    return {
+      ok: false,
+      note: `the SEARCH line "${vague.text.trim()}" has no counterpart in the similar ${region}: it may stand for lines left out (in Python it is also code); quote those lines instead`,
+    };
   }
   const doubt = insertionDoubt(ops, old, partner, start, region);
   if (doubt !== undefined) return { ok: false, note: doubt };

@@ -80,6 +80,43 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     expect(landsOrRefuses(await run("s.ts", before, reply), intended)).toBe(true);
   });
 
+  // Harness case m117:76 (Python telnetlib.py). A SEARCH whose middle lines were elided as `...`, in a Python
+  // file, where a bare `...` is code and stays a context line: the fuzzy rung found its first and last lines
+  // adjacent in another branch (dropping the `...` costs four characters) and deleted the wrong `self.msg(`.
+  test("fuzzy: an unpaired bare `...` in a Python SEARCH is not taken to stand for nothing", async () => {
+    const before = [
+      "def process(self, cmd, opt):",
+      "    if cmd in (DO, DONT):",
+      "        self.msg('IAC %s %d',",
+      "            cmd == DO and 'DO' or 'DONT', ord(opt))",
+      "        if self.option_callback:",
+      "            self.option_callback(self.sock, cmd, opt)",
+      "        else:",
+      "            self.sock.sendall(IAC + WONT + opt)",
+      "    elif cmd in (WILL, WONT):",
+      "        self.msg('IAC %s %d',",
+      "            cmd == WILL and 'WILL' or 'WONT', ord(opt))",
+      "",
+    ].join("\n");
+    const reply = [
+      "t.py",
+      "```python",
+      "<<<<<<< SEARCH",
+      "        self.msg('IAC %s %d',",
+      "            ...",
+      "            cmd == WILL and 'WILL' or 'WONT', ord(opt))",
+      "=======",
+      "            ...",
+      "            cmd == WILL and 'WILL' or 'WONT', ord(opt))",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    // The model meant the first `self.msg(` (its `...` stood for six lines); no single intended text is certain
+    // from the SEARCH alone, so a refusal is the right answer and deleting the second one is wrong.
+    expect(await run("t.py", before, reply)).toBeUndefined();
+  });
+
   test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
     const before = [
       "class LineDiff extends Diff {",
