@@ -169,7 +169,7 @@ export function locateFuzzy(
   // similar (above threshold - margin) apart from the best one, the text and the position point to two places.
   if (hintedStart !== undefined && !covers(best, hintedStart)) {
     const named = ranked.find(
-      (s) => covers(s, hintedStart) && !overlaps(s, best!) && s.similarity >= options.threshold - options.margin,
+      (s) => covers(s, hintedStart) && !overlaps(s, best) && s.similarity >= options.threshold - options.margin,
     );
     if (named !== undefined) rivals.push(named);
   }
