@@ -41,6 +41,16 @@ export const FUZZY_MARGIN = 0.05;
  */
 export const FUZZY_BUDGET = 60_000_000;
 
+/**
+ * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,
+ * when its lead over another place is measured. Levenshtein over the joined text charges a missing line its own
+ * length, so a short one (`/**`, `}`, a Python `...`) went nearly free, and a window that simply lacked it beat the
+ * place the model meant, where one line had drifted. A line more or less is a structural difference, so it costs
+ * at least this much when two places compete; it does not count against the threshold, so a window that is alone
+ * still lands with a line the model dropped. Blank lines stay free (models drop and add them all the time).
+ */
+export const UNPAIRED_LINE_COST = 8;
+
 /** A SEARCH smaller than this is too short to be recognised safely by similarity. */
 const MIN_NON_BLANK_LINES = 2;
 const MIN_CHARACTERS = 40;
@@ -70,6 +80,8 @@ interface Scored {
   readonly start: number;
   readonly size: number;
   readonly similarity: number;
+  /** `similarity` with UNPAIRED_LINE_COST charged: what a lead over another place is measured in. */
+  readonly charged: number;
 }
 
 const percent = (x: number): string => `${Math.floor(x * 1000) / 10} %`;
@@ -90,6 +102,12 @@ function better(a: Scored, b: Scored, size: number): boolean {
   const db = Math.abs(b.size - size);
   if (da !== db) return da < db;
   return a.start < b.start;
+}
+
+function nonBlank(keys: readonly string[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (keys[i] !== "") n++;
+  return n;
 }
 
 function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOptions): Scored[] | "exhausted" {
@@ -114,11 +132,15 @@ function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOpt
   }
   let budget = options.budget;
   const scored: Scored[] = [];
+  const wantLines = nonBlank(want, 0, want.length);
   for (const { start, size } of survivors) {
-    const result = similarity(wantText, keys.slice(start, start + size).join("\n"), budget);
+    const windowText = keys.slice(start, start + size).join("\n");
+    const result = similarity(wantText, windowText, budget);
     if (result === undefined) return "exhausted";
     budget -= result.cost;
-    scored.push({ start, size, similarity: result.similarity });
+    const unpaired = size === want.length ? 0 : Math.abs(nonBlank(keys, start, start + size) - wantLines);
+    const penalty = (unpaired * UNPAIRED_LINE_COST) / Math.max(wantText.length, windowText.length, 1);
+    scored.push({ start, size, similarity: result.similarity, charged: result.similarity - penalty });
   }
   return scored;
 }
@@ -161,7 +183,7 @@ export function locateFuzzy(
   const rivals: Scored[] = [];
   const ranked = [...scored].sort((a, b) => (better(a, b, want.length) ? -1 : 1));
   for (const s of ranked) {
-    if (s.similarity <= best.similarity - options.margin || overlaps(s, best)) continue;
+    if (s.charged <= best.charged - options.margin || overlaps(s, best)) continue;
     if (rivals.some((r) => overlaps(r, s))) continue;
     rivals.push(s);
   }

@@ -117,6 +117,49 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     expect(await run("t.py", before, reply)).toBeUndefined();
   });
 
+  // The same fault as case 102:1048 in a SEARCH/REPLACE block, which has no line number to unmake the best window:
+  // the window that lacks the SEARCH's `/**` only led the other places because a 3-character line cost 4. Its lead
+  // is now measured with a line more or less charged as a short statement, and the places tie.
+  test("fuzzy: a window that lacks a short line of the SEARCH does not outscore places where one line drifted", async () => {
+    const see = " * @see https://tools.ietf.org/html/draft-handrews-json-schema-validation-01";
+    const before = [
+      "/**",
+      " * JSON Schema v7",
+      see,
+      " */",
+      "export type JSONSchemaDefinition = JSONSchema | boolean;",
+      "export interface JSONSchema {",
+      "  /**",
+      `  ${see}#section-6.1`,
+      "   */",
+      "  type?: JSONSchemaTypeName | undefined;",
+      "",
+      "  /**",
+      `  ${see}#section-6.2`,
+      "   */",
+      "  multipleOf?: number | undefined;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "s.ts",
+      "```ts",
+      "<<<<<<< SEARCH",
+      "  /**",
+      `  ${see}`,
+      "   */",
+      "=======",
+      "  /**",
+      `  ${see}`,
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const after = await run("s.ts", before, reply);
+    // Either comment of the interface may be meant; the one above it (whose `/**` is a line further up) is not.
+    expect(after === undefined || after.includes(`${see}\n */\nexport type`)).toBe(true);
+  });
+
   test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
     const before = [
       "class LineDiff extends Diff {",
