@@ -151,9 +151,10 @@ export function alignFuzzyWindow(
     ? stoppedShort(file, old, oldKeys, partner, { start: start + first, end: start + last + 1 })
     : undefined;
   if (short !== undefined) return { ok: false, note: short };
-  const elsewhere = drifted
-    ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
-    : undefined;
+  const elsewhere =
+    drifted || partner.some((w) => w < 0)
+      ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
+      : undefined;
   if (elsewhere !== undefined) return { ok: false, note: elsewhere };
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {

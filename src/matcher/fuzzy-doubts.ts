@@ -146,9 +146,11 @@ export function stoppedShort(
 }
 
 /**
- * A drifted pair whose old line occurs verbatim in the file near the match: the model quoted a real line, so pairing
- * it with a look-alike is a guess that would change the wrong line (a window one line short pairs `-stringifyString`
- * with the `stringifyNumber` line above it). Blank lines are too common to tell. Returns the note, if so.
+ * A drifted pair, or an old line left without a partner, whose old line occurs verbatim in the file near the match:
+ * the model quoted a real line, so pairing it with a look-alike, or reading it as a line the model invented, is a
+ * guess that would change the wrong line (a window one line short pairs `-stringifyString` with the
+ * `stringifyNumber` line above it; a Makefile's `clean-perl-script` left unpaired under the `install:` recipe put
+ * the edit in the wrong recipe). Blank lines are too common to tell. Returns the note, if so.
  */
 export function driftedLineElsewhere(
   file: TextFile,
@@ -159,11 +161,17 @@ export function driftedLineElsewhere(
   region: { start: number; end: number },
 ): string | undefined {
   const keys = looseKeys(file);
-  const from = Math.max(0, region.start - old.length);
-  const to = Math.min(keys.length, region.end + old.length);
+  const firstPaired = partner.findIndex((w) => w >= 0);
+  const lastPaired = partner.length - 1 - [...partner].reverse().findIndex((w) => w >= 0);
   for (let i = 0; i < old.length; i++) {
     const w = partner[i]!;
-    if (w < 0 || oldKeys[i] === "" || windowKeys[w] === oldKeys[i]) continue;
+    if (oldKeys[i] === "" || (w >= 0 && windowKeys[w] === oldKeys[i])) continue;
+    // Unpaired lines between pairs have their place fixed by them; only those beyond the pairs are looked for.
+    if (w < 0 && i > firstPaired && i < lastPaired) continue;
+    // Near: a SEARCH length around the pairs for a drifted line, twice that for one the window has no place for.
+    const reach = (w < 0 ? 2 : 1) * old.length;
+    const from = Math.max(0, region.start - reach);
+    const to = Math.min(keys.length, region.end + reach);
     for (let f = from; f < to; f++) {
       if (keys[f] !== oldKeys[i]) continue;
       return (

@@ -160,6 +160,47 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     expect(after === undefined || after.includes(`${see}\n */\nexport type`)).toBe(true);
   });
 
+  // Harness case m169:34 (git's contrib netrc Makefile). A paraphrase turned the `clean:` line of a hunk into
+  // `install: build`, the target above it: the `install` recipe then matched all but the hunk's last line,
+  // `clean-perl-script`, which the alignment read as a line the model invented, and the edit changed the wrong
+  // recipe. That line is in the file a few lines further down: the model quoted a real line, whose place is not in
+  // this window.
+  test("fuzzy: a line beyond the pairs that the file has a few lines away is not taken as invented", async () => {
+    const recipe = '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\';
+    const before = [
+      "build:",
+      recipe,
+      "                build-perl-script",
+      "",
+      "install: build",
+      recipe,
+      "                install-perl-script",
+      "",
+      "clean:",
+      recipe,
+      "                clean-perl-script",
+      "",
+      "test: build",
+      "\t./t-git-credential-netrc.sh",
+      "",
+    ].join("\n");
+    const changed = recipe.replace('FULL)"', 'FULL) (drift)"');
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: Makefile",
+      "@@",
+      " ",
+      " install: build",
+      `-${recipe}`,
+      `+${changed}`,
+      "                 clean-perl-script",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    const intended = before.replace(`clean:\n${recipe}`, `clean:\n${changed}`);
+    expect(landsOrRefuses(await run("Makefile", before, reply), intended)).toBe(true);
+  });
+
   test("fuzzy: a removed line is never paired with a dissimilar line", async () => {
     const before = [
       "class LineDiff extends Diff {",
