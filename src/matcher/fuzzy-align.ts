@@ -25,7 +25,7 @@ import type { TextFile } from "../core/text.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
-import { driftedLineElsewhere, insertionDoubt, stoppedShort } from "./fuzzy-doubts.js";
+import { driftedLineElsewhere, insertionDoubt, stoppedShort, unpairedLineElsewhere } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -151,10 +151,9 @@ export function alignFuzzyWindow(
     ? stoppedShort(file, old, oldKeys, partner, { start: start + first, end: start + last + 1 })
     : undefined;
   if (short !== undefined) return { ok: false, note: short };
-  const elsewhere =
-    drifted || partner.some((w) => w < 0)
-      ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
-      : undefined;
+  const elsewhere = drifted
+    ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
+    : undefined;
   if (elsewhere !== undefined) return { ok: false, note: elsewhere };
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
@@ -171,6 +170,11 @@ export function alignFuzzyWindow(
   }
   const doubt = insertionDoubt(ops, old, partner, start, region);
   if (doubt !== undefined) return { ok: false, note: doubt };
+  const quoted = unpairedLineElsewhere(file, old, oldKeys, partner, {
+    start: start + first,
+    end: start + last + 1,
+  });
+  if (quoted !== undefined) return { ok: false, note: quoted };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w) => w);
   const to = partner.map((w) => (w >= 0 ? w + 1 : -1));

@@ -146,11 +146,9 @@ export function stoppedShort(
 }
 
 /**
- * A drifted pair, or an old line left without a partner, whose old line occurs verbatim in the file near the match:
- * the model quoted a real line, so pairing it with a look-alike, or reading it as a line the model invented, is a
- * guess that would change the wrong line (a window one line short pairs `-stringifyString` with the
- * `stringifyNumber` line above it; a Makefile's `clean-perl-script` left unpaired under the `install:` recipe put
- * the edit in the wrong recipe). Blank lines are too common to tell. Returns the note, if so.
+ * A drifted pair whose old line occurs verbatim in the file near the match: the model quoted a real line, so pairing
+ * it with a look-alike is a guess that would change the wrong line (a window one line short pairs `-stringifyString`
+ * with the `stringifyNumber` line above it). Blank lines are too common to tell. Returns the note, if so.
  */
 export function driftedLineElsewhere(
   file: TextFile,
@@ -160,18 +158,44 @@ export function driftedLineElsewhere(
   partner: readonly number[],
   region: { start: number; end: number },
 ): string | undefined {
+  const drifted = (i: number): boolean => partner[i]! >= 0 && windowKeys[partner[i]!] !== oldKeys[i];
+  return quotedNearby(file, old, oldKeys, region, drifted, old.length);
+}
+
+/**
+ * The same for an old line left without a partner beyond the pairs (one between pairs has its place fixed by them),
+ * looked for twice as far: the alignment reads it as a line the model invented, but when the file has it a little
+ * further on, the model quoted a real line whose place is not in this window (a Makefile hunk whose `clean:` a
+ * paraphrase turned into `install: build` matched the `install` recipe, its last line `clean-perl-script` left
+ * unpaired, and changed the wrong recipe).
+ */
+export function unpairedLineElsewhere(
+  file: TextFile,
+  old: readonly OldLine[],
+  oldKeys: readonly string[],
+  partner: readonly number[],
+  region: { start: number; end: number },
+): string | undefined {
+  const first = partner.findIndex((w) => w >= 0);
+  const last = partner.length - 1 - [...partner].reverse().findIndex((w) => w >= 0);
+  const beyond = (i: number): boolean => partner[i]! < 0 && (i < first || i > last);
+  return quotedNearby(file, old, oldKeys, region, beyond, 2 * old.length);
+}
+
+/** The note for the first selected old line (not blank) that the file holds within `reach` lines of `region`. */
+function quotedNearby(
+  file: TextFile,
+  old: readonly OldLine[],
+  oldKeys: readonly string[],
+  region: { start: number; end: number },
+  selected: (i: number) => boolean,
+  reach: number,
+): string | undefined {
   const keys = looseKeys(file);
-  const firstPaired = partner.findIndex((w) => w >= 0);
-  const lastPaired = partner.length - 1 - [...partner].reverse().findIndex((w) => w >= 0);
+  const from = Math.max(0, region.start - reach);
+  const to = Math.min(keys.length, region.end + reach);
   for (let i = 0; i < old.length; i++) {
-    const w = partner[i]!;
-    if (oldKeys[i] === "" || (w >= 0 && windowKeys[w] === oldKeys[i])) continue;
-    // Unpaired lines between pairs have their place fixed by them; only those beyond the pairs are looked for.
-    if (w < 0 && i > firstPaired && i < lastPaired) continue;
-    // Near: a SEARCH length around the pairs for a drifted line, twice that for one the window has no place for.
-    const reach = (w < 0 ? 2 : 1) * old.length;
-    const from = Math.max(0, region.start - reach);
-    const to = Math.min(keys.length, region.end + reach);
+    if (oldKeys[i] === "" || !selected(i)) continue;
     for (let f = from; f < to; f++) {
       if (keys[f] !== oldKeys[i]) continue;
       return (
