@@ -23,7 +23,7 @@ import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
 import { looseKeys, unicodeRung } from "./rungs/unicode.js";
-import type { Alignment, LocateInput, LocateOptions, LocateResult, Match } from "./types.js";
+import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
 
 /** The line rungs, strictest first; elision and fuzzy follow. */
@@ -66,6 +66,11 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   const alignment = straightAlignment(pass.old, chosen.start);
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
 }
+
+/** The rungs on which the lines are in the file byte for byte, line endings aside. */
+const BYTE_EXACT: ReadonlySet<Rung> = new Set(["exact", "line-endings"]);
+
+const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.strategy);
 
 const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
 
@@ -235,8 +240,16 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   const retryNotes: string[] = [];
   // Line rungs with the blank lines, then without; ambiguity on either stops the ladder.
   const byLines = runLineRungs(base, notes);
-  if (byLines !== undefined) return byLines;
-  const retryByLines = retry === undefined ? undefined : runLineRungs(retry, retryNotes);
+  const loose = byLines !== undefined && !BYTE_EXACT.has(rungOf(byLines));
+  const retryByLines =
+    retry === undefined || (byLines !== undefined && !loose) ? undefined : runLineRungs(retry, retryNotes);
+  if (byLines !== undefined) {
+    // Edge blank lines are the text models add and drop most freely: when they held a loose rung's window in place
+    // and the lines without them are in the file byte for byte (endings aside), that reading wins (a SEARCH copied
+    // exactly under a spurious blank line also matched, re-indented, under a blank line elsewhere).
+    if (loose && retryByLines !== undefined && BYTE_EXACT.has(rungOf(retryByLines))) return dropped(retryByLines);
+    return byLines;
+  }
   if (retryByLines !== undefined) return dropped(retryByLines);
   let result = runLoose(base, notes);
   if (result.kind === "not-found" && retry !== undefined) {

@@ -1,6 +1,6 @@
 /** Drift regressions on the ladder, the exact rung, elisions and whole files (how these tests are written: regression-run.ts). */
 import { describe, expect, test } from "vitest";
-import { run } from "./regression-run.js";
+import { landsOrRefuses, run } from "./regression-run.js";
 
 describe("drift regressions (engine bugs): ladder, exact, elision, whole files", () => {
   // Harness cases 1:211 and 1:1604. A SEARCH whose last old line is an elision, followed by an added line: the
@@ -33,6 +33,48 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     // No single intended text exists (the model did not say where the elided run ends); refusing is right, and
     // anything written must at least keep the new line inside first().
     expect(after === undefined || after.indexOf("logDrift") < after.indexOf("function second")).toBe(true);
+  });
+
+  // Harness case 183:1527 (Python _osx_support.py). A SEARCH copied byte for byte from a nested loop, with a
+  // spurious blank line above it: the exact rungs failed on that blank line, and the indentation rung found the same
+  // lines four spaces shallower under a blank line in another function, and renamed there. Without the blank line
+  // the SEARCH is in the file exactly once, byte for byte: that reading wins.
+  test("ladder: a spurious blank line does not let a loose match elsewhere beat the exact lines", async () => {
+    const loop = (indent: string) => [
+      `${indent}for cv in _UNIVERSAL_CONFIG_VARS:`,
+      `${indent}    # Do not alter a config var explicitly overridden by env var`,
+      `${indent}    if cv in _config_vars and cv not in os.environ:`,
+      `${indent}        flags = _config_vars[cv]`,
+    ];
+    const before = [
+      "def _remove_universal_flags(_config_vars):",
+      '    """Remove all universal build arguments from config vars"""',
+      "",
+      ...loop("    "),
+      "    return _config_vars",
+      "",
+      "def _remove_unsupported_archs(_config_vars):",
+      "    if m is not None:",
+      "        if not os.path.exists(sdk):",
+      ...loop("            "),
+      "    return _config_vars",
+      "",
+    ].join("\n");
+    const search = ["", ...loop("            ")];
+    const replace = search.map((l) => l.replaceAll("_config_vars", "_config_vars2"));
+    const reply = [
+      "t.py",
+      "```python",
+      "<<<<<<< SEARCH",
+      ...search,
+      "=======",
+      ...replace,
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace(loop("            ").join("\n"), replace.slice(1).join("\n"));
+    expect(landsOrRefuses(await run("t.py", before, reply), intended)).toBe(true);
   });
 
   // Harness case 3:1768 (zod object-augmentation.test.ts). An `@@` anchor naming a test function, one context line
