@@ -69,6 +69,8 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
 
 /** The rungs on which the lines are in the file byte for byte, line endings aside. */
 const BYTE_EXACT: ReadonlySet<Rung> = new Set(["exact", "line-endings"]);
+/** The rungs that match lines whose indentation differs from the file's. */
+const REINDENTING: ReadonlySet<Rung> = new Set(["indentation", "unicode"]);
 
 const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.strategy);
 
@@ -240,13 +242,15 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   const retryNotes: string[] = [];
   // Line rungs with the blank lines, then without; ambiguity on either stops the ladder.
   const byLines = runLineRungs(base, notes);
-  const loose = byLines !== undefined && !BYTE_EXACT.has(rungOf(byLines));
+  const loose = byLines !== undefined && REINDENTING.has(rungOf(byLines));
   const retryByLines =
     retry === undefined || (byLines !== undefined && !loose) ? undefined : runLineRungs(retry, retryNotes);
   if (byLines !== undefined) {
-    // Edge blank lines are the text models add and drop most freely: when they held a loose rung's window in place
-    // and the lines without them are in the file byte for byte (endings aside), that reading wins (a SEARCH copied
-    // exactly under a spurious blank line also matched, re-indented, under a blank line elsewhere).
+    // Edge blank lines are the text models add and drop most freely: when they held in place a window whose lines
+    // differ in indentation, and the lines without them are in the file byte for byte (endings aside), that
+    // reading wins (a SEARCH copied exactly under a spurious blank line also matched, re-indented, under a blank
+    // line elsewhere). Trailing whitespace is no such evidence: models strip it all the time, and a blank line
+    // that fits says more than an exact copy elsewhere of lines ending the same way.
     if (loose && retryByLines !== undefined && BYTE_EXACT.has(rungOf(retryByLines))) return dropped(retryByLines);
     return byLines;
   }

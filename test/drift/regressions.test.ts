@@ -77,6 +77,41 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     expect(landsOrRefuses(await run("t.py", before, reply), intended)).toBe(true);
   });
 
+  // Harness case 171:1276 (openai data-retention.ts, with trailing spaces on some lines). The hunk's context lost
+  // those spaces and ends with a blank line; without the blank line, the same three lines are byte for byte at the
+  // end of another method. Trailing whitespace is no evidence against a place whose blank line fits.
+  test("ladder: a blank line that fits beats an exact copy elsewhere of lines that only lost trailing spaces", async () => {
+    const end = (pad: string) => [`      __security: { adminAPIKeyAuth: true },${pad}`, `    });${pad}`, "  }"];
+    const before = [
+      "export class DataRetention {",
+      "  retrieve(options) {",
+      "    return this._client.get(path, {",
+      ...end(""),
+      "  update(body, options) {",
+      "    return this._client.post(path, {",
+      ...end("  "),
+      "",
+      "  list() {}",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/d.ts",
+      "+++ b/d.ts",
+      "@@ -8,4 +8,5 @@",
+      "       __security: { adminAPIKeyAuth: true },",
+      "     });",
+      "   }",
+      '+  logDrift("probe");',
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("  }\n\n  list", '  }\n  logDrift("probe");\n\n  list');
+    expect(landsOrRefuses(await run("d.ts", before, reply), intended)).toBe(true);
+  });
+
   // Harness case 3:1768 (zod object-augmentation.test.ts). An `@@` anchor naming a test function, one context line
   // `  });` and an added line: the function holds two such lines, and the model meant the second. The anchor picked
   // the first in its block (the patch format's own reading), which put the line in the wrong place. Two candidates
