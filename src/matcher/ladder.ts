@@ -247,11 +247,24 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
     retry === undefined || (byLines !== undefined && !loose) ? undefined : runLineRungs(retry, retryNotes);
   if (byLines !== undefined) {
     // Edge blank lines are the text models add and drop most freely: when they held in place a window whose lines
-    // differ in indentation, and the lines without them are in the file byte for byte (endings aside), that
-    // reading wins (a SEARCH copied exactly under a spurious blank line also matched, re-indented, under a blank
-    // line elsewhere). Trailing whitespace is no such evidence: models strip it all the time, and a blank line
-    // that fits says more than an exact copy elsewhere of lines ending the same way.
-    if (loose && retryByLines !== undefined && BYTE_EXACT.has(rungOf(retryByLines))) return dropped(retryByLines);
+    // differ in indentation, and the lines without them are elsewhere in the file byte for byte (endings aside),
+    // the two readings point to two places and the edit is ambiguous (a SEARCH copied exactly under a spurious
+    // blank line also matched, re-indented, under a blank line in another function). Trailing whitespace is no
+    // such evidence: models strip it all the time, and a blank line that fits says more than an exact copy
+    // elsewhere of lines ending the same way.
+    if (
+      loose &&
+      byLines.kind === "found" &&
+      retryByLines?.kind === "found" &&
+      BYTE_EXACT.has(rungOf(retryByLines)) &&
+      retryByLines.match.start !== byLines.match.start + (trimmed?.leading.length ?? 0)
+    ) {
+      return {
+        kind: "ambiguous",
+        strategy: rungOf(byLines),
+        lines: toLineNumbers([byLines.match.start, retryByLines.match.start].sort((a, b) => a - b)),
+      };
+    }
     return byLines;
   }
   if (retryByLines !== undefined) return dropped(retryByLines);
