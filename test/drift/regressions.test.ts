@@ -38,7 +38,8 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
   // Harness case 183:1527 (Python _osx_support.py). A SEARCH copied byte for byte from a nested loop, with a
   // spurious blank line above it: the exact rungs failed on that blank line, and the indentation rung found the same
   // lines four spaces shallower under a blank line in another function, and renamed there. Without the blank line
-  // the SEARCH is in the file exactly once, byte for byte: that reading wins.
+  // the SEARCH is in the file exactly once, byte for byte: two readings, two places (landing at the exact one
+  // would be right too, but preferring it moved other cases to the wrong place).
   test("ladder: a spurious blank line does not let a loose match elsewhere beat the exact lines", async () => {
     const loop = (indent: string) => [
       `${indent}for cv in _UNIVERSAL_CONFIG_VARS:`,
