@@ -111,6 +111,13 @@ function pinned(old: readonly OldLine[], partner: readonly number[], i: number, 
   return false;
 }
 
+/** The first and last old lines with a partner (the alignment pairs at least one). */
+function pairedBounds(partner: readonly number[]): { first: number; last: number } {
+  let last = partner.length - 1;
+  while (last > 0 && partner[last]! < 0) last--;
+  return { first: partner.findIndex((w) => w >= 0), last };
+}
+
 /**
  * An old line left unpaired beyond the last (or before the first) paired line that occurs verbatim in the file just
  * past that edge of the match: the window stopped short of the block the model quoted, and its drifted pairs may
@@ -125,9 +132,7 @@ export function stoppedShort(
   region: { start: number; end: number },
 ): string | undefined {
   const keys = looseKeys(file);
-  const firstPaired = partner.findIndex((w) => w >= 0);
-  let lastPaired = partner.length - 1;
-  while (partner[lastPaired]! < 0) lastPaired--;
+  const { first: firstPaired, last: lastPaired } = pairedBounds(partner);
   const reach = old.length;
   const found = (i: number, f: number, side: string): string =>
     `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, ${side} the similar lines ` +
@@ -176,8 +181,7 @@ export function unpairedLineElsewhere(
   partner: readonly number[],
   region: { start: number; end: number },
 ): string | undefined {
-  const first = partner.findIndex((w) => w >= 0);
-  const last = partner.length - 1 - [...partner].reverse().findIndex((w) => w >= 0);
+  const { first, last } = pairedBounds(partner);
   const beyond = (i: number): boolean => partner[i]! < 0 && (i < first || i > last);
   return quotedNearby(file, old, oldKeys, region, beyond, 2 * old.length);
 }

@@ -2,6 +2,31 @@
 import { describe, expect, test } from "vitest";
 import { landsOrRefuses, run } from "./regression-run.js";
 
+/** Cases 102:1048 and its SEARCH/REPLACE form: a `@see` line that another comment, higher up, has without a suffix. */
+const JSON_SCHEMA = (() => {
+  const see = " * @see https://tools.ietf.org/html/draft-handrews-json-schema-validation-01";
+  const before = [
+    "/**",
+    " * JSON Schema v7",
+    see,
+    " */",
+    "export type JSONSchemaDefinition = JSONSchema | boolean;",
+    "export interface JSONSchema {",
+    "  /**",
+    `  ${see}#section-6.1`,
+    "   */",
+    "  type?: JSONSchemaTypeName | undefined;",
+    "",
+    "  /**",
+    `  ${see}#section-6.2`,
+    "   */",
+    "  multipleOf?: number | undefined;",
+    "}",
+    "",
+  ].join("\n");
+  return { see, before };
+})();
+
 describe("drift regressions (engine bugs): fuzzy rung", () => {
   // Harness case 1:1918 (diff/libesm/diff/line.js). The hunk removes `super(...arguments);` but leaves out the
   // next line; the fuzzy rung pairs the removed line with that next line (a 1:1 "drifted" stretch, paired in order
@@ -44,26 +69,7 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
   // a line further away, and the window there scored best (leaving `/**` unpaired costs four characters). The
   // place the hunk's line number names scores almost as well: the text and the position disagree.
   test("fuzzy: a line number naming a nearly as similar place unmakes the best window", async () => {
-    const see = " * @see https://tools.ietf.org/html/draft-handrews-json-schema-validation-01";
-    const before = [
-      "/**",
-      " * JSON Schema v7",
-      see,
-      " */",
-      "export type JSONSchemaDefinition = JSONSchema | boolean;",
-      "export interface JSONSchema {",
-      "  /**",
-      `  ${see}#section-6.1`,
-      "   */",
-      "  type?: JSONSchemaTypeName | undefined;",
-      "",
-      "  /**",
-      `  ${see}#section-6.2`,
-      "   */",
-      "  multipleOf?: number | undefined;",
-      "}",
-      "",
-    ].join("\n");
+    const { see, before } = JSON_SCHEMA;
     const reply = [
       "```diff",
       "--- a/s.ts",
@@ -121,26 +127,7 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
   // the window that lacks the SEARCH's `/**` only led the other places because a 3-character line cost 4. Its lead
   // is now measured with a line more or less charged as a short statement, and the places tie.
   test("fuzzy: a window that lacks a short line of the SEARCH does not outscore places where one line drifted", async () => {
-    const see = " * @see https://tools.ietf.org/html/draft-handrews-json-schema-validation-01";
-    const before = [
-      "/**",
-      " * JSON Schema v7",
-      see,
-      " */",
-      "export type JSONSchemaDefinition = JSONSchema | boolean;",
-      "export interface JSONSchema {",
-      "  /**",
-      `  ${see}#section-6.1`,
-      "   */",
-      "  type?: JSONSchemaTypeName | undefined;",
-      "",
-      "  /**",
-      `  ${see}#section-6.2`,
-      "   */",
-      "  multipleOf?: number | undefined;",
-      "}",
-      "",
-    ].join("\n");
+    const { see, before } = JSON_SCHEMA;
     const reply = [
       "s.ts",
       "```ts",

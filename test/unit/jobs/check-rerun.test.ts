@@ -31,6 +31,11 @@ function workerFor(
   return { work, log };
 }
 
+/** A check run an earlier run left `in_progress` on `headSha`. */
+function openCheck(fake: ReturnType<typeof createFakeGateway>, id: number, headSha: string, externalId: string): void {
+  fake.state.checks.set(id, { headSha, name: "patchsmith", externalId, status: "in_progress", output });
+}
+
 describe("check runs across reruns of a job", () => {
   it("creates the check run with the job id as external_id, after looking for one", async () => {
     const fake = createFakeGateway();
@@ -107,20 +112,8 @@ describe("check runs across reruns of a job", () => {
   it("completes an earlier run's check run on the commit the job was queued for when this run works from another", async () => {
     const fake = createFakeGateway();
     const queued = "e".repeat(40);
-    fake.state.checks.set(9, {
-      headSha: queued,
-      name: "patchsmith",
-      externalId: sampleJob().id,
-      status: "in_progress",
-      output,
-    });
-    fake.state.checks.set(10, {
-      headSha: queued,
-      name: "patchsmith",
-      externalId: "c999-other",
-      status: "in_progress",
-      output,
-    });
+    openCheck(fake, 9, queued, sampleJob().id);
+    openCheck(fake, 10, queued, "c999-other");
     await workerFor(fake).work(sampleJob({ headSha: queued }));
     expect(fake.state.checks.get(9)).toMatchObject({ status: "completed", conclusion: "success" });
     expect(fake.state.checks.get(10)?.status).toBe("in_progress");
@@ -133,13 +126,7 @@ describe("check runs across reruns of a job", () => {
     const started = "f".repeat(40);
     // The first run started from `started`, pushed patchsmith/issue-12 and died: the branch now exists.
     fake.state.branches["patchsmith/issue-12"] = HEAD;
-    fake.state.checks.set(7, {
-      headSha: started,
-      name: "patchsmith",
-      externalId: sampleJob().id,
-      status: "in_progress",
-      output,
-    });
+    openCheck(fake, 7, started, sampleJob().id);
     const resumed: FixReport = { ...successReport(), resumedFrom: started };
     await workerFor(fake, stubRunFix(resumed).runFix).work(sampleJob());
     expect(fake.state.checks.get(7)).toMatchObject({ status: "completed", conclusion: "success" });
