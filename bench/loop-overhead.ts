@@ -13,9 +13,8 @@ import { createFsTree } from "../src/adapters/fs-tree.js";
 import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
 import { systemClock } from "../src/adapters/system-clock.js";
 import { runFix } from "../src/agent/run-fix.js";
-import type { TestSummary } from "../src/agent/types.js";
 import type { ModelClient } from "../src/ports/model-client.js";
-import type { TestRunner } from "../src/ports/test-runner.js";
+import type { RunSummary, SandboxRunner } from "../src/ports/sandbox-runner.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
 
@@ -111,21 +110,23 @@ export async function runLoopOverheadBench(options: { files?: number } = {}): Pr
         return Promise.resolve(response);
       },
     };
-    const tests: TestRunner = {
+    const runner: SandboxRunner = {
       run: (request) => {
         const t = performance.now();
-        const summary: TestSummary = {
+        const summary: RunSummary = {
           command: request.command,
           passed: true,
           exitCode: 0,
           timedOut: false,
-          failing: [],
-          tail: "",
+          output: "",
+          droppedBytes: 0,
           durationMs: 0,
         };
         testMs += performance.now() - t;
         return Promise.resolve(summary);
       },
+      describe: () => Promise.resolve({ sandbox: "none", detail: "bench" }),
+      reclaim: () => Promise.resolve(),
     };
     const stagesMs: Record<string, number> = {};
     let stage = "start";
@@ -141,7 +142,7 @@ export async function runLoopOverheadBench(options: { files?: number } = {}): Pr
       {
         git: createGitSandboxFactory(),
         model,
-        tests,
+        runner,
         clock: systemClock,
         logger: createConsoleLogger({ level: "silent" }),
         files: (dir) => createFsTree(dir),

@@ -4,7 +4,9 @@ import { createFsTree } from "./adapters/fs-tree.js";
 import { createGitSandboxFactory } from "./adapters/git-sandbox.js";
 import { createOpenAIModelClient } from "./adapters/openai-model.js";
 import { systemClock } from "./adapters/system-clock.js";
-import { createTestRunner } from "./adapters/test-runner.js";
+import { createSandboxRunner } from "./adapters/sandbox/runner.js";
+import { DEFAULT_SETUP_RULES } from "./adapters/sandbox/egress-rules.js";
+import { DEFAULT_LIMITS } from "./adapters/sandbox/limits.js";
 import type { FixDeps } from "./agent/deps.js";
 import type { Env, ModelSettings } from "./config/env.js";
 
@@ -26,7 +28,19 @@ export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsO
       apiKey: model.apiKey,
       ...(model.baseURL !== undefined ? { baseURL: model.baseURL } : {}),
     }),
-    tests: createTestRunner({ sandbox: env.PATCHSMITH_TEST_SANDBOX ?? options.defaultSandbox ?? "auto" }),
+    runner: createSandboxRunner({
+      mode: env.PATCHSMITH_TEST_SANDBOX ?? options.defaultSandbox ?? "auto",
+      ...(env.PATCHSMITH_SANDBOX_USER === undefined ? {} : { user: env.PATCHSMITH_SANDBOX_USER }),
+      limits: {
+        memoryBytes: env.PATCHSMITH_SANDBOX_MEMORY ?? DEFAULT_LIMITS.memoryBytes,
+        processes: env.PATCHSMITH_SANDBOX_PROCESSES ?? DEFAULT_LIMITS.processes,
+        cpuSeconds: env.PATCHSMITH_SANDBOX_CPU_SECONDS ?? DEFAULT_LIMITS.cpuSeconds,
+      },
+      setupHosts: [...DEFAULT_SETUP_RULES, ...(env.PATCHSMITH_SETUP_HOSTS ?? [])],
+      setupNetwork: env.PATCHSMITH_SETUP_NETWORK !== "off",
+      readOnly: (env.PATCHSMITH_SANDBOX_READONLY ?? "").split(":").filter((p) => p.startsWith("/")),
+      secrets,
+    }),
     clock: systemClock,
     logger: createConsoleLogger({ secrets }),
     files: (dir) => createFsTree(dir),

@@ -100,6 +100,8 @@ function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptio
     // A stalled remote must not hold a worker forever: under 1 KB/s for a minute aborts the transfer.
     "http.lowSpeedLimit=1000",
     "http.lowSpeedTime=60",
+    // Under a root service the working tree belongs to the sandbox user (`.git` stays ours): our own clone.
+    `safe.directory=${dir}`,
   ];
   const git = simpleGit({
     baseDir: dir,

@@ -7,7 +7,7 @@ import type { Clock } from "../ports/clock.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { Logger } from "../ports/logger.js";
 import type { ModelClient } from "../ports/model-client.js";
-import type { TestRunner } from "../ports/test-runner.js";
+import type { SandboxRunner } from "../ports/sandbox-runner.js";
 
 export type WriteResult =
   | { readonly ok: true; readonly written: readonly string[] }
@@ -23,7 +23,8 @@ export interface WorkTree {
 export interface FixDeps {
   readonly git: GitSandboxFactory;
   readonly model: ModelClient;
-  readonly tests: TestRunner;
+  /** Runs the repository's set-up and tests as untrusted code. */
+  readonly runner: SandboxRunner;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The working tree of a clone, by its folder. */

@@ -87,7 +87,9 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
   try {
     const report = await runInClone(deps, request, sandbox, branch, startedAt, redact, progress);
     progress("done", report.status);
-    return request.keep === true ? { ...report, clonePath: sandbox.dir } : report;
+    if (request.keep !== true) return report;
+    await deps.runner.reclaim(sandbox.dir);
+    return { ...report, clonePath: sandbox.dir };
   } catch (error) {
     // A bug or a broken adapter: still a report (and the clone is still removed), never a hung run.
     deps.logger.error("fix run crashed", { error: error instanceof Error ? error.stack : String(error) });

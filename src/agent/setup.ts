@@ -3,6 +3,7 @@ import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
+import { summarizeTestRun } from "./test-output.js";
 import type { TestSummary } from "./types.js";
 
 const READ_CONCURRENCY = 64;
@@ -46,12 +47,17 @@ export async function resolveTestCommand(
     case "command":
       return { command: detection.command, source: "detected" };
     case "python": {
-      const probe = await deps.tests.run({ command: detection.probe, cwd: sandbox.dir, timeoutMs: PROBE_TIMEOUT_MS });
+      const probe = await deps.runner.run({ command: detection.probe, cwd: sandbox.dir, timeoutMs: PROBE_TIMEOUT_MS });
       return { command: probe.passed ? detection.pytest : detection.fallback, source: "detected" };
     }
   }
 }
 
-export function runTests(deps: FixDeps, sandbox: Sandbox, command: string, timeoutMs: number): Promise<TestSummary> {
-  return deps.tests.run({ command, cwd: sandbox.dir, timeoutMs: Math.max(1_000, timeoutMs) });
+export async function runTests(
+  deps: FixDeps,
+  sandbox: Sandbox,
+  command: string,
+  timeoutMs: number,
+): Promise<TestSummary> {
+  return summarizeTestRun(await deps.runner.run({ command, cwd: sandbox.dir, timeoutMs: Math.max(1_000, timeoutMs) }));
 }

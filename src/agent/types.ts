@@ -3,6 +3,8 @@
  * optional fields; it must not remove or rename these.
  */
 
+import type { LimitHit } from "../ports/sandbox-runner.js";
+
 export type FixStatus = "success" | "exhausted" | "failed";
 
 /** Where the job is, for the progress comment and the CLI's stderr. */
@@ -82,6 +84,8 @@ export interface TestSummary {
   /** The last part of the output (capped). */
   readonly tail: string;
   readonly durationMs: number;
+  /** A sandbox limit the run ran into (memory, processes, CPU time). */
+  readonly limit?: LimitHit;
 }
 
 export interface EditOutcome {

@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { startSetupServer } from "../adapters/probot-setup.js";
 import { startApp } from "../compose-app.js";
-import type { SandboxedTestRunner } from "../adapters/test-runner.js";
 import { composeFixDeps } from "../compose.js";
 import { modelSettings, parseEnv } from "../config/env.js";
 import { needsSetup, parseAppEnv } from "../github/app-env.js";
+import type { SandboxRunner } from "../ports/sandbox-runner.js";
 
 const HELP = `usage: patchsmith serve
 
@@ -37,12 +37,11 @@ function fail(message: string): number {
   return 2;
 }
 
-/** One line on how tests will run, for the start-up log (a runner without `describe` is reported as such). */
-async function describeSandbox(tests: object): Promise<string> {
-  if (!("describe" in tests) || typeof tests.describe !== "function") return "test sandbox: unknown runner";
+/** One line on how repositories' commands will run, for the start-up log. */
+async function describeSandbox(runner: SandboxRunner): Promise<string> {
   try {
-    const mode = (await (tests as SandboxedTestRunner).describe()) as { sandbox: string; warning?: string };
-    return mode.warning === undefined ? `test sandbox: ${mode.sandbox}` : `WARNING: ${mode.warning}`;
+    const mode = await runner.describe();
+    return mode.warning === undefined ? `sandbox: ${mode.detail}` : `WARNING: ${mode.warning}`;
   } catch (error) {
     return `WARNING: tests cannot run: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -89,7 +88,7 @@ export async function run(argv: string[]): Promise<number> {
   const fixDeps = composeFixDeps(env.env, model.settings, { defaultSandbox: "bwrap" });
   const app = await startApp({ env: appEnv.env, fixDeps });
   process.stdout.write(`patchsmith: listening on ${app.url}${appEnv.env.webhookPath}\n`);
-  process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.tests)}\n`);
+  process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.runner)}\n`);
   const signal = await waitForSignal();
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
   await app.close();

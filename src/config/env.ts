@@ -3,6 +3,8 @@
  * asks for what it needs (`modelSettings` for the model) and gets a readable error instead of a crash.
  */
 import { z } from "zod";
+import { parseEgressRules } from "../adapters/sandbox/egress-rules.js";
+import { parseBytes } from "../core/bytes.js";
 
 const optionalText = z
   .string()
@@ -11,12 +13,53 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v));
 
+const wholeNumber = (min: number) =>
+  z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().min(min)).optional();
+
 export const envSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   PATCHSMITH_MODEL: optionalText,
-  /** Test sandbox: bubblewrap when it works ("auto"), always ("bwrap"), or never ("none"). */
+  /** Sandbox of set-up and tests: bubblewrap when it works ("auto"), always ("bwrap"), or never ("none"). */
   PATCHSMITH_TEST_SANDBOX: optionalText.pipe(z.enum(["auto", "bwrap", "none"]).optional()),
+  /** Who sandboxed commands run as under a root service: an account name or uid:gid (never root). */
+  PATCHSMITH_SANDBOX_USER: optionalText,
+  /** Memory of a sandboxed run's whole process tree, e.g. "4G". */
+  PATCHSMITH_SANDBOX_MEMORY: optionalText.pipe(
+    z
+      .string()
+      .transform((text, ctx) => {
+        const bytes = parseBytes(text);
+        if (bytes === undefined || bytes < 64 * 1024 ** 2) {
+          ctx.addIssue({ code: "custom", message: 'must be a size of at least 64M, e.g. "4G"' });
+          return z.NEVER;
+        }
+        return bytes;
+      })
+      .optional(),
+  ),
+  /** Processes and threads at once in a sandboxed run. */
+  PATCHSMITH_SANDBOX_PROCESSES: optionalText.pipe(wholeNumber(16)),
+  /** CPU seconds of a sandboxed run's whole process tree. */
+  PATCHSMITH_SANDBOX_CPU_SECONDS: optionalText.pipe(wholeNumber(1)),
+  /** Extra folders shown read-only in the sandbox (colon-separated), e.g. a toolchain the PATH does not name. */
+  PATCHSMITH_SANDBOX_READONLY: optionalText,
+  /** "on" (default): set-up reaches the allow-listed registries; "off": only what the caches hold. */
+  PATCHSMITH_SETUP_NETWORK: optionalText.pipe(z.enum(["on", "off"]).optional()),
+  /** Hosts set-up may reach, added to the package registries ("host", "host:port", "*.domain", "*"). */
+  PATCHSMITH_SETUP_HOSTS: optionalText.pipe(
+    z
+      .string()
+      .transform((text, ctx) => {
+        const parsed = parseEgressRules(text);
+        if (parsed.errors.length > 0) {
+          ctx.addIssue({ code: "custom", message: `cannot read ${parsed.errors.join(", ")}` });
+          return z.NEVER;
+        }
+        return parsed.rules;
+      })
+      .optional(),
+  ),
   PATCHSMITH_LOG_LEVEL: optionalText,
   PATCHSMITH_REDIS_URL: optionalText,
   PATCHSMITH_DATA_DIR: optionalText,

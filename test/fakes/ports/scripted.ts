@@ -3,7 +3,7 @@ import type { TestSummary } from "../../../src/agent/types.js";
 import type { Clock } from "../../../src/ports/clock.js";
 import type { Logger } from "../../../src/ports/logger.js";
 import type { ChatRequest, ChatResponse, ModelClient } from "../../../src/ports/model-client.js";
-import type { TestRunner, TestRunRequest } from "../../../src/ports/test-runner.js";
+import type { RunSummary, SandboxRunner, SandboxRunRequest } from "../../../src/ports/sandbox-runner.js";
 
 export type Reply = string | Error | ((request: ChatRequest) => string);
 
@@ -40,19 +40,36 @@ export function summary(command: string, failing: readonly string[], extra: Part
     exitCode: failing.length === 0 ? 0 : 1,
     timedOut: false,
     failing,
-    tail: failing.length === 0 ? "all tests passed" : failing.map((f) => `FAIL ${f}`).join("\n"),
+    // TAP lines, so the loop names the failures from the output as it does for a real runner.
+    tail:
+      failing.length === 0 ? "all tests passed" : failing.map((f, i) => `not ok ${String(i + 1)} - ${f}`).join("\n"),
     durationMs: 5,
     ...extra,
   };
 }
 
-/** Decides each run's result from the request (usually by looking at the sandbox's working tree). */
-export class ScriptedTests implements TestRunner {
-  readonly runs: TestRunRequest[] = [];
-  constructor(private readonly decide: (request: TestRunRequest) => TestSummary) {}
-  run(request: TestRunRequest): Promise<TestSummary> {
+/** A run's raw result for a summary: the tail becomes the whole output. */
+export function runOf(summary: TestSummary): RunSummary {
+  const { failing: _failing, tail, ...rest } = summary;
+  return { ...rest, output: tail, droppedBytes: 0 };
+}
+
+/**
+ * Decides each run's result from the request (usually by looking at the sandbox's working tree). The summary's
+ * `failing` names are not passed on: the loop reads them from the output, as with a real runner (`FAIL name` lines).
+ */
+export class ScriptedTests implements SandboxRunner {
+  readonly runs: SandboxRunRequest[] = [];
+  constructor(private readonly decide: (request: SandboxRunRequest) => TestSummary) {}
+  run(request: SandboxRunRequest): Promise<RunSummary> {
     this.runs.push(request);
-    return Promise.resolve(this.decide(request));
+    return Promise.resolve(runOf(this.decide(request)));
+  }
+  describe() {
+    return Promise.resolve({ sandbox: "none" as const, detail: "scripted" });
+  }
+  reclaim(): Promise<void> {
+    return Promise.resolve();
   }
 }
 

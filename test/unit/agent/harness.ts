@@ -71,7 +71,7 @@ export function harness(
   const deps: FixDeps = {
     git,
     model,
-    tests,
+    runner: tests,
     clock,
     logger,
     files: git.workTree,

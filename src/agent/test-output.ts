@@ -3,6 +3,10 @@
  * empty list, never a wrong verdict; pass/fail itself comes from the exit code.
  */
 
+import { TailBuffer } from "../adapters/sandbox/tail-buffer.js";
+import type { RunSummary } from "../ports/sandbox-runner.js";
+import type { TestSummary } from "./types.js";
+
 /** More names than this would not help the model or a human; the tail is still there. */
 export const MAX_FAILING_NAMES = 100;
 
@@ -83,4 +87,23 @@ export function parseFailingTests(output: string): string[] {
     }
   }
   return [...new Set(found)].slice(0, MAX_FAILING_NAMES);
+}
+
+/** How much of a run's output a report keeps (the model gets less, see verdict.ts). */
+export const REPORT_TAIL_BYTES = 64 * 1024;
+
+/** A run of the tests as the loop judges it: the failing tests named from the whole kept output, a shorter tail. */
+export function summarizeTestRun(run: RunSummary): TestSummary {
+  const tail = new TailBuffer(REPORT_TAIL_BYTES);
+  tail.push(Buffer.from(run.output, "utf8"));
+  return {
+    command: run.command,
+    passed: run.passed,
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    failing: parseFailingTests(run.output),
+    tail: tail.text(),
+    durationMs: run.durationMs,
+    ...(run.limit === undefined ? {} : { limit: run.limit }),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FAILING_NAMES, parseFailingTests } from "../../../src/adapters/test-output.js";
+import { MAX_FAILING_NAMES, parseFailingTests } from "../../../src/agent/test-output.js";
 
 describe("parseFailingTests", () => {
   it("reads node:test TAP, skipping parents of failing subtests and TODO/SKIP directives", () => {
