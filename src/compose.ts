@@ -1,6 +1,9 @@
 /** The one place adapters are built from the environment and handed to the use cases as a Deps object. */
 import { createConsoleLogger } from "./adapters/console-logger.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { createFsTree } from "./adapters/fs-tree.js";
+import { createPackageCaches } from "./adapters/package-caches.js";
 import { createGitSandboxFactory } from "./adapters/git-sandbox.js";
 import { createOpenAIModelClient } from "./adapters/openai-model.js";
 import { systemClock } from "./adapters/system-clock.js";
@@ -18,6 +21,15 @@ export interface FixDepsOptions {
    * the report when bwrap is missing), "bwrap" for the App, which runs code anyone can propose in a pull request.
    */
   readonly defaultSandbox?: "auto" | "bwrap";
+  /** Where the repositories' package caches live (default: `cache` in PATCHSMITH_DATA_DIR, else the user's cache). */
+  readonly cacheRoot?: string;
+}
+
+/** The CLI's cache folder: PATCHSMITH_DATA_DIR/cache, else $XDG_CACHE_HOME/patchsmith, else ~/.cache/patchsmith. */
+export function defaultCacheRoot(env: Env, vars: Readonly<Record<string, string | undefined>>): string {
+  if (env.PATCHSMITH_DATA_DIR !== undefined) return join(env.PATCHSMITH_DATA_DIR, "cache");
+  const xdg = vars.XDG_CACHE_HOME;
+  return join(xdg !== undefined && xdg !== "" ? xdg : join(homedir(), ".cache"), "patchsmith");
 }
 
 export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsOptions = {}): FixDeps {
@@ -44,6 +56,7 @@ export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsO
     clock: systemClock,
     logger: createConsoleLogger({ secrets }),
     files: (dir) => createFsTree(dir),
+    caches: createPackageCaches(options.cacheRoot ?? defaultCacheRoot(env, process.env)),
     secrets,
     defaultModel: model.model,
     ...(options.tempRoot !== undefined ? { tempRoot: options.tempRoot } : {}),

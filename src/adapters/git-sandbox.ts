@@ -1,4 +1,6 @@
 /** The real GitSandboxFactory: throwaway clones driven through simple-git (see git-exec.ts for the hardening). */
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Identity } from "../agent/types.js";
 import type { CloneOptions, GitSandboxFactory, PushResult, Sandbox } from "../ports/git-sandbox.js";
 import { cloneRepository, removeTree, type ClonedRepo } from "./git-clone.js";
@@ -46,8 +48,15 @@ async function assertBranchName(git: GitRunner, name: string): Promise<string> {
   return name;
 }
 
+/** A path as a gitignore pattern that matches it alone, from the root (pure). */
+export function anchoredPattern(path: string): string {
+  return `/${path.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`)}`;
+}
+
 function createSandbox(repo: ClonedRepo): Sandbox {
   const { git, dir } = repo;
+  // What set-up made: excluded from git's view, and spared by every clean.
+  const setupPatterns: string[] = [];
   const head = async (): Promise<string> => (await git.run(["rev-parse", "--verify", "HEAD^{commit}"])).trim();
 
   /** Untracked files become intent-to-add so that a diff against the working tree shows new files too. */
@@ -124,7 +133,21 @@ function createSandbox(repo: ClonedRepo): Sandbox {
     async resetHard() {
       await git.run(["reset", "--quiet", "--hard", "HEAD"]);
       // -x: ignored build output of a failed attempt must not leak into the next one; -ff: nested repositories too.
-      await git.run(["clean", "-ffdxq"]);
+      await git.run(["clean", "-ffdxq", ...setupPatterns.flatMap((p) => ["-e", p])]);
+    },
+    async keepSetupOutput() {
+      // A fresh clone has nothing untracked: everything now untracked or ignored is set-up's.
+      const kept = parseNulList(await git.run(["ls-files", "-z", "--others", "--directory"]));
+      if (kept.length > 0) {
+        const patterns = kept.map(anchoredPattern);
+        const exclude = join(dir, ".git", "info", "exclude");
+        await mkdir(dirname(exclude), { recursive: true });
+        await appendFile(exclude, `\n# made by the set-up step (patchsmith)\n${patterns.join("\n")}\n`);
+        setupPatterns.push(...patterns);
+      }
+      const restored = parseNulList(await git.run(["diff", "--name-only", "-z"]));
+      if (restored.length > 0) await git.run(["checkout", "HEAD", "--", ...restored]);
+      return { kept, restored };
     },
     async diff(from, to) {
       const revs = [assertRev(from)];

@@ -8,6 +8,7 @@ import type { BudgetStop } from "./budget.js";
 import { buildNoEditsPrompt } from "./build-prompt.js";
 import type { WorkTree } from "./deps.js";
 import type { Session } from "./session.js";
+import type { Timings } from "./timings.js";
 import type { EditOutcome } from "./types.js";
 
 export type LoopStop = BudgetStop | { readonly reason: "model-error"; readonly message: string };
@@ -33,6 +34,7 @@ export interface EditPhaseInput {
   readonly guard: PathGuard;
   readonly prompt: string;
   readonly testsFailing: boolean;
+  readonly timings: Timings;
   readonly onApplying?: () => void;
 }
 
@@ -45,11 +47,13 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   let retried = false;
 
   const round = async (prompt: string): Promise<{ results: readonly EditResult[] } | { stop: LoopStop }> => {
-    const asked = await input.session.ask(prompt);
+    const asked = await input.timings.measure("model", () => input.session.ask(prompt));
     if (!asked.ok) return { stop: asked.stop };
     replies.push(asked.text);
     input.onApplying?.();
-    const applied = await applyReplyToTree(asked.text, input.tree, input.knownPaths, input.guard);
+    const applied = await input.timings.measure("apply", () =>
+      applyReplyToTree(asked.text, input.tree, input.knownPaths, input.guard),
+    );
     outcomes.push(...applied.outcomes);
     for (const path of applied.written) if (!written.includes(path)) written.push(path);
     for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);

@@ -6,6 +6,7 @@ import type { FileState } from "../apply/snapshot.js";
 import type { Clock } from "../ports/clock.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { Logger } from "../ports/logger.js";
+import type { PackageCaches } from "../ports/package-caches.js";
 import type { ModelClient } from "../ports/model-client.js";
 import type { SandboxRunner } from "../ports/sandbox-runner.js";
 
@@ -33,6 +34,8 @@ export interface FixDeps {
   readonly secrets?: readonly string[];
   /** The model when the request names none. */
   readonly defaultModel?: string;
+  /** The repositories' package caches (none: set-up downloads everything every time). */
+  readonly caches?: PackageCaches;
   /** Parent folder for clones (default: the OS temp folder). */
   readonly tempRoot?: string;
 }

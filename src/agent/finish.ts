@@ -1,8 +1,13 @@
 /** The end of a run: push when asked (with a lease, never forced), then the diff and the report. */
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
-import type { WorkTree } from "./deps.js";
+import type { GatheredContext } from "./context.js";
+import type { FixDeps, WorkTree } from "./deps.js";
 import type { LoopResult } from "./loop.js";
+import type { RunScope } from "./run-steps.js";
+import type { Session } from "./session.js";
+import type { SetupReport } from "./setup-step.js";
+import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
 import { compareTests } from "./verdict.js";
 
@@ -72,3 +77,115 @@ export function reproductionOf(
 }
 
 export const emptyUsage: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+export interface ReportScope {
+  readonly deps: FixDeps;
+  readonly request: FixRequest;
+  readonly scope: RunScope;
+  readonly paths: readonly string[];
+}
+
+export interface ReportInput extends ReportScope {
+  readonly setup?: SetupReport;
+  readonly testCommand?: TestCommand;
+  readonly before?: TestSummary | null;
+  /** A run that ended before the loop (set-up failed, the tests cannot run): no model was asked. */
+  readonly early?: { readonly reason: string; readonly message: string };
+  readonly context?: GatheredContext;
+  readonly loop?: LoopResult;
+  readonly session?: Session;
+}
+
+const redactTail =
+  (redact: (text: string) => string) =>
+  <T extends { tail: string }>(s: T | null): T | null =>
+    s === null ? null : { ...s, tail: redact(s.tail) };
+
+function redactSetup(setup: SetupReport, redact: (text: string) => string): SetupReport {
+  return setup.failure === undefined
+    ? setup
+    : { ...setup, failure: { ...setup.failure, tail: redact(setup.failure.tail) } };
+}
+
+/** Push when the run succeeded and was asked to, then the report: status, failure, notes, changes, timings. */
+export async function finishReport(input: ReportInput): Promise<FixReport> {
+  const { deps, request, scope, loop, session } = input;
+  const { sandbox, tree, branch, redact, notes, timings, progress } = scope;
+  const before = input.before ?? null;
+  const headSha = await sandbox.headSha();
+  const noCommit = request.noCommit === true;
+  const touched = loop?.touched ?? new Set<string>();
+  const changes = await timings.measure("report", () => collectChanges(sandbox, tree, touched, noCommit, headSha));
+  let status: FixStatus = loop === undefined ? "failed" : decideStatus(loop, changes.changedFiles.length > 0);
+  let failure: FixReport["failure"] = input.early;
+  let pushed = false;
+  if (
+    loop !== undefined &&
+    status === "success" &&
+    request.push !== undefined &&
+    request.push !== false &&
+    !noCommit &&
+    loop.commits.length > 0
+  ) {
+    progress("pushing", branch);
+    const outcome = await timings.measure("push", () => pushBranch(request, sandbox, branch));
+    pushed = outcome.pushed;
+    if (outcome.failure) {
+      status = "failed";
+      failure = outcome.failure;
+    }
+  }
+  if (loop !== undefined && status !== "success" && failure === undefined) {
+    const why = loop.stop?.message ?? (loop.done ? "The change left nothing to commit." : "The tests do not pass yet.");
+    const last = loop.lastProblem;
+    failure = {
+      reason: loop.stop?.reason ?? (loop.done ? "no-changes" : (last?.reason ?? "exhausted")),
+      message: last ? `${why}\n\n${last.message}` : why,
+    };
+  }
+  const commits = loop?.commits ?? [];
+  if (status !== "success" && commits.length > 0) {
+    notes.push(`${commits.length} accepted change(s) are committed on ${branch}, but the run did not finish.`);
+  }
+  const reproduction = loop === undefined ? undefined : reproductionOf(loop, before, changes.changedFiles);
+  if (reproduction && !reproduction.failedBefore)
+    notes.push(`The new test ${reproduction.testPath} passed even without the fix: it may not reproduce the bug.`);
+  const usage = session?.usage ?? emptyUsage;
+  const estimated = usage.estimatedCalls ?? 0;
+  if (estimated > 0) {
+    notes.push(
+      `The model endpoint reported no token usage for ${estimated} of ${usage.calls} model call(s): ` +
+        "their tokens were estimated at about 4 characters a token, so the token figures are approximate.",
+    );
+  }
+  if (input.setup?.restored !== undefined) {
+    notes.push(
+      `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,
+    );
+  }
+  const afterTests = loop !== undefined && loop.attempts.length > 0 ? loop.finalTests : before;
+  const clean = redactTail(redact);
+  return {
+    status,
+    branch,
+    baseSha: sandbox.baseSha,
+    headSha,
+    commits,
+    attempts: loop?.attempts ?? [],
+    tests: { before: clean(before), after: clean(afterTests) },
+    usage,
+    diffStat: changes.diffStat,
+    diff: changes.diff,
+    changedFiles: changes.changedFiles,
+    pushed,
+    ...(reproduction ? { reproduction } : {}),
+    ...(failure ? { failure: { reason: failure.reason, message: redact(failure.message) } } : {}),
+    ...(input.setup === undefined ? {} : { setup: redactSetup(input.setup, redact) }),
+    ...(input.testCommand ? { testCommand: input.testCommand } : {}),
+    ...(input.context === undefined
+      ? {}
+      : { context: { files: input.context.files.map((f) => f.path), omitted: input.context.omitted } }),
+    ...(notes.length > 0 ? { notes } : {}),
+    timings: timings.snapshot(deps.clock.now() - scope.startedAt),
+  };
+}

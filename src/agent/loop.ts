@@ -12,6 +12,7 @@ import { buildCommitMessage, chooseSubject } from "./commit-message.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { commitChange, evaluateAttempt } from "./evaluate.js";
 import type { Session } from "./session.js";
+import type { Timings } from "./timings.js";
 import type { AttemptReport, CommitInfo, FixRequest, FixStage, Identity, TestSummary } from "./types.js";
 
 export interface LoopInput {
@@ -29,6 +30,7 @@ export interface LoopInput {
   readonly bot: Identity;
   readonly redact: (text: string) => string;
   readonly progress: (stage: FixStage, detail?: string) => void;
+  readonly timings: Timings;
 }
 
 export interface LoopResult {
@@ -77,6 +79,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       guard: input.guard,
       prompt,
       testsFailing: baseline !== null && !baseline.passed,
+      timings: input.timings,
       onApplying: () => {
         input.progress("applying", `attempt ${number}`);
       },
@@ -140,7 +143,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
           ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
           ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
         });
-        commit = await commitChange(input.sandbox, tree, touched, message, input.bot);
+        commit = await input.timings.measure("commit", () =>
+          commitChange(input.sandbox, tree, touched, message, input.bot),
+        );
         if (commit !== undefined) commits.push({ sha: commit, subject, message });
       }
       done = evaluation.tests === null || evaluation.tests.passed;

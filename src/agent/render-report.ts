@@ -3,6 +3,7 @@
  * fields). Pure: the CLI prints these, the GitHub worker builds its comment from the same report.
  */
 import { fenceFor } from "../apply/feedback-retry.js";
+import type { SetupReport } from "./setup-step.js";
 import type { AttemptReport, FixReport, TestSummary } from "./types.js";
 
 const STATUS_TITLE: Record<FixReport["status"], string> = {
@@ -48,6 +49,24 @@ function describeAttempt(attempt: AttemptReport): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+const SETUP_SOURCE: Record<SetupReport["source"], string> = {
+  request: "given",
+  "repo-config": "from .github/patchsmith.yml",
+  detected: "detected",
+};
+
+/** One line on the set-up step, for every report (the CLI's, the App's comment and check run). */
+export function describeSetup(setup: SetupReport): string {
+  const commands = setup.commands.map((c) => `\`${c.replace(/`/g, "'")}\``).join(", then ");
+  const failure = setup.failure;
+  const how =
+    failure === undefined
+      ? "ok"
+      : `failed (${failure.limit ?? (failure.timedOut ? "timed out" : `exit code ${String(failure.exitCode ?? "none")}`)})`;
+  const cache = setup.cache === "none" ? "" : `, cache ${setup.cache}`;
+  return `Set-up (${SETUP_SOURCE[setup.source]}): ${commands}: ${how} in ${(setup.durationMs / 1000).toFixed(1)} s${cache}.`;
+}
+
 /** "~" and a count mark figures estimated because the endpoint reported no usage. */
 function describeUsage(usage: FixReport["usage"]): string {
   const estimated = usage.estimatedCalls ?? 0;
@@ -67,6 +86,7 @@ export function renderReportMarkdown(report: FixReport): string {
     ].join(" · "),
   );
   const command = report.testCommand ? `\`${report.testCommand.command}\`` : "no test command";
+  if (report.setup !== undefined) out.push("", describeSetup(report.setup));
   out.push(
     "",
     `Tests (${command}): before: ${describeTestRun(report.tests.before)}; after: ${describeTestRun(report.tests.after)}.`,

@@ -36,6 +36,10 @@ export function withRepoSettings(request: FixRequest, configText: string | undef
     tokenBudget: request.tokenBudget ?? config.tokenBudget,
     wallTimeMs: request.wallTimeMs ?? config.wallTimeMs,
     forbiddenPaths: request.forbiddenPaths ?? config.forbiddenPaths,
+    ...(request.configuredSetup === undefined && config.setupCommands !== undefined
+      ? { configuredSetup: config.setupCommands }
+      : {}),
+    env: { ...config.env, ...(request.env ?? {}) },
   };
   return {
     ok: true,

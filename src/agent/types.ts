@@ -4,12 +4,23 @@
  */
 
 import type { LimitHit } from "../ports/sandbox-runner.js";
+import type { SetupReport } from "./setup-step.js";
+import type { PhaseTimings } from "./timings.js";
 
 export type FixStatus = "success" | "exhausted" | "failed";
 
 /** Where the job is, for the progress comment and the CLI's stderr. */
 export type FixStage =
-  "queued" | "cloning" | "testing-before" | "asking-model" | "applying" | "testing" | "committing" | "pushing" | "done";
+  | "queued"
+  | "cloning"
+  | "setting-up"
+  | "testing-before"
+  | "asking-model"
+  | "applying"
+  | "testing"
+  | "committing"
+  | "pushing"
+  | "done";
 
 export interface Identity {
   readonly name: string;
@@ -29,6 +40,17 @@ export interface FixRequest {
   /** A review comment's lines: the focus of the change. 1-based, inclusive. */
   readonly focus?: { readonly path: string; readonly startLine: number; readonly endLine: number };
   readonly testCommand?: string;
+  /** Set-up commands (`--setup`); false: no set-up at all (`--no-setup`); default: the repo config's, else detected. */
+  readonly setup?: readonly string[] | false;
+  /** Set-up commands from the repo config (the App reads it from the default branch; [] turns detection off). */
+  readonly configuredSetup?: readonly string[];
+  /** Variables for set-up and tests (the repo config's `env`). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Names the repository's package cache (one per repository, so one cannot poison another's); default: derived from
+   * `repo`. The App passes the repository a pull request comes from.
+   */
+  readonly cacheKey?: string;
   readonly model?: string;
   readonly maxAttempts?: number;
   readonly tokenBudget?: number;
@@ -156,6 +178,10 @@ export interface FixReport {
   /** The model-readable failure (status failed / exhausted). Redacted. */
   readonly failure?: { readonly reason: string; readonly message: string };
   readonly clonePath?: string;
+  /** The set-up step: what ran, from where, how long, whether the cache was warm, how it ended. */
+  readonly setup?: SetupReport;
+  /** Where the run's time went, by phase (ms). */
+  readonly timings?: PhaseTimings;
   /** Where the test command came from; absent when no tests were found. */
   readonly testCommand?: { readonly command: string; readonly source: "request" | "repo-config" | "detected" };
   /** What the model was shown (paths), and what did not fit in the budget: honest coverage. */

@@ -17,6 +17,8 @@ const OPTIONS = {
   branch: { type: "string" },
   into: { type: "string" },
   test: { type: "string" },
+  setup: { type: "string", multiple: true },
+  "no-setup": { type: "boolean" },
   model: { type: "string" },
   "max-attempts": { type: "string" },
   "token-budget": { type: "string" },
@@ -66,6 +68,12 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
   if (values["co-author"] !== undefined && parseIdentity(values["co-author"]) === undefined) {
     return { ok: false, message: '--co-author must read "Name <email>"' };
   }
+  if (values.setup !== undefined && values["no-setup"] === true) {
+    return { ok: false, message: "--setup and --no-setup exclude each other" };
+  }
+  if (values.setup?.some((command) => command.trim() === "") === true) {
+    return { ok: false, message: '--setup needs a command, e.g. --setup "npm ci"' };
+  }
   const maxAttempts = positiveInt(values["max-attempts"], "--max-attempts");
   if (maxAttempts instanceof Error) return { ok: false, message: maxAttempts.message };
   const tokenBudget = positiveInt(values["token-budget"], "--token-budget");
@@ -76,6 +84,11 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
     ...(values.branch !== undefined ? { branch: values.branch } : {}),
     ...(values.into !== undefined ? { into: values.into } : {}),
     ...(values.test !== undefined ? { testCommand: values.test } : {}),
+    ...(values["no-setup"] === true
+      ? { setup: false as const }
+      : values.setup !== undefined
+        ? { setup: values.setup }
+        : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),

@@ -3,7 +3,7 @@
  * without them it serves probot's registration page (the manifest flow), which writes them to `.env`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { startSetupServer } from "../adapters/probot-setup.js";
 import { startApp } from "../compose-app.js";
 import { composeFixDeps } from "../compose.js";
@@ -85,7 +85,10 @@ export async function run(argv: string[]): Promise<number> {
 
   // Fail closed: tests of pull requests are untrusted code; without a working sandbox they are not run at all
   // unless PATCHSMITH_TEST_SANDBOX=none says so explicitly.
-  const fixDeps = composeFixDeps(env.env, model.settings, { defaultSandbox: "bwrap" });
+  const fixDeps = composeFixDeps(env.env, model.settings, {
+    defaultSandbox: "bwrap",
+    cacheRoot: join(appEnv.env.dataDir, "cache"),
+  });
   const app = await startApp({ env: appEnv.env, fixDeps });
   process.stdout.write(`patchsmith: listening on ${app.url}${appEnv.env.webhookPath}\n`);
   process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.runner)}\n`);

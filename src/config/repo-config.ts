@@ -11,8 +11,19 @@ export const REPO_CONFIG_PATH = ".github/patchsmith.yml";
 export const WORKFLOWS_GLOB = ".github/workflows/**";
 const MAX_CONFIG_BYTES = 64 * 1024;
 
+const command = z.string().trim().min(1).max(2000);
+
 const repoConfigSchema = z.strictObject({
+  /** Commands that install what the tests need (run with network, before the first test run); false: none. */
+  setup: z.union([command, z.array(command).max(20), z.literal(false)]).optional(),
   test: z.string().trim().min(1).optional(),
+  /** Variables for set-up and tests (on top of a CI runner's: CI=true). */
+  env: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name"),
+      z.union([z.string(), z.number(), z.boolean()]),
+    )
+    .optional(),
   model: z.string().trim().min(1).optional(),
   budget: z
     .strictObject({
@@ -36,7 +47,10 @@ const repoConfigSchema = z.strictObject({
 });
 
 export interface RepoConfig {
+  /** Set-up commands; an empty list turns detection off. */
+  readonly setupCommands?: readonly string[];
   readonly testCommand?: string;
+  readonly env: Readonly<Record<string, string>>;
   readonly model?: string;
   readonly maxAttempts: number;
   readonly tokenBudget: number;
@@ -49,6 +63,7 @@ export interface RepoConfig {
 }
 
 export const DEFAULT_REPO_CONFIG: RepoConfig = {
+  env: {},
   maxAttempts: 3,
   tokenBudget: 200_000,
   wallTimeMs: 20 * 60_000,
@@ -90,7 +105,11 @@ export function parseRepoConfig(text: string | undefined): RepoConfigResult {
     ...(file.paths?.forbidden ?? []),
   ];
   const config: RepoConfig = {
+    ...(file.setup === undefined
+      ? {}
+      : { setupCommands: file.setup === false ? [] : typeof file.setup === "string" ? [file.setup] : file.setup }),
     ...(file.test === undefined ? {} : { testCommand: file.test }),
+    env: Object.fromEntries(Object.entries(file.env ?? {}).map(([name, value]) => [name, String(value)])),
     ...(file.model === undefined ? {} : { model: file.model }),
     maxAttempts: file.budget?.attempts ?? DEFAULT_REPO_CONFIG.maxAttempts,
     tokenBudget: file.budget?.tokens ?? DEFAULT_REPO_CONFIG.tokenBudget,

@@ -19,6 +19,7 @@ import {
 const STAGES: ReadonlyArray<readonly [FixStage, string]> = [
   ["queued", "queued"],
   ["cloning", "cloning"],
+  ["setting-up", "installing what the tests need"],
   ["testing-before", "running the tests first"],
   ["asking-model", "asking the model"],
   ["applying", "applying the edits"],

@@ -1,5 +1,6 @@
 /** The parts of a FixReport people read: what changed, tests before and after, attempts, tokens (pure). */
 import type { FixReport, TestSummary } from "../agent/types.js";
+import { describeSetup } from "../agent/render-report.js";
 import { details, fence, plural, quoteInline, truncate } from "./markdown.js";
 
 function testCell(summary: TestSummary | null): string {
@@ -13,9 +14,12 @@ function testCell(summary: TestSummary | null): string {
 export function renderTests(report: FixReport): string {
   const { before, after } = report.tests;
   const command = after?.command ?? before?.command ?? report.testCommand?.command;
-  if (command === undefined) return "**Tests:** none found (set `test:` in `.github/patchsmith.yml`).";
+  const setup = report.setup === undefined ? [] : [`**${describeSetup(report.setup).replace(/:/, ":**")}`, ""];
+  if (command === undefined)
+    return [...setup, "**Tests:** none found (set `test:` in `.github/patchsmith.yml`)."].join("\n");
   const source = report.testCommand?.source === "detected" ? " (detected)" : "";
   return [
+    ...setup,
     `**Tests:** \`${quoteInline(command)}\`${source}`,
     "",
     "| before | after |",

@@ -24,6 +24,8 @@ export interface BranchPlan {
   readonly cloneUrl: string;
   /** A pull request from another repository. */
   readonly fork: boolean;
+  /** `owner/name` of the repository the branch lives in (the fork's, for a fork's pull request). */
+  readonly headRepo: string;
   /** False for a fork that does not allow edits from maintainers. */
   readonly canPush: boolean;
   readonly pull?: { readonly number: number; readonly title: string; readonly body: string };
@@ -62,6 +64,7 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
       headSha,
       cloneUrl: repoInfo.cloneUrl,
       fork: false,
+      headRepo: `${repo.owner}/${repo.name}`,
       canPush: true,
     };
   }
@@ -94,6 +97,7 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
     headSha: pull.headSha,
     cloneUrl: fork ? pull.headCloneUrl! : repoInfo.cloneUrl,
     fork,
+    headRepo: pull.headRepoFullName ?? `${repo.owner}/${repo.name}`,
     // Never commit straight onto the default branch (a PR from `main` into a release branch): answer with a patch.
     canPush: (!fork || pull.maintainerCanModify) && !(!fork && pull.headRef === repoInfo.defaultBranch),
     pull: { number: pull.number, title: pull.title, body: pull.body },

@@ -76,6 +76,10 @@ export function buildFixRequest(
       ? { focus: { path: target.path, startLine: target.startLine ?? target.line, endLine: target.line } }
       : {}),
     ...(config.testCommand === undefined ? {} : { testCommand: config.testCommand }),
+    ...(config.setupCommands === undefined ? {} : { configuredSetup: config.setupCommands }),
+    env: config.env,
+    // A fork's pull request installs into a cache of its own: its set-up must not poison the repository's.
+    cacheKey: `${webHost}/${branch.headRepo}`,
     // The config came from the default branch; the clone's copy (a PR head) is not to be trusted.
     readRepoConfig: false,
     ...(model === undefined ? {} : { model }),

@@ -39,8 +39,14 @@ export interface Sandbox {
   changedPaths(): Promise<string[]>;
   /** Stage everything and commit with the given author; returns the new SHA. Nothing to commit → undefined. */
   commitAll(message: string, author: Identity): Promise<string | undefined>;
-  /** Discard working-tree changes (back to HEAD), including untracked files. */
+  /** Discard working-tree changes (back to HEAD), including untracked files, but not what set-up made. */
   resetHard(): Promise<void>;
+  /**
+   * After set-up: what it left in the working tree (dependencies, a virtual environment, build output) stays out of
+   * git's sight from now on — never shown as changed, never committed, never cleaned — and tracked files it changed
+   * are put back, so the tests check the repository as committed.
+   */
+  keepSetupOutput(): Promise<{ readonly kept: readonly string[]; readonly restored: readonly string[] }>;
   /** `git diff` and `git diff --stat` between two revisions (or rev..working tree when `to` is undefined). */
   diff(from: string, to?: string): Promise<{ readonly patch: string; readonly stat: string }>;
   /** File content at a revision, or undefined when absent. */

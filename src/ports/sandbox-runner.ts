@@ -21,6 +21,8 @@ export interface RunSummary {
   readonly durationMs: number;
   /** A sandbox limit the command ran into (it was stopped, or could not fork or allocate). */
   readonly limit?: LimitHit;
+  /** `host:port` a command with network asked for and the egress allow-list refused. */
+  readonly refusedHosts?: readonly string[];
 }
 
 export type LimitKind = "memory" | "processes" | "cpu-time";

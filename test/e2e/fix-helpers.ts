@@ -1,16 +1,26 @@
 /** Shared pieces of the fix e2e tests: real deps against the fake OpenAI server, edit blocks, tree checks. */
 import { git, type TempRepo } from "../fakes/git-repos.js";
 import type { FixDeps } from "../../src/agent/deps.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { composeFixDeps } from "../../src/compose.js";
+import type { Env } from "../../src/config/env.js";
 
 export const API_KEY = "sk-e2e-secret-0123456789abcdefghijklmnop";
 
-export function realDeps(baseURL: string): FixDeps {
-  return composeFixDeps({ PATCHSMITH_TEST_SANDBOX: "auto" } as never, {
-    apiKey: API_KEY,
-    baseURL,
-    model: "fake-model",
-  });
+/** One package-cache folder for the test process, so tests never write the user's own cache. */
+export const TEST_CACHE_ROOT = mkdtempSync(join(tmpdir(), "patchsmith-test-cache-"));
+process.on("exit", () => {
+  rmSync(TEST_CACHE_ROOT, { recursive: true, force: true });
+});
+
+export function realDeps(baseURL: string, env: Partial<Env> = {}): FixDeps {
+  return composeFixDeps(
+    { PATCHSMITH_TEST_SANDBOX: "auto", ...env } as Env,
+    { apiKey: API_KEY, baseURL, model: "fake-model" },
+    { cacheRoot: TEST_CACHE_ROOT },
+  );
 }
 
 export function block(path: string, search: string, replace: string, commit?: string): string {

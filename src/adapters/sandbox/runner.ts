@@ -133,8 +133,6 @@ function script(command: string, forwarder: { node: string; file: string; socket
 export interface SandboxedRunSummary extends RunSummary {
   readonly sandbox: "bwrap" | "none";
   readonly warning?: string;
-  /** Hosts set-up asked for and the egress allow-list refused. */
-  readonly refusedHosts?: readonly string[];
 }
 
 export interface SandboxedRunner extends SandboxRunner {

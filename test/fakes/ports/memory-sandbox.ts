@@ -106,6 +106,9 @@ export class MemorySandbox implements Sandbox {
     for (const [p, c] of this.filesAt("HEAD")) this.work.set(p, c);
     return Promise.resolve();
   }
+  keepSetupOutput(): Promise<{ kept: string[]; restored: string[] }> {
+    return Promise.resolve({ kept: [], restored: [] });
+  }
   diff(from: string, to?: string): Promise<{ patch: string; stat: string }> {
     const a = this.filesAt(from);
     const b = to === undefined ? this.work : this.filesAt(to);

@@ -36,7 +36,16 @@ describe("runFix with in-memory ports", () => {
     expect(report.changedFiles).toEqual([{ path: "src/math.js", before: BUGGY, after: FIXED }]);
     expect(report.testCommand).toEqual({ command: "npm test", source: "detected" });
     expect(h.sandbox().disposed).toBe(true);
-    expect(stages).toEqual(["cloning", "testing-before", "asking-model", "applying", "testing", "committing", "done"]);
+    expect(stages).toEqual([
+      "cloning",
+      "setting-up",
+      "testing-before",
+      "asking-model",
+      "applying",
+      "testing",
+      "committing",
+      "done",
+    ]);
   });
 
   it("shows the model the named files and the test failures, with untrusted text wrapped", async () => {

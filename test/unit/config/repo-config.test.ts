@@ -9,7 +9,11 @@ describe("parseRepoConfig", () => {
 
   it("reads every setting", () => {
     const text = [
+      "setup: [npm ci, npm run build]",
       "test: npm run test:unit",
+      "env:",
+      "  TZ: UTC",
+      "  RETRIES: 2",
       "model: qwen2.5-coder",
       "budget:",
       "  attempts: 2",
@@ -24,7 +28,9 @@ describe("parseRepoConfig", () => {
     expect(parseRepoConfig(text)).toEqual({
       ok: true,
       config: {
+        setupCommands: ["npm ci", "npm run build"],
         testCommand: "npm run test:unit",
+        env: { TZ: "UTC", RETRIES: "2" },
         model: "qwen2.5-coder",
         maxAttempts: 2,
         tokenBudget: 80000,
@@ -34,6 +40,16 @@ describe("parseRepoConfig", () => {
         fromFile: true,
       },
     });
+  });
+
+  it("reads set-up as one command, a list, or false (no set-up at all)", () => {
+    const one = parseRepoConfig("setup: make deps\n");
+    expect(one.ok && one.config.setupCommands).toEqual(["make deps"]);
+    const none = parseRepoConfig("setup: false\n");
+    expect(none.ok && none.config.setupCommands).toEqual([]);
+    const absent = parseRepoConfig("test: make test\n");
+    expect(absent.ok && absent.config.setupCommands).toBeUndefined();
+    expect(parseRepoConfig("env:\n  BAD-NAME: x\n")).toMatchObject({ ok: false, reason: "invalid-config" });
   });
 
   it("keeps workflows forbidden unless explicitly allowed", () => {

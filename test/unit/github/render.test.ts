@@ -25,7 +25,9 @@ describe("progress comment", () => {
   it("ticks the stages passed and marks the current one", () => {
     const body = renderProgress({ command: "/fix the parser", requester: "mia", stage: "asking-model" });
     expect(body).toContain("<!-- patchsmith -->");
-    expect(body).toContain("- [x] queued\n- [x] cloning\n- [x] running the tests first\n- [ ] **asking the model** ⏳");
+    expect(body).toContain(
+      "- [x] queued\n- [x] cloning\n- [x] installing what the tests need\n- [x] running the tests first\n- [ ] **asking the model** ⏳",
+    );
     expect(body).toContain("- [ ] pushing");
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * Can the baseline run tell anything about the code (pure)? A suite that cannot start — its runner not installed,
+ * a dependency missing, no test collected, a sandbox limit hit — fails for the environment, and no model can fix
+ * that: the run stops before the first model call and says what to set. A missing module of the repository's own
+ * (a broken relative import) is the code's fault, and the loop goes on.
+ */
+import type { TestSummary } from "./types.js";
+
+export interface EnvironmentProblem {
+  /** What is wrong, in a sentence that names the missing piece when it can. */
+  readonly why: string;
+}
+
+interface Sign {
+  readonly pattern: RegExp;
+  readonly why: (match: RegExpExecArray) => string | undefined;
+}
+
+const isRelative = (specifier: string): boolean => /^[./]/.test(specifier) || /^[A-Za-z]:[\\/]/.test(specifier);
+
+export interface RepositoryNames {
+  /** Top-level Python packages and modules of the repository (a missing one of these is a code bug). */
+  readonly pythonModules: ReadonlySet<string>;
+}
+
+function signs(names: RepositoryNames): readonly Sign[] {
+  return [
+    {
+      // sh: "sh: 1: tape: not found"; bash: "bash: tape: command not found".
+      pattern: /^(?:\/bin\/)?(?:sh|bash|dash)(?::\s*\d+)?:\s*(?:line \d+:\s*)?([^:\s]+):\s*(?:command )?not found\s*$/m,
+      why: (m) => `the command \`${m[1] ?? "?"}\` is not installed`,
+    },
+    {
+      pattern: /Cannot find (?:module|package) '([^']+)'/,
+      why: (m) => (isRelative(m[1] ?? "") ? undefined : `the package \`${m[1] ?? "?"}\` is not installed`),
+    },
+    {
+      pattern: /ModuleNotFoundError: No module named '([^'.]+)[^']*'/,
+      why: (m) => {
+        const name = m[1] ?? "";
+        return names.pythonModules.has(name) ? undefined : `the Python package \`${name}\` is not installed`;
+      },
+    },
+    {
+      pattern: /^npm (?:ERR!|error) Missing script: "([^"]+)"/m,
+      why: (m) => `package.json has no "${m[1] ?? "test"}" script`,
+    },
+    { pattern: /\bno tests ran\b|collected 0 items/, why: () => "no test was collected" },
+    { pattern: /No test files found|No tests found, exiting with code 1/, why: () => "no test file was found" },
+    {
+      pattern: /(?:no required|cannot find) module provid(?:es|ing) package ([^\s;]+)|missing go\.sum entry/,
+      why: (m) => (m[1] === undefined ? "a Go module is not downloaded" : `the Go module ${m[1]} is not downloaded`),
+    },
+    {
+      pattern:
+        /failed to (?:get|download|load) .*(?:dependency|package)|attempting to make an HTTP request, but --offline was specified/,
+      why: () => "a Cargo dependency is not downloaded",
+    },
+  ];
+}
+
+export function environmentProblem(baseline: TestSummary, names: RepositoryNames): EnvironmentProblem | undefined {
+  if (baseline.passed) return undefined;
+  if (baseline.limit !== undefined) return { why: baseline.limit.message };
+  if (baseline.exitCode === 127) {
+    const missing = signs(names)[0]!.pattern.exec(baseline.tail);
+    return {
+      why:
+        missing?.[1] === undefined
+          ? "the test command is not installed"
+          : `the command \`${missing[1]}\` is not installed`,
+    };
+  }
+  // A failing test that names its failures ran: whatever else it printed, the environment works.
+  if (baseline.failing.length > 0) return undefined;
+  for (const sign of signs(names)) {
+    const match = sign.pattern.exec(baseline.tail);
+    if (match === null) continue;
+    const why = sign.why(match);
+    if (why !== undefined) return { why };
+  }
+  return undefined;
+}
+
+/** The top-level Python modules of a repository, from its paths (`pkg/__init__.py`, `src/pkg/...`, `mod.py`). */
+export function pythonModulesOf(paths: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const path of paths) {
+    if (!path.endsWith(".py")) continue;
+    const parts = path.replace(/^src\//, "").split("/");
+    const first = parts[0]!;
+    names.add(parts.length === 1 ? first.replace(/\.py$/, "") : first);
+  }
+  return names;
+}

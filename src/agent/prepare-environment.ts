@@ -1,0 +1,110 @@
+/**
+ * Before the first test run: the environment the repository needs (set-up commands, corepack shims, a virtual
+ * environment, its package cache) and the test command. A set-up that fails ends the run here, before any model
+ * call, with the end of its output and what to set.
+ */
+import type { Sandbox } from "../ports/git-sandbox.js";
+import type { FixDeps, WorkTree } from "./deps.js";
+import { readMany } from "./read-files.js";
+import type { RunPlace } from "./run-place.js";
+import { chooseSetup, detectEnvironment, SETUP_FILES } from "./setup-plan.js";
+import { DEFAULT_SETUP_TIMEOUT_MS, runSetup, type SetupReport } from "./setup-step.js";
+import { DETECTION_FILES, type TestCommand } from "./test-command.js";
+import { resolveTestCommand } from "./test-runs.js";
+import type { FixRequest } from "./types.js";
+import { tailForModel } from "./verdict.js";
+
+export type Prepared =
+  | {
+      readonly ok: true;
+      readonly place: RunPlace;
+      readonly setup?: SetupReport;
+      readonly testCommand?: TestCommand;
+    }
+  | { readonly ok: false; readonly reason: "setup-failed"; readonly message: string; readonly setup: SetupReport };
+
+/** The repository's cache key when the request names none: its URL without credentials, or its local path. */
+export function cacheKeyOf(repo: string): string {
+  try {
+    const url = new URL(repo);
+    return `${url.host}${url.pathname}`
+      .replace(/\.git$/, "")
+      .replace(/\/+$/, "")
+      .toLowerCase();
+  } catch {
+    return repo.replace(/\/+$/, "");
+  }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** The failure a person and the next run can act on: what ran, how it ended, its output's end, what to set. */
+export function describeSetupFailure(setup: SetupReport): string {
+  const failure = setup.failure;
+  if (failure === undefined) return "Set-up failed.";
+  const how =
+    failure.limit ?? (failure.timedOut ? "timed out" : `ended with exit code ${String(failure.exitCode ?? "none")}`);
+  const lines = [
+    `Set-up failed: \`${failure.command}\` ${how} after ${seconds(setup.durationMs)}, so the tests could not run and ` +
+      "no model was asked.",
+    "",
+    "```",
+    tailForModel(failure.tail).replace(/```/g, "'''"),
+    "```",
+  ];
+  if (setup.refusedHosts !== undefined) {
+    lines.push(
+      "",
+      `It tried to reach hosts the set-up allow-list does not admit: ${setup.refusedHosts.join(", ")} (the operator ` +
+        "adds hosts with PATCHSMITH_SETUP_HOSTS).",
+    );
+  }
+  const from =
+    setup.source === "detected" ? "was detected from the repository's files" : `came from the ${setup.source}`;
+  lines.push(
+    "",
+    `The command ${from}. Set \`setup:\` in .github/patchsmith.yml to the commands that install what the tests ` +
+      "need (or pass --setup / --no-setup to `patchsmith fix`).",
+  );
+  return lines.join("\n");
+}
+
+export async function prepareEnvironment(
+  deps: FixDeps,
+  request: FixRequest,
+  sandbox: Sandbox,
+  tree: WorkTree,
+  paths: readonly string[],
+  configuredTest: string | undefined,
+  timeLeftMs: () => number,
+): Promise<Prepared> {
+  const wanted = [...new Set([...SETUP_FILES, ...DETECTION_FILES])].filter((f) => paths.includes(f));
+  const small = await readMany(tree, wanted);
+  const facts = { paths, read: (path: string) => small.get(path) };
+  const detected = detectEnvironment(facts, sandbox.dir);
+  const environment = { ...detected.environment, env: { ...detected.environment.env, ...(request.env ?? {}) } };
+  const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands);
+  // Set-up fills the cache; without one, the tests still read what an earlier job's set-up left there.
+  const key = request.cacheKey ?? cacheKeyOf(request.repo);
+  const cacheDir = plan !== undefined ? await deps.caches?.folderFor(key) : await deps.caches?.find(key);
+  const place: RunPlace = { sandbox, environment, cacheDir };
+  let setup: SetupReport | undefined;
+  if (plan !== undefined) {
+    setup = await runSetup(deps, place, plan, Math.min(DEFAULT_SETUP_TIMEOUT_MS, timeLeftMs()));
+    if (setup.status === "failed")
+      return { ok: false, reason: "setup-failed", message: describeSetupFailure(setup), setup };
+  }
+  const testCommand = await resolveTestCommand(
+    deps,
+    place,
+    tree,
+    { requested: request.testCommand, configured: configuredTest },
+    paths,
+  );
+  return {
+    ok: true,
+    place,
+    ...(setup === undefined ? {} : { setup }),
+    ...(testCommand === undefined ? {} : { testCommand }),
+  };
+}

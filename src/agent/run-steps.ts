@@ -1,0 +1,147 @@
+/**
+ * The run inside its clone, step by step: the environment (set-up, test command), the baseline test run beside the
+ * context gathering, the check that the tests can run at all, the bounded loop, then the report. Steps that cannot
+ * go on end the run with a report that says why, before any model call when the environment is at fault.
+ */
+import { DEFAULT_MODEL } from "../config/env.js";
+import type { Sandbox } from "../ports/git-sandbox.js";
+import { createPathGuard, DEFAULT_FORBIDDEN } from "./apply-step.js";
+import { resolveLimits } from "./budget.js";
+import { buildSystemPrompt, buildTaskPrompt } from "./build-prompt.js";
+import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";
+import { gatherContext, type GatheredContext } from "./context.js";
+import type { FixDeps, WorkTree } from "./deps.js";
+import { environmentProblem, pythonModulesOf } from "./environment-check.js";
+import { finishReport, type ReportScope } from "./finish.js";
+import { runLoop } from "./loop.js";
+import { prepareEnvironment } from "./prepare-environment.js";
+import { readMany } from "./read-files.js";
+import { looksLikeBugReport } from "./reproduction.js";
+import { Session } from "./session.js";
+import { DEFAULT_TEST_TIMEOUT_MS, runTests } from "./test-runs.js";
+import type { Timings } from "./timings.js";
+import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
+import { tailForModel } from "./verdict.js";
+
+export interface RunScope {
+  readonly sandbox: Sandbox;
+  readonly tree: WorkTree;
+  readonly branch: string;
+  readonly startedAt: number;
+  readonly redact: (text: string) => string;
+  readonly progress: (stage: FixStage, detail?: string) => void;
+  readonly notes: string[];
+  readonly timings: Timings;
+}
+
+/** Why the baseline says nothing about the code, for the report: the problem, the output's end, what to set. */
+export function describeBrokenTests(why: string, before: TestSummary): string {
+  const how = before.timedOut ? "timed out" : `ended with exit code ${String(before.exitCode ?? "none")}`;
+  return [
+    `The tests cannot run here: ${why}. No model was asked, since no change to the code can fix that.`,
+    "",
+    `\`${before.command}\` ${how}:`,
+    "```",
+    tailForModel(before.tail).replace(/```/g, "'''"),
+    "```",
+    "",
+    "Set `setup:` in .github/patchsmith.yml to the commands that install what the tests need, or `test:` to a " +
+      "command that runs them (`patchsmith fix`: --setup, --test).",
+  ].join("\n");
+}
+
+export async function runSteps(
+  deps: FixDeps,
+  request: FixRequest,
+  configuredTest: string | undefined,
+  scope: RunScope,
+): Promise<FixReport> {
+  const { sandbox, tree, startedAt, redact, progress, notes, timings } = scope;
+  const paths = await sandbox.listFiles();
+  const limits = resolveLimits(request);
+  const timeLeft = (): number => limits.wallTimeMs - (deps.clock.now() - startedAt);
+  // The context depends on nothing set-up or the tests do: it is gathered while they run.
+  const contextPromise = timings.measure("context", () =>
+    gatherContext({
+      instruction: request.instruction,
+      ...(request.context !== undefined ? { extra: request.context } : {}),
+      ...(request.focus !== undefined ? { focus: request.focus } : {}),
+      paths,
+      read: (wanted) => readMany(tree, wanted),
+      grep: (words) => sandbox.grep(words),
+    }),
+  );
+  contextPromise.catch(() => undefined);
+  const base: ReportScope = { deps, request, scope, paths };
+
+  progress("setting-up");
+  const prepared = await timings.measure("setup", () =>
+    prepareEnvironment(deps, request, sandbox, tree, paths, configuredTest, timeLeft),
+  );
+  if (!prepared.ok)
+    return finishReport({
+      ...base,
+      early: { reason: prepared.reason, message: prepared.message },
+      setup: prepared.setup,
+    });
+  const { place, setup, testCommand } = prepared;
+  const extras = { ...(setup === undefined ? {} : { setup }), ...(testCommand === undefined ? {} : { testCommand }) };
+
+  const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const test =
+    testCommand === undefined
+      ? undefined
+      : () =>
+          timings.measure("tests", () => runTests(deps, place, testCommand.command, Math.min(testTimeout, timeLeft())));
+  if (test) progress("testing-before", testCommand?.command);
+  else
+    notes.push(
+      "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
+    );
+  const before: TestSummary | null = test === undefined ? null : await timings.measure("baseline", test);
+  const context: GatheredContext = await contextPromise;
+  if (before !== null) {
+    const problem = environmentProblem(before, { pythonModules: pythonModulesOf(paths) });
+    if (problem !== undefined) {
+      return finishReport({
+        ...base,
+        ...extras,
+        before,
+        early: { reason: "tests-cannot-run", message: describeBrokenTests(problem.why, before) },
+      });
+    }
+  }
+  if (context.omitted.length > 0) notes.push(`Too big for the model's context: ${context.omitted.join(", ")}.`);
+
+  const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);
+  const forbidden = request.forbiddenPaths ?? DEFAULT_FORBIDDEN;
+  const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
+  const session = new Session(deps, model, limits, startedAt, buildSystemPrompt({ forbidden, reproduce }));
+  const firstPrompt = buildTaskPrompt({
+    instruction: request.instruction,
+    ...(request.context !== undefined ? { extra: request.context } : {}),
+    ...(request.focus !== undefined ? { focus: request.focus } : {}),
+    context,
+    testCommand: testCommand?.command,
+    before,
+    redact,
+  });
+  const loop = await runLoop({
+    deps,
+    request,
+    session,
+    sandbox,
+    tree,
+    knownPaths: paths,
+    guard: createPathGuard(forbidden),
+    firstPrompt,
+    before,
+    test,
+    reproduce,
+    bot: request.botIdentity ?? DEFAULT_BOT_IDENTITY,
+    redact,
+    progress,
+    timings,
+  });
+  return finishReport({ ...base, ...extras, before, context, loop, session });
+}

@@ -1,0 +1,223 @@
+/**
+ * What a repository needs before its tests can run (pure): the set-up commands (the request's, the repo config's,
+ * or detected from its lockfiles and manifests) and the environment both set-up and tests run in — corepack shims
+ * for the package manager it declares, the virtual environment set-up makes, the package managers' caches.
+ */
+import { parse as parseToml } from "smol-toml";
+import type { ProjectFacts } from "./test-command.js";
+
+export type SetupSource = "request" | "repo-config" | "detected";
+
+export interface SetupPlan {
+  readonly commands: readonly string[];
+  readonly source: SetupSource;
+}
+
+/** How set-up and test runs see the project: the same for both, so what set-up installed is what the tests find. */
+export interface RunEnvironment {
+  /** Commands put on PATH (`pnpm` → `corepack pnpm`), for scripts that call the declared package manager. */
+  readonly shims: Readonly<Record<string, string>>;
+  /** Folders in front of PATH (the virtual environment's `bin`, absolute). */
+  readonly path: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The files set-up detection reads, besides the list of paths. */
+export const SETUP_FILES = ["package.json", "pyproject.toml", "setup.py", "setup.cfg"] as const;
+
+/** Where a detected Python set-up puts its virtual environment, inside the clone. */
+export const VENV_DIR = ".venv";
+
+const TEST_EXTRAS = ["test", "tests", "testing", "dev"] as const;
+
+/** Requirement files of development and tests, installed after the main one. */
+const DEV_REQUIREMENTS = [
+  "requirements-dev.txt",
+  "requirements_dev.txt",
+  "dev-requirements.txt",
+  "requirements-test.txt",
+  "requirements_test.txt",
+  "requirements-tests.txt",
+  "test-requirements.txt",
+  "requirements/dev.txt",
+  "requirements/development.txt",
+  "requirements/test.txt",
+  "requirements/tests.txt",
+  "requirements/testing.txt",
+] as const;
+
+interface PackageJson {
+  readonly packageManager?: unknown;
+  readonly dependencies?: unknown;
+  readonly devDependencies?: unknown;
+  readonly optionalDependencies?: unknown;
+  readonly workspaces?: unknown;
+}
+
+function readPackageJson(facts: ProjectFacts): PackageJson | undefined {
+  const text = facts.read("package.json");
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type NodeManager =
+  { readonly name: "npm" } | { readonly name: "pnpm" } | { readonly name: "yarn"; readonly berry: boolean };
+
+/** `packageManager: "pnpm@9.1.0+sha512..."` → pnpm; a yarn version of 2 or more is Yarn Berry. */
+function declaredManager(pkg: PackageJson): NodeManager | undefined {
+  if (typeof pkg.packageManager !== "string") return undefined;
+  const match = /^(npm|pnpm|yarn)@(\d+)/.exec(pkg.packageManager);
+  if (match === null) return undefined;
+  if (match[1] === "yarn") return { name: "yarn", berry: Number(match[2]) >= 2 };
+  return { name: match[1] as "npm" | "pnpm" };
+}
+
+const hasEntries = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && Object.keys(value).length > 0;
+
+function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<string, string> } | undefined {
+  const pkg = readPackageJson(facts);
+  if (pkg === undefined) return undefined;
+  const has = (path: string): boolean => facts.paths.includes(path);
+  const declared = declaredManager(pkg);
+  const manager: NodeManager | undefined =
+    declared ??
+    (has("pnpm-lock.yaml")
+      ? { name: "pnpm" }
+      : has("yarn.lock")
+        ? { name: "yarn", berry: has(".yarnrc.yml") }
+        : undefined);
+  const shims: Record<string, string> =
+    manager?.name === "pnpm" ? { pnpm: "corepack pnpm" } : manager?.name === "yarn" ? { yarn: "corepack yarn" } : {};
+  const lockfile = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"].some(has);
+  const dependencies = [pkg.dependencies, pkg.devDependencies, pkg.optionalDependencies].some(hasEntries);
+  if (!lockfile && !dependencies && pkg.workspaces === undefined) return { commands: [], shims };
+  if (manager?.name === "pnpm") {
+    const frozen = has("pnpm-lock.yaml") ? " --frozen-lockfile" : "";
+    const store = '--store-dir "${PATCHSMITH_CACHE:-$HOME/.cache}/pnpm-store"';
+    return { commands: [`corepack pnpm install${frozen} --prefer-offline ${store}`], shims };
+  }
+  if (manager?.name === "yarn") {
+    const locked = has("yarn.lock");
+    const command = manager.berry
+      ? `corepack yarn install${locked ? " --immutable" : ""}`
+      : `corepack yarn install${locked ? " --frozen-lockfile" : ""} --prefer-offline --non-interactive`;
+    return { commands: [command], shims };
+  }
+  if (has("package-lock.json") || has("npm-shrinkwrap.json")) return { commands: ["npm ci --prefer-offline"], shims };
+  return { commands: ["npm install --prefer-offline"], shims };
+}
+
+const shellQuote = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
+
+/** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
+export function pythonExtras(facts: ProjectFacts): string[] {
+  const declared = new Set<string>();
+  const pyproject = facts.read("pyproject.toml");
+  if (pyproject !== undefined) {
+    try {
+      const data = parseToml(pyproject) as { project?: { "optional-dependencies"?: Record<string, unknown> } };
+      for (const name of Object.keys(data.project?.["optional-dependencies"] ?? {})) declared.add(name);
+    } catch {
+      // A broken pyproject.toml: pip will say so during set-up.
+    }
+  }
+  const cfg = facts.read("setup.cfg");
+  const section =
+    cfg === undefined ? undefined : /^\[options\.extras_require\]\s*\n([\s\S]*?)(?=^\[|$(?![\s\S]))/m.exec(cfg);
+  for (const line of section?.[1]?.split("\n") ?? []) {
+    const name = /^([A-Za-z0-9_.-]+)\s*=/.exec(line)?.[1];
+    if (name !== undefined) declared.add(name);
+  }
+  const setupPy = facts.read("setup.py");
+  const extras = setupPy === undefined ? undefined : /extras_require\s*=\s*(?:dict\()?\{?([\s\S]*?)[})]/.exec(setupPy);
+  for (const match of extras?.[1]?.matchAll(/["']([A-Za-z0-9_.-]+)["']\s*:|\b([A-Za-z0-9_]+)\s*=/g) ?? []) {
+    declared.add((match[1] ?? match[2])!);
+  }
+  return TEST_EXTRAS.filter((name) => declared.has(name));
+}
+
+function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[]; venv: string } | undefined {
+  const has = (path: string): boolean => facts.paths.includes(path);
+  // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
+  // setup.py or a pyproject.toml to install from (setup.cfg alone is read through one of them).
+  const pyprojectPackage =
+    has("pyproject.toml") && /^\[(project|build-system|tool\.poetry)\]/m.test(facts.read("pyproject.toml") ?? "");
+  const packaged = has("setup.py") || pyprojectPackage;
+  const requirements = ["requirements.txt", ...DEV_REQUIREMENTS].filter(has);
+  if (!packaged && requirements.length === 0) return undefined;
+  const venv = `${cloneDir}/${VENV_DIR}`;
+  const pip = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
+  const commands = [`python3 -m venv ${VENV_DIR}`];
+  for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
+  if (packaged) {
+    const extras = pythonExtras(facts);
+    commands.push(`${pip} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`);
+  }
+  return { commands, venv };
+}
+
+/**
+ * The set-up commands and run environment detected from the project's files. Several ecosystems in one repository
+ * (a Python service with a Node front end) get each one's commands, in a fixed order.
+ */
+export function detectEnvironment(
+  facts: ProjectFacts,
+  cloneDir: string,
+): { readonly commands: readonly string[]; readonly environment: RunEnvironment } {
+  const commands: string[] = [];
+  const shims: Record<string, string> = {};
+  const path: string[] = [];
+  const env: Record<string, string> = {};
+  const node = nodeSetup(facts);
+  if (node !== undefined) {
+    commands.push(...node.commands);
+    Object.assign(shims, node.shims);
+  }
+  const python = pythonSetup(facts, cloneDir);
+  if (python !== undefined) {
+    commands.push(...python.commands);
+    path.push(`${python.venv}/bin`);
+    env.VIRTUAL_ENV = python.venv;
+  }
+  if (facts.paths.includes("go.mod")) commands.push("go mod download");
+  if (facts.paths.includes("Cargo.toml")) commands.push("cargo fetch");
+  return { commands, environment: { shims, path, env } };
+}
+
+/**
+ * The plan: the request's commands (`--setup`, or `false` for `--no-setup`), else the repo config's, else the
+ * detected ones; undefined when there is nothing to do.
+ */
+export function chooseSetup(
+  requested: readonly string[] | false | undefined,
+  configured: readonly string[] | undefined,
+  detected: readonly string[],
+): SetupPlan | undefined {
+  if (requested === false) return undefined;
+  const clean = (list: readonly string[]): string[] => list.map((c) => c.trim()).filter((c) => c !== "");
+  if (requested !== undefined && clean(requested).length > 0) return { commands: clean(requested), source: "request" };
+  if (configured !== undefined) {
+    const commands = clean(configured);
+    return commands.length > 0 ? { commands, source: "repo-config" } : undefined;
+  }
+  return detected.length > 0 ? { commands: [...detected], source: "detected" } : undefined;
+}
+
+/** Where each package manager keeps its downloads, under the repository's cache as the command sees it. */
+export function cacheEnv(root: string): Record<string, string> {
+  return {
+    PATCHSMITH_CACHE: root,
+    npm_config_cache: `${root}/npm`,
+    YARN_CACHE_FOLDER: `${root}/yarn`,
+    COREPACK_HOME: `${root}/corepack`,
+    PIP_CACHE_DIR: `${root}/pip`,
+    GOMODCACHE: `${root}/go-mod`,
+    CARGO_HOME: `${root}/cargo`,
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * A package registry on 127.0.0.1 that npm, pnpm and Yarn install from: packuments at `/<name>` and tarballs at
+ * `/-/<name>-<version>.tgz`, made by the real `tar` from files the test gives. It records every request, so a test
+ * can tell a cold install (tarballs fetched) from a warm one.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeFiles } from "./git-repos.js";
+
+export interface FakePackage {
+  readonly name: string;
+  readonly version: string;
+  /** Files of the package besides package.json, relative to its root. */
+  readonly files: Readonly<Record<string, string>>;
+  readonly dependencies?: Readonly<Record<string, string>>;
+  readonly bin?: Readonly<Record<string, string>>;
+}
+
+export interface FakeRegistry {
+  /** With a trailing slash, as npm's `registry` setting wants it. */
+  readonly url: string;
+  readonly port: number;
+  /** `host:port`, for the egress allow-list. */
+  readonly host: string;
+  readonly requests: readonly string[];
+  close(): Promise<void>;
+}
+
+interface Built {
+  readonly meta: FakePackage;
+  readonly tarball: Buffer;
+}
+
+function pack(pkg: FakePackage): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), "patchsmith-pkg-"));
+  try {
+    const manifest = {
+      name: pkg.name,
+      version: pkg.version,
+      ...(pkg.dependencies === undefined ? {} : { dependencies: pkg.dependencies }),
+      ...(pkg.bin === undefined ? {} : { bin: pkg.bin }),
+    };
+    writeFiles(join(dir, "package"), { ...pkg.files, "package.json": `${JSON.stringify(manifest, null, 2)}\n` });
+    const out = join(dir, "package.tgz");
+    execFileSync("tar", ["-czf", out, "-C", dir, "--owner=0", "--group=0", "--mode=a+rX", "package"]);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const tarballName = (name: string, version: string): string => `${name.replace(/^@[^/]+\//, "")}-${version}.tgz`;
+
+export async function startFakeRegistry(packages: readonly FakePackage[]): Promise<FakeRegistry> {
+  const built: Built[] = packages.map((meta) => ({ meta, tarball: pack(meta) }));
+  const requests: string[] = [];
+  let base = "";
+  const packument = (name: string) => {
+    const versions = built.filter((b) => b.meta.name === name);
+    if (versions.length === 0) return undefined;
+    const entries = versions.map(({ meta, tarball }): [string, unknown] => [
+      meta.version,
+      {
+        name,
+        version: meta.version,
+        ...(meta.dependencies === undefined ? {} : { dependencies: meta.dependencies }),
+        ...(meta.bin === undefined ? {} : { bin: meta.bin }),
+        dist: {
+          tarball: `${base}${name}/-/${tarballName(name, meta.version)}`,
+          integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
+          shasum: createHash("sha1").update(tarball).digest("hex"),
+        },
+      },
+    ]);
+    return { name, "dist-tags": { latest: versions.at(-1)!.meta.version }, versions: Object.fromEntries(entries) };
+  };
+  const server: Server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? "/", "http://registry").pathname);
+    requests.push(`${request.method ?? "GET"} ${path}`);
+    const tarball = /^\/(.+)\/-\/([^/]+\.tgz)$/.exec(path);
+    if (tarball !== null) {
+      const found = built.find(
+        (b) => b.meta.name === tarball[1] && tarballName(b.meta.name, b.meta.version) === tarball[2],
+      );
+      if (found === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/octet-stream" }).end(found.tarball);
+      return;
+    }
+    const document = packument(path.slice(1));
+    if (document === undefined) {
+      response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(document));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${String(port)}/`;
+  return {
+    url: base,
+    port,
+    host: `127.0.0.1:${String(port)}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+/** A test runner package in the spirit of tape: `tape-lite FILES...` runs each file and prints TAP. */
+export const TAPE_LITE: FakePackage = {
+  name: "tape-lite",
+  version: "1.0.0",
+  bin: { "tape-lite": "bin.js" },
+  files: {
+    "bin.js": [
+      "#!/usr/bin/env node",
+      '"use strict";',
+      'const path = require("node:path");',
+      'const { pathToFileURL } = require("node:url");',
+      "globalThis.__tapeLite = { tests: [] };",
+      "(async () => {",
+      "  for (const file of process.argv.slice(2)) await import(pathToFileURL(path.resolve(file)).href);",
+      '  console.log("TAP version 13");',
+      "  let n = 0;",
+      "  let failed = 0;",
+      "  for (const { name, fn } of globalThis.__tapeLite.tests) {",
+      "    n++;",
+      "    try {",
+      "      await fn();",
+      "      console.log(`ok ${n} ${name}`);",
+      "    } catch (error) {",
+      "      failed++;",
+      "      console.log(`not ok ${n} ${name}`);",
+      '      console.log("  ---");',
+      "      console.log(`    operator: ${error.operator ?? 'fail'}`);",
+      "      console.log(`    expected: ${JSON.stringify(error.expected)}`);",
+      "      console.log(`    actual:   ${JSON.stringify(error.actual)}`);",
+      '      console.log("  ...");',
+      "    }",
+      "  }",
+      "  console.log(`\\n1..${n}\\n# tests ${n}\\n# pass  ${n - failed}\\n# fail  ${failed}`);",
+      "  process.exitCode = failed > 0 ? 1 : 0;",
+      "})();",
+      "",
+    ].join("\n"),
+    "index.js": [
+      '"use strict";',
+      "module.exports = function test(name, fn) {",
+      "  globalThis.__tapeLite.tests.push({ name, fn });",
+      "};",
+      "",
+    ].join("\n"),
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * A repository whose tests need a dev dependency, as most real ones do: `npm test` runs `tape-lite` from the fake
+ * registry, so the tests cannot run until set-up has installed it. The lockfile is written by the real npm against
+ * the fake registry, and `.npmrc` points npm at it, as a project on a private registry does.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git, writeFiles, type TempRepo } from "./git-repos.js";
+import type { FakeRegistry } from "./npm-registry.js";
+
+const run = promisify(execFile);
+
+export const FLAGS_BUGGY = '    else if (value === "false") out[key] = true;';
+export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
+
+/** Async: the registry answering npm runs in this same process. */
+export async function makeTapeRepo(registry: FakeRegistry, options: { bug?: boolean } = {}): Promise<TempRepo> {
+  const planted = options.bug ?? true;
+  const dir = mkdtempSync(join(tmpdir(), "patchsmith-tape-"));
+  const files: Record<string, string> = {
+    ".npmrc": `registry=${registry.url}\n`,
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify(
+      {
+        name: "flag-parser",
+        version: "1.0.0",
+        main: "index.js",
+        scripts: { test: "tape-lite test/*.js" },
+        devDependencies: { "tape-lite": "^1.0.0" },
+      },
+      null,
+      2,
+    )}\n`,
+    "index.js": [
+      '"use strict";',
+      '/** Parses --key=value flags; "true" and "false" become booleans. */',
+      "module.exports = function parse(args) {",
+      "  const out = {};",
+      "  for (const arg of args) {",
+      "    const match = /^--([^=]+)(?:=(.*))?$/.exec(arg);",
+      "    if (!match) continue;",
+      "    const [, key, value] = match;",
+      '    if (value === undefined || value === "true") out[key] = true;',
+      planted ? FLAGS_BUGGY : FLAGS_FIXED,
+      "    else out[key] = value;",
+      "  }",
+      "  return out;",
+      "};",
+      "",
+    ].join("\n"),
+    "test/parse.js": [
+      '"use strict";',
+      'const test = require("tape-lite");',
+      'const assert = require("node:assert/strict");',
+      'const parse = require("../index.js");',
+      "",
+      'test("a bare flag is true", () => {',
+      '  assert.deepEqual(parse(["--verbose"]), { verbose: true });',
+      "});",
+      "",
+      'test("--flag=false is false", () => {',
+      '  assert.deepEqual(parse(["--color=false"]), { color: false });',
+      "});",
+      "",
+      'test("a value is kept", () => {',
+      '  assert.deepEqual(parse(["--name=ada"]), { name: "ada" });',
+      "});",
+      "",
+    ].join("\n"),
+  };
+  writeFiles(dir, files);
+  await run("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, npm_config_cache: join(dir, ".npm-cache") },
+  });
+  rmSync(join(dir, ".npm-cache"), { recursive: true, force: true });
+  git(dir, ["init", "--quiet", "--initial-branch", "main"]);
+  git(dir, ["add", "--all"]);
+  git(dir, ["commit", "--quiet", "-m", "Initial commit"]);
+  return {
+    dir,
+    branch: "main",
+    headSha: git(dir, ["rev-parse", "HEAD"]).trim(),
+    testCommand: "npm test",
+    ...(planted
+      ? { bug: { path: "index.js", buggy: FLAGS_BUGGY, fixed: FLAGS_FIXED, failingTest: "--flag=false is false" } }
+      : {}),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { environmentProblem, pythonModulesOf } from "../../../src/agent/environment-check.js";
+import type { TestSummary } from "../../../src/agent/types.js";
+
+const names = { pythonModules: new Set(["calc", "helpers"]) };
+
+function failed(tail: string, extra: Partial<TestSummary> = {}): TestSummary {
+  return {
+    command: "npm test",
+    passed: false,
+    exitCode: 1,
+    timedOut: false,
+    failing: [],
+    tail,
+    durationMs: 5,
+    ...extra,
+  };
+}
+
+describe("environmentProblem", () => {
+  it.each([
+    ["sh: 1: tape: not found", 127, "the command `tape` is not installed"],
+    ["bash: line 1: pytest: command not found", 127, "the command `pytest` is not installed"],
+    ["Error: Cannot find module 'mocha'\nRequire stack:", 1, "the package `mocha` is not installed"],
+    [
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'vitest' imported from",
+      1,
+      "the package `vitest` is not installed",
+    ],
+    [
+      "E   ModuleNotFoundError: No module named 'requests.adapters'",
+      2,
+      "the Python package `requests` is not installed",
+    ],
+    ['npm error Missing script: "test"', 1, 'package.json has no "test" script'],
+    ["collected 0 items\n\n=== no tests ran in 0.01s ===", 5, "no test was collected"],
+    [
+      "main.go:3:8: no required module provides package github.com/x/y; to add it:",
+      1,
+      "the Go module github.com/x/y is not downloaded",
+    ],
+  ])("%s", (tail, exitCode, why) => {
+    expect(environmentProblem(failed(tail, { exitCode }), names)).toEqual({ why });
+  });
+
+  it("a missing module of the repository's own is the code's fault, not the environment's", () => {
+    expect(environmentProblem(failed("Error: Cannot find module './lib/parse'"), names)).toBeUndefined();
+    expect(environmentProblem(failed("ModuleNotFoundError: No module named 'calc.bounds'"), names)).toBeUndefined();
+  });
+
+  it("a run that names failing tests ran, whatever else it printed", () => {
+    const ran = failed("not ok 1 parses\nCannot find module 'optional-peer'", { failing: ["parses"] });
+    expect(environmentProblem(ran, names)).toBeUndefined();
+  });
+
+  it("a sandbox limit at the baseline is an environment problem; a passing run never is", () => {
+    const limited = failed("", { limit: { kind: "memory", message: "the command used more than 4 GiB of memory" } });
+    expect(environmentProblem(limited, names)?.why).toContain("4 GiB");
+    expect(environmentProblem({ ...failed("sh: 1: x: not found"), passed: true, exitCode: 0 }, names)).toBeUndefined();
+  });
+
+  it("an ordinary assertion failure is not an environment problem", () => {
+    expect(environmentProblem(failed("AssertionError: expected 3 to equal 4"), names)).toBeUndefined();
+  });
+});
+
+describe("pythonModulesOf", () => {
+  it("finds packages, src-layout packages and top-level modules", () => {
+    expect([...pythonModulesOf(["calc/__init__.py", "src/util/x.py", "setup.py", "README.md"])].sort()).toEqual([
+      "calc",
+      "setup",
+      "util",
+    ]);
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { cacheEnv, chooseSetup, detectEnvironment, pythonExtras } from "../../../src/agent/setup-plan.js";
+
+function facts(files: Record<string, string>) {
+  return { paths: Object.keys(files), read: (path: string) => files[path] };
+}
+
+const pkg = (value: object): string => JSON.stringify(value);
+const DEV = pkg({ name: "x", devDependencies: { tape: "^5" } });
+
+describe("detectEnvironment: Node", () => {
+  it.each([
+    [{ "package.json": DEV, "package-lock.json": "{}" }, ["npm ci --prefer-offline"]],
+    [{ "package.json": DEV, "npm-shrinkwrap.json": "{}" }, ["npm ci --prefer-offline"]],
+    [{ "package.json": DEV }, ["npm install --prefer-offline"]],
+    [
+      { "package.json": DEV, "yarn.lock": "" },
+      ["corepack yarn install --frozen-lockfile --prefer-offline --non-interactive"],
+    ],
+    [{ "package.json": DEV, "yarn.lock": "", ".yarnrc.yml": "" }, ["corepack yarn install --immutable"]],
+    [
+      { "package.json": DEV, "pnpm-lock.yaml": "" },
+      [
+        'corepack pnpm install --frozen-lockfile --prefer-offline --store-dir "${PATCHSMITH_CACHE:-$HOME/.cache}/pnpm-store"',
+      ],
+    ],
+  ])("%j → %j", (files, commands) => {
+    expect(detectEnvironment(facts(files), "/clone").commands).toEqual(commands);
+  });
+
+  it("follows the declared package manager over the lockfiles, and puts it on PATH through corepack", () => {
+    const yarnBerry = pkg({ packageManager: "yarn@4.1.0", devDependencies: { a: "1" } });
+    const detected = detectEnvironment(facts({ "package.json": yarnBerry, "yarn.lock": "" }), "/clone");
+    expect(detected.commands).toEqual(["corepack yarn install --immutable"]);
+    expect(detected.environment.shims).toEqual({ yarn: "corepack yarn" });
+    const pnpm = pkg({ packageManager: "pnpm@9.12.0+sha512.abc", devDependencies: { a: "1" } });
+    expect(detectEnvironment(facts({ "package.json": pnpm }), "/clone").environment.shims).toEqual({
+      pnpm: "corepack pnpm",
+    });
+  });
+
+  it("installs nothing for a package without dependencies, but keeps the declared manager's shim", () => {
+    expect(detectEnvironment(facts({ "package.json": pkg({ name: "x" }) }), "/clone").commands).toEqual([]);
+    const declared = detectEnvironment(facts({ "package.json": pkg({ packageManager: "pnpm@9.0.0" }) }), "/c");
+    expect(declared).toMatchObject({ commands: [], environment: { shims: { pnpm: "corepack pnpm" } } });
+  });
+});
+
+describe("detectEnvironment: Python, Go, Rust", () => {
+  it("makes a virtual environment in the clone, installs the requirements, then the package with its test extras", () => {
+    const pyproject = '[project]\nname = "x"\n[project.optional-dependencies]\ntest = ["pytest"]\ndocs = ["mkdocs"]\n';
+    const detected = detectEnvironment(
+      facts({ "pyproject.toml": pyproject, "requirements-dev.txt": "pytest\n", "x/__init__.py": "" }),
+      "/clone",
+    );
+    expect(detected.commands).toEqual([
+      "python3 -m venv .venv",
+      ".venv/bin/python -m pip install --progress-bar off -r 'requirements-dev.txt'",
+      ".venv/bin/python -m pip install --progress-bar off -e '.[test]'",
+    ]);
+    expect(detected.environment.path).toEqual(["/clone/.venv/bin"]);
+    expect(detected.environment.env).toEqual({ VIRTUAL_ENV: "/clone/.venv" });
+  });
+
+  it("does not install a pyproject.toml that only configures tools", () => {
+    const tools = facts({ "pyproject.toml": "[tool.black]\nline-length = 100\n", "a.py": "" });
+    expect(detectEnvironment(tools, "/c").commands).toEqual([]);
+    const withRequirements = facts({ "pyproject.toml": "[tool.ruff]\n", "requirements.txt": "requests\n" });
+    expect(detectEnvironment(withRequirements, "/c").commands).toEqual([
+      "python3 -m venv .venv",
+      ".venv/bin/python -m pip install --progress-bar off -r 'requirements.txt'",
+    ]);
+  });
+
+  it("reads test extras from setup.cfg and setup.py", () => {
+    const cfg = "[metadata]\nname = x\n[options.extras_require]\ntesting =\n    pytest\ndocs = sphinx\n";
+    expect(pythonExtras(facts({ "setup.cfg": cfg }))).toEqual(["testing"]);
+    const py = "setup(name='x', extras_require={'tests': ['pytest'], 'dev': ['black']})";
+    expect(pythonExtras(facts({ "setup.py": py }))).toEqual(["tests", "dev"]);
+  });
+
+  it("downloads Go modules and Cargo crates, after the other ecosystems", () => {
+    const detected = detectEnvironment(
+      facts({ "go.mod": "module x", "Cargo.toml": "[package]", "package.json": DEV }),
+      "/c",
+    );
+    expect(detected.commands).toEqual(["npm install --prefer-offline", "go mod download", "cargo fetch"]);
+  });
+});
+
+describe("chooseSetup", () => {
+  it("takes the request's commands, else the repo config's, else the detected ones", () => {
+    expect(chooseSetup(["make deps"], ["npm ci"], ["npm install"])).toEqual({
+      commands: ["make deps"],
+      source: "request",
+    });
+    expect(chooseSetup(undefined, ["npm ci"], ["npm install"])).toEqual({
+      commands: ["npm ci"],
+      source: "repo-config",
+    });
+    expect(chooseSetup(undefined, undefined, ["npm install"])).toEqual({
+      commands: ["npm install"],
+      source: "detected",
+    });
+  });
+
+  it("runs nothing for --no-setup, for `setup: false` in the config, or when nothing is detected", () => {
+    expect(chooseSetup(false, ["npm ci"], ["npm install"])).toBeUndefined();
+    expect(chooseSetup(undefined, [], ["npm install"])).toBeUndefined();
+    expect(chooseSetup(undefined, undefined, [])).toBeUndefined();
+  });
+});
+
+describe("cacheEnv", () => {
+  it("points every package manager at a folder of the repository's cache", () => {
+    const env = cacheEnv("/cache");
+    for (const value of Object.values(env)) expect(value.startsWith("/cache")).toBe(true);
+    expect(env).toMatchObject({
+      npm_config_cache: "/cache/npm",
+      PIP_CACHE_DIR: "/cache/pip",
+      COREPACK_HOME: "/cache/corepack",
+    });
+  });
+});
