@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { git, makeNodeRepo } from "../fakes/git-repos.js";
+import { git, makeNodeRepo, type TempRepo } from "../fakes/git-repos.js";
 import { FakeGitHub, type RecordedCall, type Refusal } from "../fakes/github-api.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
 import { BUILT_CLI } from "../global-build.js";
@@ -186,6 +186,16 @@ async function launchApp(
 }
 
 /** A fresh repository `acme/<name>` with the planted bug and a config file; returns its full name. */
+/** Publishes a repository made elsewhere on the fake GitHub as `acme/<name>`, with issue #1 and mia's write access. */
+export function publishRepo(h: Harness, work: TempRepo, name: string): string {
+  const bare = h.github.gitDir(`acme/${name}`);
+  mkdirSync(path.dirname(bare), { recursive: true });
+  git(h.root, ["clone", "--quiet", "--bare", "--", work.dir, bare]);
+  h.github.addRepo({ owner: "acme", name, defaultBranch: "main" });
+  h.github.permissions.set(`acme/${name}:maintainer-mia`, "write");
+  return `acme/${name}`;
+}
+
 export function createRepo(
   h: Harness,
   config = "test: node --test\n",
@@ -208,14 +218,10 @@ export function createRepo(
     }
   }
   git(work.dir, ["checkout", "--quiet", "main"]);
-  const bare = h.github.gitDir(`acme/${name}`);
-  mkdirSync(path.dirname(bare), { recursive: true });
-  git(h.root, ["clone", "--quiet", "--bare", "--", work.dir, bare]);
+  const full = publishRepo(h, work, name);
   work.cleanup();
-  h.github.addRepo({ owner: "acme", name, defaultBranch: "main" });
-  h.github.permissions.set(`acme/${name}:maintainer-mia`, "write");
-  h.github.issues.set(`acme/${name}#1`, { title: "The mean is off", body: "mean([2, 4, 6]) gives 6." });
-  return `acme/${name}`;
+  h.github.issues.set(`${full}#1`, { title: "The mean is off", body: "mean([2, 4, 6]) gives 6." });
+  return full;
 }
 
 export function addPull(

@@ -10,8 +10,11 @@ import type { FixReport, FixRequest } from "../../src/agent/types.js";
 import { parseEgressRules } from "../../src/adapters/sandbox/egress-rules.js";
 import { type TempRepo } from "../fakes/git-repos.js";
 import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
-import { startFakeRegistry, TAPE_LITE, type FakeRegistry } from "../fakes/npm-registry.js";
+import { FAKE_PNPM, startFakeRegistry, TAPE_LITE, type FakeRegistry } from "../fakes/npm-registry.js";
+import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
+import { startFakeIndex, TINYCHECK } from "../fakes/pypi-index.js";
+import { CALC_BUGGY, CALC_FIXED, makeFlagcalcRepo } from "../fakes/python-repo.js";
 import { block, realDeps } from "./fix-helpers.js";
 
 const FIX = block("index.js", FLAGS_BUGGY, FLAGS_FIXED, "fix: parse --flag=false as false");
@@ -22,7 +25,7 @@ const servers: FakeOpenAIServer[] = [];
 const kept: string[] = [];
 
 beforeAll(async () => {
-  registry = await startFakeRegistry([TAPE_LITE]);
+  registry = await startFakeRegistry([TAPE_LITE, FAKE_PNPM]);
 });
 afterAll(async () => {
   await registry.close();
@@ -101,6 +104,64 @@ describe("set-up before the tests", () => {
     expect(report.failure?.message).toContain("broken-step");
     expect(report.setup).toMatchObject({ source: "request", status: "failed" });
     expect(server.chatRequests).toHaveLength(0);
+  });
+
+  it("makes a virtual environment, installs the project with its test extra from an index, and tests in it", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    try {
+      const repo = makeFlagcalcRepo(index);
+      repos.push(repo);
+      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+      servers.push(server);
+      const hosts = parseEgressRules(index.host).rules;
+      const report = await runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
+        repo: repo.dir,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(report.failure).toBeUndefined();
+      expect(report.setup).toMatchObject({
+        status: "ok",
+        commands: ["python3 -m venv .venv", ".venv/bin/python -m pip install --progress-bar off -e '.[test]'"],
+      });
+      expect(index.requests.some((r) => r.startsWith("GET /files/tinycheck"))).toBe(true);
+      // pytest is not in the virtual environment: the probe, run inside it, falls back to unittest.
+      expect(report.testCommand).toEqual({ command: "python3 -m unittest discover -s tests", source: "detected" });
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.status).toBe("success");
+      expect(report.changedFiles.map((f) => f.path)).toEqual(["flagcalc/__init__.py"]);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("gets the package manager a project declares through corepack, for set-up and for scripts that call it", async () => {
+    const buggy = "module.exports = (a, b) => a - b;";
+    const fixed = "module.exports = (a, b) => a + b;";
+    const repo = makeRepoFrom("patchsmith-pnpm-", {
+      "package.json": JSON.stringify({
+        name: "adder",
+        packageManager: "pnpm@9.0.0",
+        scripts: { test: "pnpm run check", check: "node check.js" },
+        devDependencies: { "left-pad": "^1.0.0" },
+      }),
+      "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+      "add.js": `${buggy}\n`,
+      "check.js": [
+        'const fs = require("node:fs");',
+        'if (!fs.existsSync("node_modules/.fake-pnpm")) { console.error("set-up did not run"); process.exit(2); }',
+        'if (require("./add.js")(2, 3) !== 5) { console.log("not ok 1 adds"); process.exit(1); }',
+        'console.log("ok 1 adds");',
+        "",
+      ].join("\n"),
+      ".github/patchsmith.yml": `env:\n  COREPACK_NPM_REGISTRY: ${registry.url.replace(/\/$/, "")}\n  COREPACK_INTEGRITY_KEYS: 0\n`,
+    });
+    repos.push(repo);
+    const { report } = await fix(repo, [block("add.js", buggy, fixed, "fix: add")], { instruction: "Make add add" });
+    expect(report.failure).toBeUndefined();
+    expect(report.setup?.commands[0]).toMatch(/^corepack pnpm install --frozen-lockfile --prefer-offline --store-dir/);
+    expect(registry.requests).toContain("GET /pnpm/-/pnpm-9.0.0.tgz");
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["adds"] });
+    expect(report.status).toBe("success");
   });
 
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {

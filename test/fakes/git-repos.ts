@@ -86,6 +86,15 @@ function makeRepo(
   };
 }
 
+/** A repository of exactly these files, committed on `main`. */
+export function makeRepoFrom(
+  prefix: string,
+  files: Readonly<Record<string, string>>,
+  options: RepoOptions = {},
+): TempRepo {
+  return makeRepo(prefix, files, options, "", undefined);
+}
+
 const NODE_BUGGY = "  return total / (values.length - 1);";
 const NODE_FIXED = "  return total / values.length;";
 

@@ -94,6 +94,14 @@ export async function startFakeRegistry(packages: readonly FakePackage[]): Promi
       response.writeHead(200, { "content-type": "application/octet-stream" }).end(found.tarball);
       return;
     }
+    // One version's manifest (`/<name>/<version>`), as corepack asks for it.
+    const versioned = /^\/((?:@[^/]+\/)?[^@/][^/]*)\/(\d[^/]*)$/.exec(path);
+    if (versioned !== null) {
+      const manifest = (packument(versioned[1]!)?.versions as Record<string, unknown> | undefined)?.[versioned[2]!];
+      if (manifest === undefined) response.writeHead(404).end();
+      else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(manifest));
+      return;
+    }
     const document = packument(path.slice(1));
     if (document === undefined) {
       response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
@@ -163,5 +171,38 @@ export const TAPE_LITE: FakePackage = {
       "};",
       "",
     ].join("\n"),
+  },
+};
+
+/**
+ * A stand-in for pnpm as corepack fetches it (`bin/pnpm.cjs`): `install` records that it ran in node_modules, and
+ * `run NAME` / `test` run the package's scripts, which is all a test suite asks of it.
+ */
+export const FAKE_PNPM: FakePackage = {
+  name: "pnpm",
+  version: "9.0.0",
+  bin: { pnpm: "bin/pnpm.cjs" },
+  files: {
+    "bin/pnpm.cjs": [
+      "#!/usr/bin/env node",
+      '"use strict";',
+      'const { execSync } = require("node:child_process");',
+      'const fs = require("node:fs");',
+      "const [command, ...rest] = process.argv.slice(2);",
+      'const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));',
+      'if (command === "install") {',
+      '  fs.mkdirSync("node_modules", { recursive: true });',
+      '  fs.writeFileSync("node_modules/.fake-pnpm", `installed with ${rest.join(" ")}\\n`);',
+      '  console.log("fake pnpm: installed");',
+      '} else if (command === "run" || command === "test") {',
+      '  const script = pkg.scripts[command === "test" ? "test" : rest[0]];',
+      '  try { execSync(script, { stdio: "inherit" }); } catch (error) { process.exit(error.status ?? 1); }',
+      "} else {",
+      "  console.error(`fake pnpm: ${command} is not supported`);",
+      "  process.exit(1);",
+      "}",
+      "",
+    ].join("\n"),
+    "bin/pnpx.cjs": "#!/usr/bin/env node\nprocess.exit(1);\n",
   },
 };

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createNetServer, type Server as NetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -234,6 +235,49 @@ describe("what the sandbox sees of the host (bwrap)", () => {
       expect(online.output).not.toContain("REACHED");
       const open = await none.run({ command: direct, cwd: repo.dir, timeoutMs: 30_000 });
       expect(open.output).toContain("REACHED");
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("set-up's egress through the allow-list proxy (bwrap)", () => {
+  it("reaches an exactly listed host, and refuses an internal address admitted only by a wildcard", async () => {
+    const repo = track(makeNodeRepo());
+    let hits = 0;
+    const server = createHttpServer((_request, response) => {
+      hits++;
+      response.end("REGISTRY-ANSWER");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const curl = `curl -s -w ' %{http_code}' http://127.0.0.1:${String(port)}/pkg`;
+      const exact = createSandboxRunner({ mode: "bwrap", setupHosts: [{ host: "127.0.0.1", port }] });
+      const reached = await exact.run({ command: curl, cwd: repo.dir, timeoutMs: 30_000, network: true });
+      expect(reached.output).toContain("REGISTRY-ANSWER 200");
+      expect(hits).toBe(1);
+
+      const wildcard = createSandboxRunner({ mode: "bwrap", setupHosts: [{ host: "*" }] });
+      const refused = await wildcard.run({ command: curl, cwd: repo.dir, timeoutMs: 30_000, network: true });
+      expect(refused.output).toContain("403");
+      expect(refused.output).toContain("internal address");
+      expect(refused.refusedHosts).toEqual([`127.0.0.1:${String(port)}`]);
+      expect(hits).toBe(1);
+
+      const off = createSandboxRunner({
+        mode: "bwrap",
+        setupHosts: [{ host: "127.0.0.1", port }],
+        setupNetwork: false,
+      });
+      const offline = await off.run({
+        command: `${curl}; env | grep npm_config_offline`,
+        cwd: repo.dir,
+        timeoutMs: 30_000,
+        network: true,
+      });
+      expect(offline.output).toContain("npm_config_offline=true");
+      expect(hits).toBe(1);
     } finally {
       server.close();
     }

@@ -126,6 +126,16 @@ describe("fix arguments", () => {
     const url = parseFixArgs(["--repo", "https://example.com/o/r.git", "x"], "/tmp");
     expect(url.ok && url.request.repo).toBe("https://example.com/o/r.git");
   });
+  it("takes set-up commands (repeatable), or none at all", () => {
+    const two = parseFixArgs(["--repo", ".", "--setup", "npm ci", "--setup", "npm run build", "x"], "/tmp");
+    expect(two.ok && two.request.setup).toEqual(["npm ci", "npm run build"]);
+    const none = parseFixArgs(["--repo", ".", "--no-setup", "x"], "/tmp");
+    expect(none.ok && none.request.setup).toBe(false);
+    const both = parseFixArgs(["--repo", ".", "--no-setup", "--setup", "npm ci", "x"], "/tmp");
+    expect(!both.ok && both.message).toContain("exclude each other");
+    const empty = parseFixArgs(["--repo", ".", "--setup", " ", "x"], "/tmp");
+    expect(!empty.ok && empty.message).toContain("--setup needs a command");
+  });
   it("reports usage errors", () => {
     const message = (argv: string[]): string => {
       const parsed = parseFixArgs(argv, "/");
