@@ -118,8 +118,29 @@ export async function planReply(
   }
   refuseAliases(snapshot, realPaths);
   const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  if (plan.results.length === 0) return noEditsResult();
   return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
 }
+
+export const NO_EDITS_MESSAGE =
+  "The reply holds no edit this program can read: nothing was changed. Write each change as a SEARCH/REPLACE block " +
+  "(the file's path on its own line, then a fenced block with <<<<<<< SEARCH, =======, >>>>>>> REPLACE), a unified " +
+  "diff, an apply_patch envelope, or a whole file under its path.";
+
+/** A reply without any edit still gets a result, so callers can branch on its reason. */
+function noEditsResult(): EngineResult {
+  const result: EditResult = { ok: false, path: "", edit: undefined, reason: "no-edits", message: NO_EDITS_MESSAGE };
+  return {
+    results: [result],
+    files: new Map(),
+    applied: false,
+    summary: "the reply contains no edits: nothing was changed",
+  };
+}
+
+/** True when the engine found no edit at all in the reply. */
+export const holdsNoEdits = (results: readonly EditResult[]): boolean =>
+  results.length === 1 && results[0]?.ok === false && results[0].reason === "no-edits";
 
 /**
  * Applies a reply against files given by `read` (called once per path, with normalised relative paths) and
@@ -157,7 +178,7 @@ const edits = (n: number): string => `${n} ${n === 1 ? "edit" : "edits"}`;
  */
 export function dryRunSummary(results: readonly EditResult[], partial: boolean): string {
   const total = results.length;
-  if (total === 0) return "dry run: the reply contains no edits; nothing was written";
+  if (total === 0 || holdsNoEdits(results)) return "dry run: the reply contains no edits; nothing was written";
   const failed = results.filter((r) => !r.ok).length;
   const ok = total - failed;
   if (failed === 0) return `dry run: ${edits(ok)} would apply; nothing was written`;

@@ -3,6 +3,7 @@
  * with the model-readable failures and the fresh content of the affected files; then the round is over.
  */
 import type { EditResult } from "../core/result.js";
+import { holdsNoEdits } from "../engine.js";
 import { applyReplyToTree, retryPromptFor, type PathGuard } from "./apply-step.js";
 import type { BudgetStop } from "./budget.js";
 import { buildNoEditsPrompt } from "./build-prompt.js";
@@ -23,6 +24,8 @@ export interface EditPhase {
   readonly replies: readonly string[];
   /** The last round's failures (model-readable), for the report and the next prompt. */
   readonly failures: readonly EditResult[];
+  /** The last reply held no edit at all (the next prompt teaches the format again). */
+  readonly lastReplyEmpty: boolean;
   /** Set when the budget or the model stopped the phase. */
   readonly stop?: LoopStop;
 }
@@ -44,6 +47,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   const preimages = new Map<string, string | null>();
   const replies: string[] = [];
   let failures: readonly EditResult[] = [];
+  let lastReplyEmpty = false;
   let retried = false;
 
   const round = async (prompt: string): Promise<{ results: readonly EditResult[] } | { stop: LoopStop }> => {
@@ -54,10 +58,11 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     const applied = await input.timings.measure("apply", () =>
       applyReplyToTree(asked.text, input.tree, input.knownPaths, input.guard),
     );
-    outcomes.push(...applied.outcomes);
+    lastReplyEmpty = holdsNoEdits(applied.results);
+    if (!lastReplyEmpty) outcomes.push(...applied.outcomes);
     for (const path of applied.written) if (!written.includes(path)) written.push(path);
     for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);
-    failures = applied.results.filter((r) => !r.ok);
+    failures = lastReplyEmpty ? [] : applied.results.filter((r) => !r.ok);
     return { results: applied.results };
   };
 
@@ -68,17 +73,18 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     preimages,
     replies,
     failures,
+    lastReplyEmpty,
     ...(stop ? { stop } : {}),
   });
 
   const first = await round(input.prompt);
   if ("stop" in first) return done(first.stop);
-  if (first.results.length > 0 && failures.length === 0) return done();
+  if (!lastReplyEmpty && failures.length === 0) return done();
 
   retried = true;
-  let retryPrompt: string;
-  if (first.results.length === 0) retryPrompt = buildNoEditsPrompt(input.testsFailing);
-  else retryPrompt = await retryPromptFor(input.tree, first.results, input.guard);
+  const retryPrompt = lastReplyEmpty
+    ? buildNoEditsPrompt(input.testsFailing)
+    : await retryPromptFor(input.tree, first.results, input.guard);
   const second = await round(retryPrompt);
   return done("stop" in second ? second.stop : undefined);
 }

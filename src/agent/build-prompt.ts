@@ -144,13 +144,18 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   return parts.join("\n");
 }
 
-/** After a reply that held no edit at all ("done", prose, garbage). */
+/** After a reply that held no edit at all ("done", prose, garbage): say so, and teach the format again. */
 export function buildNoEditsPrompt(testsFailing: boolean): string {
   return [
-    "Your reply contained no edit blocks, so nothing was changed.",
+    "No edit was found in your reply, so nothing was changed.",
     testsFailing
       ? "The tests still fail: the task is not done until they pass."
       : "The task is not done until the code changes.",
+    "",
+    "Write every change in this format:",
+    "",
+    SEARCH_REPLACE_PROMPT.trim(),
+    "",
     "Reply with SEARCH/REPLACE blocks exactly as described (file path on its own line, then the fenced block), then the COMMIT line.",
   ].join("\n");
 }

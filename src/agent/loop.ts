@@ -96,7 +96,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     const base = { number, edits: phase.outcomes, retried: phase.retried, usage };
 
     if (phase.written.length === 0) {
-      const noEdits = phase.outcomes.length === 0;
+      const noEdits = phase.lastReplyEmpty;
       const note = noEdits ? "the reply held no edits" : "no edit could be applied";
       attempts.push({ ...base, tests: null, accepted: false, note });
       if (noEdits) {

@@ -118,10 +118,6 @@ async function parseOptions(argv: string[]): Promise<Options | "help"> {
   };
 }
 
-function emptyReport(summary: string, dryRun: boolean): ApplyReport {
-  return { results: [], written: [], changes: new Map(), dryRun, summary };
-}
-
 const useColor = (): boolean => process.stdout.isTTY && process.env["NO_COLOR"] === undefined;
 
 export async function run(argv: string[]): Promise<number> {
@@ -140,24 +136,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let report: ApplyReport;
-  if (reply.trim() === "") {
-    report = emptyReport("the reply is empty: no edits found, nothing was changed", options.dryRun);
-  } else {
-    report = await applyReply(reply, {
-      root: options.root,
-      format: options.format,
-      dryRun: options.dryRun,
-      partial: options.partial,
-    });
-    if (report.results.length === 0) {
-      report = emptyReport(
-        "no edits found in the reply (expected SEARCH/REPLACE blocks, unified diffs, an apply_patch envelope or " +
-          "whole files with their paths): nothing was changed",
-        options.dryRun,
-      );
-    }
-  }
+  const report: ApplyReport = await applyReply(reply, {
+    root: options.root,
+    format: options.format,
+    dryRun: options.dryRun,
+    partial: options.partial,
+  });
   process.stdout.write(options.json ? renderJson(report) : renderHuman(report, { color: useColor() }));
-  return report.results.length > 0 && report.results.every((r) => r.ok) ? 0 : 1;
+  return report.results.every((r) => r.ok) ? 0 : 1;
 }

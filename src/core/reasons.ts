@@ -15,6 +15,9 @@ export const REASONS = {
   "forbidden-path":
     "The path is protected by the caller (e.g. `.github/workflows/**` for the GitHub App); it is left unchanged.",
   "not-applied": "The edit itself was fine, but the reply is one transaction and another edit failed.",
+  "no-edits":
+    "The reply holds no recognisable edit (no SEARCH/REPLACE block, diff, apply_patch envelope or whole file with " +
+    "its path); nothing was changed.",
 } as const;
 
 export type Reason = keyof typeof REASONS;

@@ -112,7 +112,7 @@ describe("patchsmith apply (built CLI)", () => {
   it("an empty reply exits 1 and changes nothing", async () => {
     const run = apply(["--root", root], "");
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("the reply is empty");
+    expect(run.stdout).toContain("the reply contains no edits");
     expect(await math()).toBe(ORIGINAL);
   });
 

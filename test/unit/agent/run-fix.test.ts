@@ -115,8 +115,20 @@ describe("runFix with in-memory ports", () => {
     expect(report.attempts.every((a) => !a.accepted && a.retried && a.edits.length === 0)).toBe(true);
     expect(report.usage.calls).toBe(6);
     expect(report.failure?.reason).toBe("max-attempts");
-    expect(h.model.prompt(1)).toContain("no edit blocks");
+    expect(h.model.prompt(1)).toContain("No edit was found in your reply");
+    expect(h.model.prompt(1)).toContain("<<<<<<< SEARCH");
     expect(h.sandbox().head).toBe(h.sandbox().baseSha);
+  });
+
+  it("after a failed edit and then a reply with no edit, says no edit was found (no empty list of failures)", async () => {
+    const missing = editBlock("src/math.js", "  return a ** b;", "  return a + b;");
+    const h = harness({ replies: [missing, "I am not sure what you mean.", FIX_REPLY] });
+    const report = await runFix(h.deps, request);
+    expect(report.status).toBe("success");
+    expect(h.model.prompt(1)).toContain("search-not-found");
+    expect(h.model.prompt(2)).toContain("No edit was found in your reply");
+    expect(h.model.prompt(2)).not.toContain("Failed edits:");
+    expect(report.attempts[0]).toMatchObject({ accepted: false, note: "the reply held no edits" });
   });
 
   it("rolls back the changes of a last attempt that was not accepted", async () => {

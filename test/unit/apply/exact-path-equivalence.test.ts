@@ -12,7 +12,7 @@ import { changedRange, recordShift, shiftAt, type LineShift } from "../../../src
 import { renderReplacement } from "../../../src/apply/splice.js";
 import type { ReplaceEdit } from "../../../src/core/edit.js";
 import { parseText, serializeText, type TextFile } from "../../../src/core/text.js";
-import { applyEdits } from "../../../src/engine.js";
+import { applyEdits, holdsNoEdits } from "../../../src/engine.js";
 import { parseReply } from "../../../src/formats/registry.js";
 import { inheritIndentStyle } from "../../../src/matcher/indent-structure.js";
 import { locate } from "../../../src/matcher/ladder.js";
@@ -165,8 +165,10 @@ describe("the planner's exact path", () => {
           knownPaths: [PATH],
           partial: true,
         });
-        expect(result.results).toHaveLength(expected.length);
-        result.results.forEach((r, i) => {
+        // A reply without a block gets the engine's one `no-edits` result.
+        const results = holdsNoEdits(result.results) ? [] : result.results;
+        expect(results).toHaveLength(expected.length);
+        results.forEach((r, i) => {
           const want = expected[i]!;
           if (want.ok) {
             seen.landed++;

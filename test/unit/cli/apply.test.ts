@@ -84,15 +84,17 @@ describe("patchsmith apply: outcomes", () => {
     expect(out).toContain("+there");
   });
 
-  it("an empty reply or one without edits exits 1 with a clear message", async () => {
+  it("an empty reply or one without edits exits 1 with a result of its own reason", async () => {
     expect(await run(["--root", root, await replyFile("  \n")])).toBe(1);
-    expect(out).toContain("the reply is empty");
+    expect(out).toContain("no-edits");
+    expect(out).toContain("the reply contains no edits: nothing was changed");
     out = "";
     expect(await run(["--root", root, "--json", await replyFile("Sure! I think the code is fine as it is.\n")])).toBe(
       1,
     );
-    expect(JSON.parse(out)).toMatchObject({ results: [], written: [] });
-    expect(out).toContain("no edits found");
+    const report = JSON.parse(out) as { results: Array<{ ok: boolean; reason: string; message: string }> };
+    expect(report).toMatchObject({ results: [{ ok: false, path: "", reason: "no-edits" }], written: [] });
+    expect(report.results[0]!.message).toContain("SEARCH/REPLACE");
   });
 
   it("a dry run says so in JSON and in words, even for an empty reply", async () => {
@@ -109,7 +111,12 @@ describe("patchsmith apply: outcomes", () => {
     expect(out).not.toContain("edit applied");
     out = "";
     expect(await run(["--root", root, "--dry-run", "--json", await replyFile("  \n")])).toBe(1);
-    expect(JSON.parse(out)).toMatchObject({ results: [], written: [], dryRun: true });
+    expect(JSON.parse(out)).toMatchObject({
+      results: [{ ok: false, reason: "no-edits" }],
+      written: [],
+      dryRun: true,
+      summary: "dry run: the reply contains no edits; nothing was written",
+    });
     expect(await readFile(path.join(root, "a.txt"), "utf8")).toBe("hello\nworld\n");
   });
 });
