@@ -5,6 +5,7 @@
 import { mkdir, mkdtemp, rm, chmod, readdir, lstat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { isRemoteUrl } from "../core/repo-location.js";
 import type { CloneOptions } from "../ports/git-sandbox.js";
 import { createGitRunner, GitCommandError, type GitRunner } from "./git-exec.js";
 
@@ -13,11 +14,6 @@ export interface ClonedRepo {
   readonly git: GitRunner;
   readonly baseBranch: string;
   readonly baseSha: string;
-}
-
-/** `scheme://…` or scp-like `user@host:path`; everything else is a local path. */
-export function isRemoteUrl(repo: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\\\s]+@[^/\\\s:]+:/.test(repo);
 }
 
 function cloneArgs(source: string, dir: string, branch: string | undefined, blobless: boolean): string[] {

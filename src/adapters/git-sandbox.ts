@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { Identity } from "../agent/types.js";
 import type { CloneOptions, GitSandboxFactory, PushResult, Sandbox } from "../ports/git-sandbox.js";
 import { cloneRepository, removeTree, type ClonedRepo } from "./git-clone.js";
-import { assertRev, GitCommandError, type GitRunner } from "./git-exec.js";
+import { assertRev, createGitRunner, GitCommandError, type GitRunner } from "./git-exec.js";
 import {
   classifyPushFailure,
   LOG_FORMAT,
@@ -22,7 +22,7 @@ export interface GitSandboxFactoryOptions {
 export function createGitSandboxFactory(options: GitSandboxFactoryOptions = {}): GitSandboxFactory {
   return {
     async clone(cloneOptions: CloneOptions): Promise<Sandbox> {
-      return createSandbox(await cloneRepository(cloneOptions, options.gitBinary));
+      return createSandbox(await cloneRepository(cloneOptions, options.gitBinary), options.gitBinary);
     },
   };
 }
@@ -53,7 +53,7 @@ export function anchoredPattern(path: string): string {
   return `/${path.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`)}`;
 }
 
-function createSandbox(repo: ClonedRepo): Sandbox {
+function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox {
   const { git, dir } = repo;
   // What set-up made: excluded from git's view, and spared by every clean.
   const setupPatterns: string[] = [];
@@ -183,6 +183,23 @@ function createSandbox(repo: ClonedRepo): Sandbox {
       return parseLog(await git.run(["log", `--format=${LOG_FORMAT}`, ...max, assertRev(range), "--"]));
     },
     push,
+    async branchExistsOnOrigin(name) {
+      await assertBranchName(git, name);
+      const listing = await git.run(["ls-remote", "--heads", "origin", `refs/heads/${name}`]);
+      return listing.trim() !== "";
+    },
+    async fetchInto(localRepo, branch) {
+      await assertBranchName(git, branch);
+      const ref = `refs/heads/${branch}`;
+      // Run in the caller's repository, with our hardening: it only reads from the clone and writes one ref.
+      const target = createGitRunner(localRepo, { ...(gitBinary === undefined ? {} : { gitBinary }) });
+      try {
+        await target.run(["-c", `safe.directory=${dir}`, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", dir, `${ref}:${ref}`]);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: "error", message: error instanceof Error ? error.message : String(error) };
+      }
+    },
     async dispose() {
       await removeTree(dir);
     },

@@ -10,6 +10,7 @@ import { readText } from "./apply-step.js";
 import { checkBranchName, targetBranch } from "./branch.js";
 import { parseIdentity } from "./commit-message.js";
 import type { FixDeps } from "./deps.js";
+import { deliverCommits, freshBranch } from "./deliver.js";
 import { emptyUsage } from "./finish.js";
 import { withRepoSettings } from "./repo-settings.js";
 import { earlierRun, resumedReport } from "./resume.js";
@@ -81,10 +82,15 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
     progress("done", "failed");
     return earlyFailure(branch, "clone-failed", message);
   }
+  let keep = request.keep === true;
   try {
-    const report = await runInClone(deps, request, sandbox, { branch, startedAt, redact, progress, timings });
+    const named = request.into === undefined ? await freshBranch(sandbox, branch) : branch;
+    const ran = await runInClone(deps, request, sandbox, { branch: named, startedAt, redact, progress, timings });
+    const delivered = await deliverCommits(request, sandbox, ran);
+    keep ||= delivered.keep;
+    const report = delivered.report;
     progress("done", report.status);
-    if (request.keep !== true) return report;
+    if (!keep) return report;
     await deps.runner.reclaim(sandbox.dir);
     return { ...report, clonePath: sandbox.dir };
   } catch (error) {
@@ -94,7 +100,7 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
     const message = redact(`patchsmith failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
     return { ...earlyFailure(branch, "internal-error", message), baseSha: sandbox.baseSha, headSha: sandbox.baseSha };
   } finally {
-    if (request.keep !== true) await sandbox.dispose().catch(() => undefined);
+    if (!keep) await sandbox.dispose().catch(() => undefined);
   }
 }
 

@@ -178,6 +178,8 @@ export interface FixReport {
   /** The model-readable failure (status failed / exhausted). Redacted. */
   readonly failure?: { readonly reason: string; readonly message: string };
   readonly clonePath?: string;
+  /** Where commits that were not pushed went: the local repository the run was asked about, or the kept clone. */
+  readonly delivered?: "local-repository" | "kept-clone";
   /** The set-up step: what ran, from where, how long, whether the cache was warm, how it ended. */
   readonly setup?: SetupReport;
   /** Where the run's time went, by phase (ms). */

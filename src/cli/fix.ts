@@ -10,6 +10,7 @@ import { renderReportMarkdown, toJsonReport } from "../agent/render-report.js";
 import { runFix } from "../agent/run-fix.js";
 import type { FixRequest } from "../agent/types.js";
 import { modelSettings, parseEnv } from "../config/env.js";
+import { isRemoteUrl } from "../core/repo-location.js";
 import { USAGE } from "./usage.js";
 
 const OPTIONS = {
@@ -33,7 +34,6 @@ type Parsed =
   | { readonly ok: true; readonly request: FixRequest; readonly json: boolean }
   | { readonly ok: false; readonly message: string; readonly help?: boolean };
 
-const isUrl = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^/\s]+:/.test(repo);
 
 function positiveInt(value: string | undefined, flag: string): number | undefined | Error {
   if (value === undefined) return undefined;
@@ -79,7 +79,7 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
   const tokenBudget = positiveInt(values["token-budget"], "--token-budget");
   if (tokenBudget instanceof Error) return { ok: false, message: tokenBudget.message };
   const request: FixRequest = {
-    repo: isUrl(values.repo) ? values.repo : resolve(cwd, values.repo),
+    repo: isRemoteUrl(values.repo) ? values.repo : resolve(cwd, values.repo),
     instruction,
     ...(values.branch !== undefined ? { branch: values.branch } : {}),
     ...(values.into !== undefined ? { into: values.into } : {}),

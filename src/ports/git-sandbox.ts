@@ -60,6 +60,13 @@ export interface Sandbox {
   ): Promise<
     Array<{ readonly sha: string; readonly subject: string; readonly body: string; readonly authorName: string }>
   >;
+  /** Whether the origin has a branch of this name. */
+  branchExistsOnOrigin(name: string): Promise<boolean>;
+  /**
+   * Fetches `branch` into the local repository the clone was made from (its refs only: working tree, index and HEAD
+   * stay as they are). Never forced: an existing branch there must be an ancestor.
+   */
+  fetchInto(localRepo: string, branch: string): Promise<PushResult>;
   /** Push `branch` to origin with a lease on `expectedRemoteSha` (null: must not exist). Never forced. */
   push(branch: string, expectedRemoteSha: string | null): Promise<PushResult>;
   /** Remove the clone. */

@@ -3,6 +3,7 @@
  * pointing at the fake OpenAI server, against a bare remote of a real repository with a failing test.
  */
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeBareRemote, makeNodeRepo, type BareRemote, type TempRepo } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
@@ -95,19 +96,63 @@ describe("node dist/cli.js fix", () => {
   it("exits 1 with a failed report when the push lease is stale (the branch already exists)", async () => {
     repo = makeNodeRepo();
     remote = makeBareRemote(repo);
-    git(remote.dir, ["branch", "patchsmith/fix-the-mean", "main"]);
+    git(remote.dir, ["branch", "release", "main"]);
     const fix = block("src/stats.js", "  return total / (values.length - 1);", "  return total / values.length;");
     server = await startFakeOpenAI([fix]);
-    const result = await runCli(["fix", "--repo", remote.url, "--push", "--json", "Fix the mean"], {
-      OPENAI_BASE_URL: server.url,
-      OPENAI_API_KEY: SECRET,
-    });
+    const result = await runCli(
+      ["fix", "--repo", remote.url, "--into", "release", "--push", "--json", "Fix the mean"],
+      {
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: SECRET,
+      },
+    );
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { status: string; pushed: boolean; failure: { reason: string } };
     expect(report).toMatchObject({ status: "failed", pushed: false, failure: { reason: "push-rejected-stale" } });
-    expect(git(remote.dir, ["rev-parse", "patchsmith/fix-the-mean"]).trim()).toBe(
-      git(remote.dir, ["rev-parse", "main"]).trim(),
-    );
+    expect(git(remote.dir, ["rev-parse", "release"]).trim()).toBe(git(remote.dir, ["rev-parse", "main"]).trim());
+  });
+
+  it("without --push leaves the branch in the local repository (working tree untouched); a rerun gets a fresh name", async () => {
+    repo = makeNodeRepo();
+    const before = treeState(repo);
+    const fix = block("src/stats.js", "  return total / (values.length - 1);", "  return total / values.length;");
+    server = await startFakeOpenAI([fix, fix]);
+    const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: SECRET };
+    const first = await runCli(["fix", "--repo", repo.dir, "--json", "Fix the mean"], env);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout) as { branch: string; commits: Array<{ sha: string }>; clonePath?: string };
+    expect(report.branch).toBe("patchsmith/fix-the-mean");
+    expect(report.clonePath).toBeUndefined();
+    // The commit the report names exists in the caller's repository, on that branch.
+    expect(git(repo.dir, ["rev-parse", report.branch]).trim()).toBe(report.commits[0]!.sha);
+    expect(treeState(repo)).toEqual(before);
+
+    const second = await runCli(["fix", "--repo", repo.dir, "--json", "Fix the mean"], env);
+    expect(second.code).toBe(0);
+    const again = JSON.parse(second.stdout) as { branch: string; commits: Array<{ sha: string }> };
+    expect(again.branch).toBe("patchsmith/fix-the-mean-2");
+    expect(git(repo.dir, ["rev-parse", again.branch]).trim()).toBe(again.commits[0]!.sha);
+    expect(treeState(repo)).toEqual(before);
+  });
+
+  it("without --push on a URL keeps the clone that holds the branch and prints its path", async () => {
+    repo = makeNodeRepo();
+    remote = makeBareRemote(repo);
+    const fix = block("src/stats.js", "  return total / (values.length - 1);", "  return total / values.length;");
+    server = await startFakeOpenAI([fix]);
+    const result = await runCli(["fix", "--repo", remote.url, "Fix the mean"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: SECRET,
+    });
+    expect(result.code).toBe(0);
+    const kept = /The clone was kept at (\S+)\./.exec(result.stdout)?.[1];
+    expect(kept).toBeDefined();
+    try {
+      expect(git(kept!, ["log", "-1", "--format=%s", "patchsmith/fix-the-mean"]).trim()).not.toBe("");
+      expect(git(kept!, ["status", "--porcelain"])).toBe("");
+    } finally {
+      rmSync(kept!, { recursive: true, force: true });
+    }
   });
 
   it("exits 2 on usage errors, before doing anything", async () => {

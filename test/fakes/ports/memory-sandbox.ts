@@ -143,6 +143,14 @@ export class MemorySandbox implements Sandbox {
     this.remote.branches.set(branch, this.head);
     return Promise.resolve({ ok: true });
   }
+  readonly fetched: Array<{ readonly localRepo: string; readonly branch: string; readonly head: string }> = [];
+  branchExistsOnOrigin(name: string): Promise<boolean> {
+    return Promise.resolve(this.remote.branches.has(name));
+  }
+  fetchInto(localRepo: string, branch: string): Promise<PushResult> {
+    this.fetched.push({ localRepo, branch, head: this.head });
+    return Promise.resolve({ ok: true });
+  }
   dispose(): Promise<void> {
     this.disposed = true;
     return Promise.resolve();

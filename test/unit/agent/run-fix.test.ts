@@ -204,11 +204,37 @@ describe("runFix with in-memory ports", () => {
 
   it("reports a push refused by the lease as failed, never forcing", async () => {
     const h = harness();
-    h.git.remote.branches.set("patchsmith/fix-add-so-that-it-adds", "f".repeat(40));
-    const report = await runFix(h.deps, { ...request, push: { lease: null } });
+    h.git.remote.branches.set("release", "f".repeat(40));
+    const report = await runFix(h.deps, { ...request, into: "release", push: { lease: null } });
     expect(report.status).toBe("failed");
     expect(report.pushed).toBe(false);
     expect(report.failure?.reason).toBe("push-rejected-stale");
+  });
+
+  it("gives a rerun of the same instruction a fresh branch name instead of a refused push", async () => {
+    const h = harness();
+    h.git.remote.branches.set("patchsmith/fix-add-so-that-it-adds", "f".repeat(40));
+    h.git.remote.branches.set("patchsmith/fix-add-so-that-it-adds-2", "e".repeat(40));
+    const report = await runFix(h.deps, { ...request, push: { lease: null } });
+    expect(report).toMatchObject({ status: "success", pushed: true, branch: "patchsmith/fix-add-so-that-it-adds-3" });
+  });
+
+  it("leaves the commits of a run that does not push in the local repository it was asked about", async () => {
+    const h = harness();
+    const local = await runFix(h.deps, { ...request, repo: "/home/ada/project" });
+    expect(local.status).toBe("success");
+    expect(h.sandbox().fetched).toEqual([
+      { localRepo: "/home/ada/project", branch: local.branch, head: local.headSha },
+    ]);
+    expect(local.delivered).toBe("local-repository");
+    expect(local.clonePath).toBeUndefined();
+    expect(h.sandbox().disposed).toBe(true);
+
+    const h2 = harness();
+    const url = await runFix(h2.deps, { ...request, repo: "https://example.com/acme/widgets.git" });
+    expect(url).toMatchObject({ status: "success", delivered: "kept-clone", clonePath: h2.sandbox().dir });
+    expect(h2.sandbox().disposed).toBe(false);
+    expect(url.notes?.join("\n")).toContain("kept clone");
   });
 
   describe("with .github/patchsmith.yml in the clone", () => {
