@@ -50,7 +50,9 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   let lastReplyEmpty = false;
   let retried = false;
 
-  const round = async (prompt: string): Promise<{ results: readonly EditResult[] } | { stop: LoopStop }> => {
+  const round = async (
+    prompt: string,
+  ): Promise<{ results: readonly EditResult[]; empty: boolean } | { stop: LoopStop }> => {
     const asked = await input.timings.measure("model", () => input.session.ask(prompt));
     if (!asked.ok) return { stop: asked.stop };
     replies.push(asked.text);
@@ -63,7 +65,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     for (const path of applied.written) if (!written.includes(path)) written.push(path);
     for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);
     failures = lastReplyEmpty ? [] : applied.results.filter((r) => !r.ok);
-    return { results: applied.results };
+    return { results: applied.results, empty: lastReplyEmpty };
   };
 
   const done = (stop?: LoopStop): EditPhase => ({
@@ -79,10 +81,10 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
 
   const first = await round(input.prompt);
   if ("stop" in first) return done(first.stop);
-  if (!lastReplyEmpty && failures.length === 0) return done();
+  if (!first.empty && failures.length === 0) return done();
 
   retried = true;
-  const retryPrompt = lastReplyEmpty
+  const retryPrompt = first.empty
     ? buildNoEditsPrompt(input.testsFailing)
     : await retryPromptFor(input.tree, first.results, input.guard);
   const second = await round(retryPrompt);
