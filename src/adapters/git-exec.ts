@@ -110,7 +110,7 @@ function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptio
     config,
     // GIT_CONFIG_COUNT carries the token header (see tokenEnv); simple-git asks for consent to let it through.
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigEnvCount: true },
-    allowEnvironment: [...PASS_THROUGH_GIT_ENV, ...IDENTITY_ENV, ...TOKEN_ENV, "GIT_TERMINAL_PROMPT"],
+    allowEnvironment: [...PASS_THROUGH_GIT_ENV, ...IDENTITY_ENV, ...TOKEN_ENV, "GIT_TERMINAL_PROMPT", "GIT_INDEX_FILE"],
     ...(errors === undefined ? {} : { errors }),
   });
   return git.env(buildEnv(options.env));

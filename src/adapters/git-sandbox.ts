@@ -5,6 +5,7 @@ import type { Identity } from "../agent/types.js";
 import type { CloneOptions, GitSandboxFactory, PushResult, Sandbox } from "../ports/git-sandbox.js";
 import { cloneRepository, removeTree, type ClonedRepo } from "./git-clone.js";
 import { assertRev, createGitRunner, GitCommandError, type GitRunner } from "./git-exec.js";
+import { commitFiles } from "./git-commit-files.js";
 import {
   classifyPushFailure,
   LOG_FORMAT,
@@ -118,17 +119,17 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
     async changedPaths() {
       return parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));
     },
-    async commitAll(message, author) {
-      const env = identityEnv(author);
-      await git.run(["add", "--all"]);
-      const staged = await git.run(["diff", "--cached", "--name-only", "-z"]);
-      if (staged === "") return undefined;
-      const authorArg = `--author=${author.name} <${author.email}>`;
-      await git.run(
-        ["commit", "--quiet", "--no-verify", "--no-gpg-sign", "--cleanup=whitespace", authorArg, "-m", message],
-        env,
+    commitFiles: (files, message, author) => commitFiles(git, dir, files, message, identityEnv(author)),
+    async discardExcept(keep) {
+      const changed = parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));
+      const tracked = new Set(
+        parseNulList(await git.run(["ls-files", "-z", "--", ...changed.filter((p) => !p.endsWith("/"))])),
       );
-      return head();
+      const restore = changed.filter((p) => tracked.has(p) && !keep.has(p));
+      if (restore.length > 0) await git.run(["checkout", "HEAD", "--", ...restore]);
+      // Without -x: ignored build output stays (a Cargo target/ would otherwise be rebuilt every attempt).
+      const spared = [...setupPatterns, ...[...keep].map(anchoredPattern)];
+      await git.run(["clean", "-ffdq", ...spared.flatMap((p) => ["-e", p])]);
     },
     async resetHard() {
       await git.run(["reset", "--quiet", "--hard", "HEAD"]);
@@ -194,7 +195,17 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
       // Run in the caller's repository, with our hardening: it only reads from the clone and writes one ref.
       const target = createGitRunner(localRepo, { ...(gitBinary === undefined ? {} : { gitBinary }) });
       try {
-        await target.run(["-c", `safe.directory=${dir}`, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", dir, `${ref}:${ref}`]);
+        await target.run([
+          "-c",
+          `safe.directory=${dir}`,
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "--no-write-fetch-head",
+          "--",
+          dir,
+          `${ref}:${ref}`,
+        ]);
         return { ok: true };
       } catch (error) {
         return { ok: false, reason: "error", message: error instanceof Error ? error.message : String(error) };

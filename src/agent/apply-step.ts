@@ -5,6 +5,7 @@
 import picomatch from "picomatch";
 import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { REPO_CONFIG_PATH, WORKFLOWS_GLOB } from "../config/repo-config.js";
+import { containsSecret } from "../core/redact.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
 import { markUnwritten } from "../apply/plan.js";
@@ -29,6 +30,39 @@ export interface AppliedReply {
   readonly written: readonly string[];
   /** What each written path held before this reply (null: it did not exist). */
   readonly preimages: ReadonlyMap<string, string | null>;
+  /** Exactly what the engine wrote to each written path (null: deleted): what a commit of this change holds. */
+  readonly contents: ReadonlyMap<string, string | null>;
+}
+
+/** What the engine writes, and what it must never write. */
+export interface ApplyRules {
+  readonly knownPaths: readonly string[];
+  readonly guard: PathGuard;
+  /** Values no edit may write (the model key, tokens), in any common encoding. */
+  readonly secrets: readonly string[];
+}
+
+/** An edit that would write a secret is refused, without quoting it; the rest of the reply is unaffected. */
+function refuseSecrets(
+  results: readonly EditResult[],
+  files: ReadonlyMap<string, string | null>,
+  secrets: readonly string[],
+): { results: readonly EditResult[]; files: Map<string, string | null> } {
+  const leaking = new Set(
+    [...files].filter(([, content]) => content !== null && containsSecret(content, secrets)).map(([p]) => p),
+  );
+  if (leaking.size === 0) return { results, files: new Map(files) };
+  const message = (path: string): string =>
+    `This edit would write a secret patchsmith holds (an API key or token, or an encoding of one) into ${path}, ` +
+    "so it was not applied. Never copy keys or tokens into files; read them from the environment instead.";
+  return {
+    results: results.map((r) =>
+      r.ok && leaking.has(r.path)
+        ? { ok: false, path: r.path, edit: r.edit, reason: "secret-refused", message: message(r.path) }
+        : r,
+    ),
+    files: new Map([...files].filter(([path]) => !leaking.has(path))),
+  };
 }
 
 export async function readText(tree: WorkTree, path: string): Promise<string | undefined> {
@@ -58,12 +92,8 @@ function toOutcome(result: EditResult): EditOutcome {
   return { path: result.path, ok: false, reason: result.reason, message: result.message };
 }
 
-export async function applyReplyToTree(
-  reply: string,
-  tree: WorkTree,
-  knownPaths: readonly string[],
-  guard: PathGuard,
-): Promise<AppliedReply> {
+export async function applyReplyToTree(reply: string, tree: WorkTree, rules: ApplyRules): Promise<AppliedReply> {
+  const { knownPaths, guard } = rules;
   const preimages = new Map<string, string | null>();
   const readState = async (path: string): Promise<FileState> => {
     const state = await tree.read(path);
@@ -78,13 +108,15 @@ export async function applyReplyToTree(
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
   const engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
   // Protected paths never reach `files`: the engine refused them before planning.
-  let results: readonly EditResult[] = engine.results;
+  const checked = refuseSecrets(engine.results, engine.files, rules.secrets);
+  let results = checked.results;
   let written: string[] = [];
-  if (engine.files.size > 0) {
-    const committed = await tree.commit(engine.files);
+  if (checked.files.size > 0) {
+    const committed = await tree.commit(checked.files);
     if (committed.ok) written = [...committed.written];
     else results = markUnwritten(results, committed.message);
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
-  return { results, outcomes: results.map(toOutcome), written, preimages: kept };
+  const contents = new Map([...checked.files].filter(([path]) => written.includes(path)));
+  return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents };
 }

@@ -4,7 +4,7 @@
  */
 import type { EditResult } from "../core/result.js";
 import { holdsNoEdits } from "../engine.js";
-import { applyReplyToTree, retryPromptFor, type PathGuard } from "./apply-step.js";
+import { applyReplyToTree, retryPromptFor, type ApplyRules } from "./apply-step.js";
 import type { BudgetStop } from "./budget.js";
 import { buildNoEditsPrompt } from "./build-prompt.js";
 import type { WorkTree } from "./deps.js";
@@ -21,6 +21,8 @@ export interface EditPhase {
   readonly written: readonly string[];
   /** What each written path held before this attempt (null: it did not exist). */
   readonly preimages: ReadonlyMap<string, string | null>;
+  /** The engine's last write of each written path (null: deleted). */
+  readonly contents: ReadonlyMap<string, string | null>;
   readonly replies: readonly string[];
   /** The last round's failures (model-readable), for the report and the next prompt. */
   readonly failures: readonly EditResult[];
@@ -33,8 +35,7 @@ export interface EditPhase {
 export interface EditPhaseInput {
   readonly session: Session;
   readonly tree: WorkTree;
-  readonly knownPaths: readonly string[];
-  readonly guard: PathGuard;
+  readonly rules: ApplyRules;
   readonly prompt: string;
   readonly testsFailing: boolean;
   readonly timings: Timings;
@@ -45,6 +46,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   const outcomes: EditOutcome[] = [];
   const written: string[] = [];
   const preimages = new Map<string, string | null>();
+  const contents = new Map<string, string | null>();
   const replies: string[] = [];
   let failures: readonly EditResult[] = [];
   let lastReplyEmpty = false;
@@ -57,13 +59,12 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     if (!asked.ok) return { stop: asked.stop };
     replies.push(asked.text);
     input.onApplying?.();
-    const applied = await input.timings.measure("apply", () =>
-      applyReplyToTree(asked.text, input.tree, input.knownPaths, input.guard),
-    );
+    const applied = await input.timings.measure("apply", () => applyReplyToTree(asked.text, input.tree, input.rules));
     lastReplyEmpty = holdsNoEdits(applied.results);
     if (!lastReplyEmpty) outcomes.push(...applied.outcomes);
     for (const path of applied.written) if (!written.includes(path)) written.push(path);
     for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);
+    for (const [path, content] of applied.contents) contents.set(path, content);
     failures = lastReplyEmpty ? [] : applied.results.filter((r) => !r.ok);
     return { results: applied.results, empty: lastReplyEmpty };
   };
@@ -73,6 +74,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     retried,
     written,
     preimages,
+    contents,
     replies,
     failures,
     lastReplyEmpty,
@@ -86,7 +88,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   retried = true;
   const retryPrompt = first.empty
     ? buildNoEditsPrompt(input.testsFailing)
-    : await retryPromptFor(input.tree, first.results, input.guard);
+    : await retryPromptFor(input.tree, first.results, input.rules.guard);
   const second = await round(retryPrompt);
   return done("stop" in second ? second.stop : undefined);
 }

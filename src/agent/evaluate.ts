@@ -21,6 +21,9 @@ export interface Evaluation {
 
 export interface EvaluateInput {
   readonly tree: WorkTree;
+  readonly sandbox: Sandbox;
+  /** What the engine last wrote to each path: the tree is put back to it after the tests. */
+  readonly written: ReadonlyMap<string, string | null>;
   readonly phase: EditPhase;
   readonly baseline: TestSummary | null;
   /** Runs the tests; undefined when the repository has no test command. */
@@ -40,8 +43,6 @@ async function runRed(input: EvaluateInput, test: () => Promise<TestSummary>) {
   const testPath = pickReproTest(declared, input.phase.written);
   if (testPath === undefined) return undefined;
   const fixPaths = input.phase.written.filter((p) => p !== testPath);
-  const current = new Map<string, string | null>();
-  for (const path of fixPaths) current.set(path, (await readText(input.tree, path)) ?? null);
   const without = new Map(fixPaths.map((p) => [p, input.phase.preimages.get(p) ?? null] as const));
   const undone = await input.tree.commit(without);
   if (!undone.ok) return undefined;
@@ -49,7 +50,8 @@ async function runRed(input: EvaluateInput, test: () => Promise<TestSummary>) {
     const run = await test();
     return { testPath, failedBefore: showsNewFailure(input.baseline, run), run };
   } finally {
-    await input.tree.commit(current);
+    // The fix goes back in, and whatever the run left behind goes.
+    await restoreAfterTests(input.sandbox, input.tree, input.written);
   }
 }
 
@@ -66,6 +68,7 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
   }
   const red = input.checkReproduction ? await runRed(input, input.test) : undefined;
   const tests = await input.test();
+  await restoreAfterTests(input.sandbox, input.tree, input.written);
   const comparison = compareTests(input.baseline, tests);
   const accepted = comparison.verdict !== "worse";
   const note =
@@ -78,21 +81,19 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
 }
 
 /**
- * Puts back every path the model did not write (test artifacts, tracked files a test rewrote) so the commit holds
- * only the model's change, then commits. Returns the SHA, or undefined when nothing was left to commit.
+ * After a test run: the tree holds exactly HEAD plus what the engine wrote. Tracked files the tests changed are
+ * restored, files and nested repositories they made are removed, and an edited file they changed gets the engine's
+ * bytes back; what set-up made and ignored build output stay.
  */
-export async function commitChange(
+export async function restoreAfterTests(
   sandbox: Sandbox,
   tree: WorkTree,
-  modelPaths: ReadonlySet<string>,
-  message: string,
-  author: { name: string; email: string },
-): Promise<string | undefined> {
-  const stray = (await sandbox.changedPaths()).filter((p) => !modelPaths.has(p) && !p.endsWith("/"));
-  if (stray.length > 0) {
-    const restore = new Map<string, string | null>();
-    for (const path of stray) restore.set(path, (await sandbox.show("HEAD", path)) ?? null);
-    await tree.commit(restore);
+  written: ReadonlyMap<string, string | null>,
+): Promise<void> {
+  await sandbox.discardExcept(new Set(written.keys()));
+  const back = new Map<string, string | null>();
+  for (const [path, content] of written) {
+    if (((await readText(tree, path)) ?? null) !== content) back.set(path, content);
   }
-  return sandbox.commitAll(message, author);
+  if (back.size > 0) await tree.commit(back);
 }

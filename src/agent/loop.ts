@@ -4,13 +4,13 @@
  * attempt to build on, and are rolled back if no later attempt is accepted.
  */
 import type { Sandbox } from "../ports/git-sandbox.js";
-import { readText, retryPromptFor, type PathGuard } from "./apply-step.js";
+import { readText, retryPromptFor, type ApplyRules } from "./apply-step.js";
 import { runEditPhase, type LoopStop } from "./attempt.js";
 import { checkBudget, usageSince } from "./budget.js";
 import { buildNoEditsPrompt, buildReflectionPrompt } from "./build-prompt.js";
 import { buildCommitMessage, chooseSubject } from "./commit-message.js";
 import type { FixDeps, WorkTree } from "./deps.js";
-import { commitChange, evaluateAttempt } from "./evaluate.js";
+import { evaluateAttempt } from "./evaluate.js";
 import type { Session } from "./session.js";
 import type { Timings } from "./timings.js";
 import type { AttemptReport, CommitInfo, FixRequest, FixStage, Identity, TestSummary } from "./types.js";
@@ -21,8 +21,7 @@ export interface LoopInput {
   readonly session: Session;
   readonly sandbox: Sandbox;
   readonly tree: WorkTree;
-  readonly knownPaths: readonly string[];
-  readonly guard: PathGuard;
+  readonly rules: ApplyRules;
   readonly firstPrompt: string;
   readonly before: TestSummary | null;
   readonly test: (() => Promise<TestSummary>) | undefined;
@@ -56,6 +55,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const touched = new Set<string>();
   // Content at the last accepted state of every path ever written: what a final rollback restores (noCommit).
   const lastGood = new Map<string, string | null>();
+  // What the engine last wrote to each path: the only bytes a commit may hold, and what the tree is put back to
+  // after the tests ran (they may have changed an edited file).
+  const written = new Map<string, string | null>();
   let baseline = input.before;
   let prompt = input.firstPrompt;
   let done = false;
@@ -75,8 +77,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     const phase = await runEditPhase({
       session,
       tree,
-      knownPaths: input.knownPaths,
-      guard: input.guard,
+      rules: input.rules,
       prompt,
       testsFailing: baseline !== null && !baseline.passed,
       timings: input.timings,
@@ -91,6 +92,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     }
     for (const [path, preimage] of phase.preimages) if (!lastGood.has(path)) lastGood.set(path, preimage);
     for (const path of phase.written) touched.add(path);
+    for (const [path, content] of phase.contents) written.set(path, content);
     if (phase.written.length > 0) pending = true;
     const usage = usageSince(usageBefore, session.usage);
     const base = { number, edits: phase.outcomes, retried: phase.retried, usage };
@@ -103,7 +105,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         prompt = buildNoEditsPrompt(baseline !== null && !baseline.passed);
         lastProblem = { reason: "no-edits", message: "The model's replies held no edit blocks." };
       } else {
-        prompt = await retryPromptFor(tree, phase.failures, input.guard);
+        prompt = await retryPromptFor(tree, phase.failures, input.rules.guard);
         const first = phase.failures[0];
         lastProblem = { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt };
       }
@@ -117,6 +119,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     input.progress("testing", `attempt ${number}`);
     const evaluation = await evaluateAttempt({
       tree,
+      sandbox: input.sandbox,
+      written,
       phase,
       baseline,
       test: input.test,
@@ -132,10 +136,12 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       if (request.noCommit !== true) {
         input.progress("committing", `attempt ${number}`);
         const changed = await input.sandbox.changedPaths();
-        const subject = chooseSubject(
-          phase.replies.join("\n"),
-          request.instruction,
-          changed.filter((p) => touched.has(p)),
+        const subject = input.redact(
+          chooseSubject(
+            phase.replies.join("\n"),
+            request.instruction,
+            changed.filter((p) => touched.has(p)),
+          ),
         );
         const message = buildCommitMessage({
           subject,
@@ -143,9 +149,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
           ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
           ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
         });
-        commit = await input.timings.measure("commit", () =>
-          commitChange(input.sandbox, tree, touched, message, input.bot),
-        );
+        commit = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
         if (commit !== undefined) commits.push({ sha: commit, subject, message });
       }
       done = evaluation.tests === null || evaluation.tests.passed;
@@ -173,7 +177,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       });
       lastProblem = { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt };
     } else {
-      prompt = await retryPromptFor(tree, phase.failures, input.guard);
+      prompt = await retryPromptFor(tree, phase.failures, input.rules.guard);
       lastProblem = { reason: "edits-failed", message: prompt };
     }
     if (phase.stop) {

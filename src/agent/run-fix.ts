@@ -85,7 +85,8 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
   let keep = request.keep === true;
   try {
     const named = request.into === undefined ? await freshBranch(sandbox, branch) : branch;
-    const ran = await runInClone(deps, request, sandbox, { branch: named, startedAt, redact, progress, timings });
+    const scope = { branch: named, startedAt, redact, secrets, progress, timings };
+    const ran = await runInClone(deps, request, sandbox, scope);
     const delivered = await deliverCommits(request, sandbox, ran);
     keep ||= delivered.keep;
     const report = delivered.report;
@@ -108,6 +109,7 @@ interface CloneScope {
   readonly branch: string;
   readonly startedAt: number;
   readonly redact: (text: string) => string;
+  readonly secrets: readonly string[];
   readonly progress: (stage: FixStage, detail?: string) => void;
   readonly timings: Timings;
 }

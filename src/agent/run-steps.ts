@@ -12,6 +12,7 @@ import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";
 import { gatherContext, type GatheredContext } from "./context.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { environmentProblem, pythonModulesOf } from "./environment-check.js";
+import { restoreAfterTests } from "./evaluate.js";
 import { finishReport, type ReportScope } from "./finish.js";
 import { runLoop } from "./loop.js";
 import { prepareEnvironment } from "./prepare-environment.js";
@@ -29,6 +30,8 @@ export interface RunScope {
   readonly branch: string;
   readonly startedAt: number;
   readonly redact: (text: string) => string;
+  /** Values no edit may write and every report redacts (the model key, the token). */
+  readonly secrets: readonly string[];
   readonly progress: (stage: FixStage, detail?: string) => void;
   readonly notes: string[];
   readonly timings: Timings;
@@ -99,6 +102,8 @@ export async function runSteps(
       "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
     );
   const before: TestSummary | null = test === undefined ? null : await timings.measure("baseline", test);
+  // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
+  if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const context: GatheredContext = await contextPromise;
   if (before !== null) {
     const problem = environmentProblem(before, { pythonModules: pythonModulesOf(paths) });
@@ -132,8 +137,7 @@ export async function runSteps(
     session,
     sandbox,
     tree,
-    knownPaths: paths,
-    guard: createPathGuard(forbidden),
+    rules: { knownPaths: paths, guard: createPathGuard(forbidden), secrets: scope.secrets },
     firstPrompt,
     before,
     test,

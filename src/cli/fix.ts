@@ -10,6 +10,7 @@ import { renderReportMarkdown, toJsonReport } from "../agent/render-report.js";
 import { runFix } from "../agent/run-fix.js";
 import type { FixRequest } from "../agent/types.js";
 import { modelSettings, parseEnv } from "../config/env.js";
+import { redactSecrets } from "../core/redact.js";
 import { isRemoteUrl } from "../core/repo-location.js";
 import { USAGE } from "./usage.js";
 
@@ -33,7 +34,6 @@ const OPTIONS = {
 type Parsed =
   | { readonly ok: true; readonly request: FixRequest; readonly json: boolean }
   | { readonly ok: false; readonly message: string; readonly help?: boolean };
-
 
 function positiveInt(value: string | undefined, flag: string): number | undefined | Error {
   if (value === undefined) return undefined;
@@ -128,8 +128,8 @@ export async function run(argv: string[]): Promise<number> {
     onProgress: (stage, detail) =>
       process.stderr.write(`patchsmith: ${stage}${detail === undefined ? "" : ` (${detail})`}\n`),
   });
-  process.stdout.write(
-    parsed.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : renderReportMarkdown(report),
-  );
+  // The loop redacts what it reports; this last pass covers anything a future field forgets.
+  const text = parsed.json ? `${JSON.stringify(toJsonReport(report), null, 2)}\n` : renderReportMarkdown(report);
+  process.stdout.write(redactSecrets(text, deps.secrets ?? []));
   return report.status === "success" ? 0 : 1;
 }

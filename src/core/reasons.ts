@@ -15,6 +15,8 @@ export const REASONS = {
   "forbidden-path":
     "The path is protected by the caller (e.g. `.github/workflows/**` for the GitHub App); it is left unchanged.",
   "not-applied": "The edit itself was fine, but the reply is one transaction and another edit failed.",
+  "secret-refused":
+    "The edit would write a secret the caller holds (an API key or token, or an encoding of one); it was not applied.",
   "no-edits":
     "The reply holds no recognisable edit (no SEARCH/REPLACE block, diff, apply_patch envelope or whole file with " +
     "its path); nothing was changed.",

@@ -31,13 +31,35 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Replaces known secret values and common token shapes with `[redacted]`. */
+/**
+ * A secret as it may travel: itself, base64 (padded and unpadded), base64url, URL-encoded. A model or a test that
+ * was shown an encoded key could write it back in that form.
+ */
+export function secretForms(secret: string): string[] {
+  const base64 = Buffer.from(secret, "utf8").toString("base64");
+  const forms = [secret, base64, base64.replace(/=+$/, ""), Buffer.from(secret, "utf8").toString("base64url")];
+  forms.push(encodeURIComponent(secret));
+  return [...new Set(forms)].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+function knownPattern(secrets: readonly string[]): RegExp | undefined {
+  const known = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap(secretForms))].sort(
+    (a, b) => b.length - a.length,
+  );
+  return known.length === 0 ? undefined : new RegExp(known.map(escapeRegExp).join("|"), "g");
+}
+
+/** True when `text` holds one of the known secret values, in any of its forms (the token shapes do not count). */
+export function containsSecret(text: string, secrets: readonly string[]): boolean {
+  const pattern = knownPattern(secrets);
+  return pattern !== undefined && pattern.test(text);
+}
+
+/** Replaces known secret values (and their encodings) and common token shapes with `[redacted]`. */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  const known = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
-  if (known.length > 0) {
-    out = out.replace(new RegExp(known.map(escapeRegExp).join("|"), "g"), REDACTED);
-  }
+  const pattern = knownPattern(secrets);
+  if (pattern !== undefined) out = out.replace(pattern, REDACTED);
   for (const [pattern, replacement] of SECRET_SHAPES) {
     out = out.replace(pattern, replacement);
   }

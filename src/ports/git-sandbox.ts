@@ -37,8 +37,21 @@ export interface Sandbox {
   grep(words: readonly string[]): Promise<Map<string, number>>;
   /** Paths changed in the working tree (added, modified, deleted, renamed) relative to HEAD. */
   changedPaths(): Promise<string[]>;
-  /** Stage everything and commit with the given author; returns the new SHA. Nothing to commit → undefined. */
-  commitAll(message: string, author: Identity): Promise<string | undefined>;
+  /**
+   * Commits exactly these contents (null: delete) on top of HEAD, with the given author, whatever the working tree
+   * holds (a test may have changed an edited file, or made files and nested repositories next to it): the commit
+   * is built from the given bytes, never from the disk. Returns the new SHA, or undefined when nothing changes.
+   */
+  commitFiles(
+    files: ReadonlyMap<string, string | null>,
+    message: string,
+    author: Identity,
+  ): Promise<string | undefined>;
+  /**
+   * Puts the working tree back to HEAD everywhere but `keep` (and what set-up made): tracked files others changed are
+   * restored, untracked files and nested repositories removed. Ignored files (build output) stay.
+   */
+  discardExcept(keep: ReadonlySet<string>): Promise<void>;
   /** Discard working-tree changes (back to HEAD), including untracked files, but not what set-up made. */
   resetHard(): Promise<void>;
   /**

@@ -94,12 +94,30 @@ export class MemorySandbox implements Sandbox {
     const paths = new Set([...head.keys(), ...this.work.keys()]);
     return Promise.resolve([...paths].filter((p) => head.get(p) !== this.work.get(p)).sort());
   }
-  async commitAll(message: string, author: Identity): Promise<string | undefined> {
-    if ((await this.changedPaths()).length === 0) return undefined;
-    const commit: MemoryCommit = { sha: this.nextSha(), parent: this.head, message, author, files: new Map(this.work) };
+  /** Like git's: the commit holds HEAD plus exactly `files`, whatever the working tree holds. */
+  commitFiles(
+    files: ReadonlyMap<string, string | null>,
+    message: string,
+    author: Identity,
+  ): Promise<string | undefined> {
+    const next = new Map(this.filesAt("HEAD"));
+    for (const [path, content] of files) {
+      if (content === null) next.delete(path);
+      else next.set(path, content);
+    }
+    const head = this.filesAt("HEAD");
+    const same = next.size === head.size && [...next].every(([p, c]) => head.get(p) === c);
+    if (same) return Promise.resolve(undefined);
+    const commit: MemoryCommit = { sha: this.nextSha(), parent: this.head, message, author, files: next };
     this.commits.set(commit.sha, commit);
     this.head = commit.sha;
-    return commit.sha;
+    return Promise.resolve(commit.sha);
+  }
+  discardExcept(keep: ReadonlySet<string>): Promise<void> {
+    const head = this.filesAt("HEAD");
+    for (const path of [...this.work.keys()]) if (!keep.has(path) && !head.has(path)) this.work.delete(path);
+    for (const [path, content] of head) if (!keep.has(path)) this.work.set(path, content);
+    return Promise.resolve();
   }
   resetHard(): Promise<void> {
     this.work.clear();

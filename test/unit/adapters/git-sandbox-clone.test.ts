@@ -63,7 +63,9 @@ describe("clone", () => {
     expect(config).not.toContain(Buffer.from(`x-access-token:${TOKEN}`).toString("base64"));
     expect(config).not.toMatch(/extraheader/i);
 
-    await sandbox.commitAll("change", { name: "bot", email: "bot@example.com" }).catch(() => undefined);
+    await sandbox
+      .commitFiles(new Map([["README.md", "changed\n"]]), "change", { name: "bot", email: "bot@example.com" })
+      .catch(() => undefined);
     expect(snapshot(repo.dir)).toBe(before);
   });
 

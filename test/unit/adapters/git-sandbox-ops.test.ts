@@ -38,6 +38,16 @@ async function nodeSandbox(): Promise<{ repo: TempRepo; sandbox: Sandbox }> {
   return { repo, sandbox: await cloneOf(repo.dir) };
 }
 
+/** Commits what changed on disk, as the engine's writes would be committed. */
+async function commitWorking(sandbox: Sandbox, message: string, author = BOT): Promise<string | undefined> {
+  const files = new Map<string, string | null>();
+  for (const path of await sandbox.changedPaths()) {
+    const full = join(sandbox.dir, path);
+    files.set(path, existsSync(full) ? readFileSync(full, "utf8") : null);
+  }
+  return sandbox.commitFiles(files, message, author);
+}
+
 function fixBug(sandbox: Sandbox, repo: TempRepo): void {
   const path = join(sandbox.dir, repo.bug!.path);
   writeFileSync(path, readFileSync(path, "utf8").replace(repo.bug!.buggy, repo.bug!.fixed));
@@ -97,7 +107,7 @@ describe("working-tree operations", () => {
     expect(working.patch).toContain("+++ b/NEW.md");
     expect(working.stat).toMatch(/2 files changed/);
 
-    const sha = await sandbox.commitAll("Fix mean", BOT);
+    const sha = await commitWorking(sandbox, "Fix mean", BOT);
     const between = await sandbox.diff(sandbox.baseSha, sha);
     expect(between.patch).toBe(working.patch);
     expect(await sandbox.diff(sha!)).toEqual({ patch: "", stat: "" });
@@ -117,11 +127,11 @@ describe("working-tree operations", () => {
 describe("commits", () => {
   it("commits everything as the bot (author and committer), and nothing to commit is undefined", async () => {
     const { repo, sandbox } = await nodeSandbox();
-    expect(await sandbox.commitAll("Nothing", BOT)).toBeUndefined();
+    expect(await commitWorking(sandbox, "Nothing", BOT)).toBeUndefined();
     fixBug(sandbox, repo);
     writeFileSync(join(sandbox.dir, "CHANGELOG.md"), "- fixed mean\n");
     const message = "Fix mean\n\nDivide by the count.\n\nCo-authored-by: Alice <alice@example.com>";
-    const sha = await sandbox.commitAll(message, BOT);
+    const sha = await commitWorking(sandbox, message, BOT);
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
     expect(await sandbox.headSha()).toBe(sha);
     const fields = git(sandbox.dir, ["log", "-1", "--format=%an|%ae|%cn|%ce|%P|%B"]).trimEnd();
@@ -142,6 +152,49 @@ describe("commits", () => {
     expect((await sandbox.log("HEAD", 2)).map((c) => c.sha)).toEqual([sha, repo.headSha]);
   });
 
+  it("commits exactly the given bytes: what a test added to the file, new files and a nested repository stay out", async () => {
+    const { repo, sandbox } = await nodeSandbox();
+    const path = repo.bug!.path;
+    const engineWrote = readFileSync(join(sandbox.dir, path), "utf8").replace(repo.bug!.buggy, repo.bug!.fixed);
+    // What a hostile test does after the engine wrote the file.
+    writeFileSync(join(sandbox.dir, path), `${engineWrote}// appended by a test\n`);
+    writeFileSync(join(sandbox.dir, "artifact.log"), "junk\n");
+    mkdirSync(join(sandbox.dir, "nested"));
+    git(join(sandbox.dir, "nested"), ["init", "--quiet"]);
+    writeFileSync(join(sandbox.dir, "nested", "x.txt"), "x\n");
+    git(join(sandbox.dir, "nested"), ["add", "x.txt"]);
+    git(join(sandbox.dir, "nested"), ["commit", "--quiet", "-m", "nested"]);
+
+    const sha = await sandbox.commitFiles(new Map([[path, engineWrote]]), "Fix mean", BOT);
+    expect(git(sandbox.dir, ["show", `${sha!}:${path}`])).toBe(engineWrote);
+    expect(git(sandbox.dir, ["diff-tree", "--no-commit-id", "--name-only", "-r", sha!]).trim()).toBe(path);
+    // Nothing to change is no commit.
+    expect(await sandbox.commitFiles(new Map([[path, engineWrote]]), "again", BOT)).toBeUndefined();
+
+    await sandbox.discardExcept(new Set([path]));
+    expect(existsSync(join(sandbox.dir, "artifact.log"))).toBe(false);
+    expect(existsSync(join(sandbox.dir, "nested"))).toBe(false);
+    // The kept path is the caller's to put back (the loop writes the engine's bytes again).
+    expect(readFileSync(join(sandbox.dir, path), "utf8")).toContain("appended by a test");
+  });
+
+  it("keeps the executable bit of an edited script, and deletes a path given as null", async () => {
+    const repo = track(makeNodeRepo({ files: { "bin/run.sh": "#!/bin/sh\necho one\n" } }));
+    git(repo.dir, ["update-index", "--chmod=+x", "bin/run.sh"]);
+    git(repo.dir, ["commit", "--quiet", "-m", "exec"]);
+    const sandbox = await cloneOf(repo.dir);
+    const sha = await sandbox.commitFiles(
+      new Map<string, string | null>([
+        ["bin/run.sh", "#!/bin/sh\necho two\n"],
+        ["README.md", null],
+      ]),
+      "Edit",
+      BOT,
+    );
+    expect(git(sandbox.dir, ["ls-tree", sha!, "bin/run.sh"])).toMatch(/^100755 /);
+    expect(git(sandbox.dir, ["ls-tree", sha!, "README.md"])).toBe("");
+  });
+
   it("never runs hooks planted in the clone, not even through core.hooksPath", async () => {
     const { repo, sandbox } = await nodeSandbox();
     const marker = join(sandbox.dir, "..", `hook-ran-${process.pid}-${Date.now()}`);
@@ -156,7 +209,7 @@ describe("commits", () => {
     git(sandbox.dir, ["config", "core.hooksPath", "planted-hooks"]);
     fixBug(sandbox, repo);
     await sandbox.checkoutNewBranch("patchsmith/fix-mean");
-    await sandbox.commitAll("Fix", BOT);
+    await commitWorking(sandbox, "Fix", BOT);
     expect(existsSync(marker)).toBe(false);
     rmSync(marker, { force: true });
   });
@@ -164,7 +217,7 @@ describe("commits", () => {
   it("reverts a commit as the bot", async () => {
     const { repo, sandbox } = await nodeSandbox();
     fixBug(sandbox, repo);
-    const fix = await sandbox.commitAll("Fix mean", BOT);
+    const fix = await commitWorking(sandbox, "Fix mean", BOT);
     const revert = await sandbox.revert(fix!, BOT);
     expect(await sandbox.headSha()).toBe(revert);
     expect(readFileSync(join(sandbox.dir, repo.bug!.path), "utf8")).toContain(repo.bug!.buggy);
@@ -197,14 +250,14 @@ describe("push", () => {
     const { repo, remote, sandbox } = await remoteSandbox();
     await sandbox.checkoutNewBranch("patchsmith/fix");
     fixBug(sandbox, repo);
-    const sha = await sandbox.commitAll("Fix", BOT);
+    const sha = await commitWorking(sandbox, "Fix", BOT);
     expect(await sandbox.push("patchsmith/fix", null)).toEqual({ ok: true });
     expect(remoteSha(remote, "patchsmith/fix")).toBe(sha);
 
     // Pushing exactly what is already there is a no-op git reports as up to date; anything new must be refused.
     expect(await sandbox.push("patchsmith/fix", null)).toEqual({ ok: true });
     writeFileSync(join(sandbox.dir, "MORE.md"), "more\n");
-    await sandbox.commitAll("More", BOT);
+    await commitWorking(sandbox, "More", BOT);
     const again = await sandbox.push("patchsmith/fix", null);
     expect(again).toMatchObject({ ok: false, reason: "rejected-stale" });
     expect(remoteSha(remote, "patchsmith/fix")).toBe(sha);
@@ -213,18 +266,18 @@ describe("push", () => {
   it("pushes with a correct lease, and a stale lease is rejected without touching the remote", async () => {
     const { repo, remote, sandbox } = await remoteSandbox();
     fixBug(sandbox, repo);
-    const mine = await sandbox.commitAll("Fix", BOT);
+    const mine = await commitWorking(sandbox, "Fix", BOT);
     expect(await sandbox.push("main", sandbox.baseSha)).toEqual({ ok: true });
     expect(remoteSha(remote, "main")).toBe(mine);
 
     // Someone else pushes meanwhile; our next push still leases on the SHA we read before.
     const other = await cloneOf(remote.url);
     writeFileSync(join(other.dir, "OTHER.md"), "other\n");
-    const theirs = await other.commitAll("Other", BOT);
+    const theirs = await commitWorking(other, "Other", BOT);
     expect(await other.push("main", mine!)).toEqual({ ok: true });
 
     writeFileSync(join(sandbox.dir, "MINE.md"), "mine\n");
-    await sandbox.commitAll("Mine", BOT);
+    await commitWorking(sandbox, "Mine", BOT);
     const stale = await sandbox.push("main", mine!);
     expect(stale).toMatchObject({ ok: false, reason: "rejected-stale" });
     expect(stale.message).toContain("stale info");
@@ -235,12 +288,12 @@ describe("push", () => {
     const { remote, sandbox } = await remoteSandbox();
     const other = await cloneOf(remote.url);
     writeFileSync(join(other.dir, "OTHER.md"), "other\n");
-    const theirs = await other.commitAll("Other", BOT);
+    const theirs = await commitWorking(other, "Other", BOT);
     expect(await other.push("main", other.baseSha)).toEqual({ ok: true });
     git(sandbox.dir, ["fetch", "--quiet", "origin", "main"]);
 
     writeFileSync(join(sandbox.dir, "MINE.md"), "mine\n");
-    await sandbox.commitAll("Mine", BOT);
+    await commitWorking(sandbox, "Mine", BOT);
     // The lease matches the remote exactly, so git alone would force-update it: the adapter must refuse.
     const result = await sandbox.push("main", theirs!);
     expect(result).toMatchObject({ ok: false, reason: "error" });
@@ -252,7 +305,7 @@ describe("push", () => {
     const repo = track(makeNodeRepo());
     const sandbox = await cloneOf(repo.dir);
     fixBug(sandbox, repo);
-    await sandbox.commitAll("Fix", BOT);
+    await commitWorking(sandbox, "Fix", BOT);
     const result = await sandbox.push("main", repo.headSha);
     expect(result).toMatchObject({ ok: false, reason: "error" });
     expect(git(repo.dir, ["rev-parse", "HEAD"]).trim()).toBe(repo.headSha);
