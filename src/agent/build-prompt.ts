@@ -9,7 +9,7 @@ import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context.js";
 import type { TestSummary } from "./types.js";
 import { DATA_NOTE, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
-import { tailForModel } from "./verdict.js";
+import { testRunForModel } from "./verdict.js";
 
 export interface SystemPromptInput {
   readonly forbidden: readonly string[];
@@ -75,7 +75,7 @@ export function describeTests(
   const what = summary.timedOut ? "time out" : "fail";
   return (
     `The tests (\`${command}\`) ${what} before your change.\n${names}` +
-    wrapData("test output", tailForModel(redact(sanitizeOutput(summary.tail))))
+    wrapData("test output", redact(sanitizeOutput(testRunForModel(summary))))
   );
 }
 
@@ -126,9 +126,10 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   if (input.newFailures.length > 0) parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
   if (input.stillFailing.length > 0)
     parts.push(`Failing before and still failing: ${input.stillFailing.slice(0, 20).join(", ")}.`);
+  if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
-    "Test output (the end of it):",
-    wrapData("test output", tailForModel(input.redact(sanitizeOutput(tests.tail)))),
+    tests.failures === undefined ? "Test output (the end of it):" : "Why the tests failed, then the end of the output:",
+    wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests)))),
   );
   if (input.files.size > 0) {
     parts.push("", "The files you changed, as they are now:");

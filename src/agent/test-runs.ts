@@ -57,5 +57,5 @@ export async function runTests(
     command,
     timeoutMs: Math.max(1_000, timeoutMs),
   });
-  return summarizeTestRun(run);
+  return summarizeTestRun(run, place.sandbox.dir);
 }

@@ -4,6 +4,7 @@
  */
 
 import type { LimitHit } from "../ports/sandbox-runner.js";
+import type { FailureBlock } from "./failures/types.js";
 import type { SetupReport } from "./setup-step.js";
 import type { PhaseTimings } from "./timings.js";
 
@@ -103,6 +104,8 @@ export interface TestSummary {
   readonly timedOut: boolean;
   /** Names of failing tests when the runner's output could be read; else empty. */
   readonly failing: readonly string[];
+  /** Why each of them failed (assertion, expected and actual, first frames in the repository), when read. */
+  readonly failures?: readonly FailureBlock[];
   /** The last part of the output (capped). */
   readonly tail: string;
   readonly durationMs: number;

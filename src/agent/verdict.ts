@@ -61,6 +61,37 @@ export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, max
   return cut > 0 ? `… (${cut} earlier line${cut === 1 ? "" : "s"} not shown)\n${text}` : text;
 }
 
+const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
+
+/**
+ * What the model reads of a test run: why each test failed (the runner's own failure blocks, parsed), then the end
+ * of the output, together within `maxBytes`. The blocks get up to three quarters of it; failures beyond that are
+ * named. An output no parser knows is the tail alone, as before.
+ */
+export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
+  const blocks = summary.failures ?? [];
+  if (blocks.length === 0) return tailForModel(summary.tail, MAX_REFLECTED_LINES, maxBytes);
+  let budget = Math.floor(maxBytes * 0.75);
+  const shown: string[] = [];
+  for (const block of blocks) {
+    const size = byteLength(block.text) + 2;
+    if (size > budget) {
+      if (shown.length === 0) shown.push(`${block.text.slice(0, Math.max(0, budget - 40))}…`);
+      break;
+    }
+    shown.push(block.text);
+    budget -= size;
+  }
+  const rest = blocks.slice(shown.length).map((b) => b.name);
+  const more =
+    rest.length === 0
+      ? ""
+      : `\n\nAlso failing (not shown): ${rest.slice(0, 20).join(", ")}${rest.length > 20 ? ", …" : ""}`;
+  const head = `${shown.join("\n\n")}${more}`;
+  const left = Math.max(256, maxBytes - byteLength(head) - 40);
+  return `${head}\n\nThe end of the output:\n${tailForModel(summary.tail, MAX_REFLECTED_LINES, left)}`;
+}
+
 /**
  * True when `run` shows a failure the baseline did not have, as far as can be told: a failing run over a passing
  * (or absent) baseline, or a named failure the baseline did not name. Unnamed failures over a failing baseline

@@ -230,9 +230,12 @@ describe("patchsmith serve across restarts", () => {
       const posted = harness.github.find(/^POST .*\/pulls$/).filter((c) => c.path.includes(`${full}/`));
       expect(posted).toHaveLength(2);
       // The first run's check run (on main, where it started) and the rerun's (on the pushed commit): both completed.
-      const checks = harness.github.checkRunsOf(full);
+      // The check runs are completed after the final comment is written: wait for them, do not race them.
+      const checks = await waitFor(harness, "every check run to be completed", () => {
+        const all = harness.github.checkRunsOf(full);
+        return all.length > 0 && all.every((check) => check.status === "completed") ? all : undefined;
+      });
       expect(checks.length).toBeGreaterThan(0);
-      expect(checks.every((check) => check.status === "completed")).toBe(true);
       await waitFor(harness, "the job record to be removed", () => (jobFiles(harness).length === 0 ? true : undefined));
     },
     TIMEOUT,

@@ -4,7 +4,7 @@
  * the output pipe open given a short grace after the command itself exits.
  */
 import { spawn } from "node:child_process";
-import { TailBuffer } from "./tail-buffer.js";
+import { TailBuffer } from "../../core/tail-buffer.js";
 
 export interface ProcessOutcome {
   readonly exitCode: number | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TailBuffer } from "../../../src/adapters/sandbox/tail-buffer.js";
+import { TailBuffer } from "../../../src/core/tail-buffer.js";
 
 describe("TailBuffer", () => {
   it("keeps everything under the limit", () => {

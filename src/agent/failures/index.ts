@@ -1,0 +1,50 @@
+/**
+ * The failing tests of a run and why they failed, read from the output of the common runners (pure). Every runner
+ * whose format the output shows is read (a command may run two); an unknown runner gives nothing, and the caller
+ * falls back to the output's tail. Pass or fail itself comes from the exit code, never from here.
+ */
+import { ava } from "./ava.js";
+import { cargo } from "./cargo.js";
+import { goTest } from "./go.js";
+import { jest } from "./jest.js";
+import { stripAnsi } from "./lines.js";
+import { mocha } from "./mocha.js";
+import { nodeSpec } from "./node-spec.js";
+import { pytest } from "./pytest.js";
+import { tap } from "./tap.js";
+import type { FailureBlock, RunnerFormat } from "./types.js";
+import { unittest } from "./unittest.js";
+import { vitest } from "./vitest.js";
+
+export type { FailureBlock } from "./types.js";
+
+/** More names than this would not help the model or a person; the tail is still there. */
+export const MAX_FAILURES = 100;
+
+/** In the order they are tried; formats are specific enough that at most one usually matches. */
+const FORMATS: readonly RunnerFormat[] = [tap, nodeSpec, jest, vitest, mocha, ava, pytest, unittest, goTest, cargo];
+
+export interface ParsedFailures {
+  /** The runners whose output was recognised. */
+  readonly runners: readonly string[];
+  readonly failures: readonly FailureBlock[];
+}
+
+/** Absolute paths of the clone become repository paths, as the model knows them. */
+function relativize(text: string, root: string | undefined): string {
+  if (root === undefined || root === "/" || root === "") return text;
+  return text.split(`file://${root}/`).join("").split(`${root}/`).join("");
+}
+
+export function parseFailures(output: string, root?: string): ParsedFailures {
+  const text = relativize(stripAnsi(output).replace(/\r\n?/g, "\n"), root);
+  const lines = text.split("\n");
+  const runners: string[] = [];
+  const byName = new Map<string, FailureBlock>();
+  for (const format of FORMATS) {
+    if (!format.detect(lines, text)) continue;
+    runners.push(format.runner);
+    for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+  }
+  return { runners, failures: [...byName.values()].slice(0, MAX_FAILURES) };
+}

@@ -1,0 +1,32 @@
+/**
+ * Jest: every failure gets a `● suite › name` heading, then the matcher's message, the code frame and the stack,
+ * up to the next heading or the summary. "Test suite failed to run" is a file that could not load: it is reported
+ * under the file's name.
+ */
+import { tidyBlock } from "./lines.js";
+import type { FailureBlock, RunnerFormat } from "./types.js";
+
+const HEADING = /^\s*● (.+?)\s*$/;
+const END = /^(Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;
+
+export const jest: RunnerFormat = {
+  runner: "jest",
+  detect: (lines) => lines.some((l) => /^Test Suites: /.test(l)) && lines.some((l) => HEADING.test(l)),
+  parse(lines) {
+    const failures: FailureBlock[] = [];
+    let file: string | undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const suite = /^FAIL\s+(\S+)/.exec(lines[i]!);
+      if (suite?.[1] !== undefined) file = suite[1];
+      const heading = HEADING.exec(lines[i]!);
+      if (heading?.[1] === undefined || heading[1] === "Console") continue;
+      const block: string[] = [];
+      for (let j = i + 1; j < lines.length && !HEADING.test(lines[j]!) && !END.test(lines[j]!); j++)
+        block.push(lines[j]!);
+      const name =
+        heading[1] === "Test suite failed to run" && file !== undefined ? `${file} (failed to run)` : heading[1];
+      failures.push({ name, text: tidyBlock([`● ${heading[1]}`, ...block]) });
+    }
+    return failures;
+  },
+};

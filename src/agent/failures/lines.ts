@@ -1,0 +1,60 @@
+/** Helpers the runner formats share (pure): colours off, noise out, blocks bounded, stack frames trimmed. */
+
+// eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+export const stripAnsi = (text: string): string => text.replace(ANSI, "");
+
+/** A block's bounds: enough for an assertion with a diff and a few frames. */
+export const MAX_BLOCK_LINES = 30;
+export const MAX_BLOCK_CHARS = 1500;
+const MAX_FRAMES = 3;
+
+/** Frames of the runtime, the test framework or the standard library: not where the bug is. */
+const FOREIGN =
+  /node_modules|node:|\binternal\/|site-packages|\/rustc\/|\/usr\/lib\/|\/lib\/python\d|\.rustup\/|\/go\/src\/|^runtime\//;
+
+/**
+ * A stack frame of JavaScript (`at fn (file:1:2)`, or without `at` as node:test's TAP writes them), Python
+ * (`File "x.py", line 3`), Rust (`3: symbol`, `at ./src/lib.rs:1:2`) or Go (`x.go:12 +0x1d`).
+ */
+const FRAME =
+  /^\s*(?:at\s|File "|\d+: \S)|^\s*(?:async\s+|new\s+)?[\w$.<>[\]]+(?:\s[\w$.<>[\]]+)*\s+\([^()]*\)\s*$|^\s*\S+:\d+(?::\d+)?\s*$|\.go:\d+ \+0x/;
+
+/** Where a frame points: `path:line`, or Python's `"path", line N`. */
+const LOCATION = /([^\s()"']+):\d+|File "([^"]+)", line \d+/;
+
+function frameLocation(line: string): string | undefined {
+  const match = LOCATION.exec(line);
+  return match === null ? undefined : (match[1] ?? match[2]);
+}
+
+/**
+ * The block's lines without the noise: frames outside the repository (and all but the first few inside it), code
+ * frames with a gutter (`> 12 | …`), timing lines; then trimmed to the bounds.
+ */
+export function tidyBlock(lines: readonly string[]): string {
+  const out: string[] = [];
+  let frames = 0;
+  for (const raw of lines) {
+    const line = raw.replace(/\s+$/, "");
+    if (/^\s*>?\s*\d+\s*\|/.test(line) || /^\s*\|\s*\^/.test(line)) continue;
+    if (/^\s*duration_ms:/.test(line)) continue;
+    if (FRAME.test(line)) {
+      // Only frames in the repository help, and only the first few of them.
+      const location = frameLocation(line);
+      if (location === undefined || FOREIGN.test(location) || frames >= MAX_FRAMES) continue;
+      frames++;
+    }
+    out.push(line);
+  }
+  while (out.length > 0 && out[0]!.trim() === "") out.shift();
+  while (out.length > 0 && out.at(-1)!.trim() === "") out.pop();
+  const collapsed = out.filter((line, i) => !(line.trim() === "" && out[i - 1]?.trim() === ""));
+  const kept = collapsed.slice(0, MAX_BLOCK_LINES);
+  let text = kept.join("\n");
+  if (collapsed.length > kept.length) text += `\n… (${String(collapsed.length - kept.length)} more lines)`;
+  return text.length > MAX_BLOCK_CHARS ? `${text.slice(0, MAX_BLOCK_CHARS)}…` : text;
+}
+
+export const indentOf = (line: string): number => line.length - line.trimStart().length;

@@ -1,0 +1,36 @@
+/**
+ * pytest: the FAILURES (and ERRORS) section has one `____ Class.test ____` section per failure, ending at the next
+ * one or at the short summary, whose `FAILED path::Class::test - message` lines give the full, stable names.
+ */
+import { tidyBlock } from "./lines.js";
+import type { FailureBlock, RunnerFormat } from "./types.js";
+
+const SECTION = /^_{3,} (.+?) _{3,}$/;
+const SUMMARY = /^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
+const RULE = /^={3,}.*={3,}$/;
+
+export const pytest: RunnerFormat = {
+  runner: "pytest",
+  detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
+  parse(lines) {
+    const ids = lines.map((l) => SUMMARY.exec(l)?.[1]).filter((id): id is string => id !== undefined);
+    const sections = new Map<string, string>();
+    for (let i = 0; i < lines.length; i++) {
+      const title = SECTION.exec(lines[i]!)?.[1];
+      if (title === undefined) continue;
+      const block: string[] = [];
+      for (let j = i + 1; j < lines.length && !SECTION.test(lines[j]!) && !RULE.test(lines[j]!); j++)
+        block.push(lines[j]!);
+      sections.set(title, tidyBlock([`___ ${title} ___`, ...block]));
+    }
+    // "CalcTest.test_mean" heads the section of "tests/test_calc.py::CalcTest::test_mean".
+    const sectionOf = (id: string): string | undefined => {
+      const dotted = id.split("::").slice(1).join(".");
+      return (
+        sections.get(dotted) ?? [...sections].find(([title]) => title.endsWith(dotted) || dotted.endsWith(title))?.[1]
+      );
+    };
+    if (ids.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
+    return ids.map((id): FailureBlock => ({ name: id, text: sectionOf(id) ?? id }));
+  },
+};

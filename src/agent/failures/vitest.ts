@@ -1,0 +1,29 @@
+/**
+ * Vitest: after "Failed Tests N", each failure is ` FAIL  file > suite > name`, the error, the diff and a code
+ * frame, closed by a `⎯⎯⎯[1/2]⎯` rule. A file that failed to load is ` FAIL  file` alone.
+ */
+import { tidyBlock } from "./lines.js";
+import type { FailureBlock, RunnerFormat } from "./types.js";
+
+const HEADING = /^\s*FAIL\s+(\S+?)(?:\s+>\s+(.+?))?\s*$/;
+const RULE = /^⎯+(?:\[\d+\/\d+\]⎯*)?\s*$/;
+
+export const vitest: RunnerFormat = {
+  runner: "vitest",
+  detect: (lines) =>
+    lines.some((l) => /^\s*Test Files\s+/.test(l)) && lines.some((l) => /⎯ Failed (Tests|Suites) \d+ ⎯/.test(l)),
+  parse(lines) {
+    const failures: FailureBlock[] = [];
+    const start = lines.findIndex((l) => /⎯ Failed (Tests|Suites) \d+ ⎯/.test(l));
+    for (let i = Math.max(0, start); i < lines.length; i++) {
+      const heading = HEADING.exec(lines[i]!);
+      if (heading?.[1] === undefined) continue;
+      const block: string[] = [];
+      for (let j = i + 1; j < lines.length && !RULE.test(lines[j]!) && !HEADING.test(lines[j]!); j++)
+        block.push(lines[j]!);
+      const name = heading[2] ?? `${heading[1]} (failed to run)`;
+      failures.push({ name, text: tidyBlock([lines[i]!.trim(), ...block]) });
+    }
+    return failures;
+  },
+};

@@ -1,0 +1,199 @@
+/**
+ * The failure parser on what the installed runners really print: each runner runs a small suite (a `mean` that
+ * divides by n - 1, a flag parser that reads --flag=false as true) in a temp folder, and the parse must name the
+ * failing tests and keep the expected and actual values and the frame in the suite's own file.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseFailures } from "../../../src/agent/failures/index.js";
+import { writeFiles } from "../../fakes/git-repos.js";
+
+const exec = promisify(execFile);
+const root = mkdtempSync(join(tmpdir(), "patchsmith-runners-"));
+const projectModules = join(import.meta.dirname, "../../../node_modules");
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs a command in `dir` and returns what it printed, whatever its exit code. */
+async function output(
+  dir: string,
+  file: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  try {
+    const { stdout, stderr } = await exec(file, [...args], { cwd: dir, env: { ...process.env, CI: "true", ...env } });
+    return stdout + stderr;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    return `${failed.stdout ?? ""}${failed.stderr ?? ""}`;
+  }
+}
+
+async function available(file: string, args: readonly string[]): Promise<boolean> {
+  try {
+    await exec(file, [...args]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CALC_JS = [
+  "exports.mean = (values) => values.reduce((s, v) => s + v, 0) / (values.length - 1);",
+  'exports.parse = (text) => ({ flag: text === "--flag=false" ? true : undefined });',
+  "",
+].join("\n");
+
+function project(name: string, files: Record<string, string>): string {
+  const dir = join(root, name);
+  writeFiles(dir, { "calc.js": CALC_JS, ...files });
+  return dir;
+}
+
+describe("JavaScript runners", () => {
+  const nodeSuite = [
+    'import { describe, it } from "node:test";',
+    'import assert from "node:assert/strict";',
+    'import calc from "./calc.js";',
+    'describe("calc", () => {',
+    '  it("averages", () => { assert.equal(calc.mean([2, 4, 6]), 4); });',
+    '  it("reads --flag=false as false", () => { assert.deepEqual(calc.parse("--flag=false"), { flag: false }); });',
+    "});",
+    "",
+  ].join("\n");
+
+  it.each(["tap", "spec"])("node --test with the %s reporter", async (reporter) => {
+    const dir = project(`node-${reporter}`, { "calc.test.mjs": nodeSuite });
+    const out = await output(dir, process.execPath, ["--test", `--test-reporter=${reporter}`]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["averages", "reads --flag=false as false"]);
+    expect(failures[0]!.text).toMatch(/6 !== 4/);
+    expect(failures[0]!.text).toContain("calc.test.mjs:5:");
+    expect(failures[1]!.text).toMatch(/flag: true/);
+  });
+
+  it("tape", async () => {
+    const dir = project("tape", {
+      "test.js": [
+        'const test = require("tape");',
+        'const { mean } = require("./calc.js");',
+        'test("averages", (t) => { t.equal(mean([2, 4, 6]), 4, "mean of 2, 4, 6"); t.end(); });',
+        'test("adds", (t) => { t.equal(1 + 1, 2); t.end(); });',
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, process.execPath, [join(projectModules, "tape/bin/tape"), "test.js"], {
+      NODE_PATH: projectModules,
+    });
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["averages › mean of 2, 4, 6"]);
+    expect(failures[0]!.text).toMatch(/expected: 4\n\s*actual:\s+6/);
+    expect(failures[0]!.text).toContain("test.js:3:");
+  });
+
+  it("mocha", async () => {
+    const dir = project("mocha", {
+      "test.js": [
+        'const assert = require("node:assert/strict");',
+        'const { mean, parse } = require("./calc.js");',
+        'describe("calc", () => {',
+        '  it("averages", () => { assert.equal(mean([2, 4, 6]), 4); });',
+        '  describe("parse", () => {',
+        '    it("reads --flag=false as false", () => { assert.deepEqual(parse("--flag=false"), { flag: false }); });',
+        "  });",
+        "});",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, join(projectModules, ".bin/mocha"), ["test.js"]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["calc › averages", "calc › parse › reads --flag=false as false"]);
+    expect(failures[0]!.text).toContain("6 !== 4");
+    expect(failures[0]!.text).toContain("test.js:4:");
+  });
+
+  it("vitest", async () => {
+    const dir = project("vitest", {
+      "calc.test.js": [
+        'import { describe, it, expect } from "vitest";',
+        'import calc from "./calc.js";',
+        'describe("calc", () => {',
+        '  it("averages", () => { expect(calc.mean([2, 4, 6])).toBe(4); });',
+        "});",
+        "",
+      ].join("\n"),
+      "package.json": '{ "type": "commonjs" }\n',
+    });
+    const out = await output(dir, join(projectModules, ".bin/vitest"), ["run", "--root", dir]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["calc > averages"]);
+    expect(failures[0]!.text).toContain("expected 6 to be 4");
+  });
+});
+
+describe("Python and Rust runners", () => {
+  const pythonFiles = {
+    "calc.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
+    "tests/__init__.py": "",
+    "tests/test_calc.py": [
+      "import unittest",
+      "from calc import mean",
+      "",
+      "class CalcTest(unittest.TestCase):",
+      "    def test_mean(self):",
+      "        self.assertEqual(mean([2, 4, 6]), 4)",
+      "",
+    ].join("\n"),
+  };
+
+  it("unittest", async () => {
+    const dir = project("unittest", pythonFiles);
+    const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["tests.test_calc.CalcTest.test_mean"]);
+    expect(failures[0]!.text).toContain("AssertionError: 6.0 != 4");
+    expect(failures[0]!.text).toContain('File "tests/test_calc.py", line 6');
+  });
+
+  it("pytest, where it is installed", async (context) => {
+    if (!(await available("python3", ["-m", "pytest", "--version"]))) context.skip();
+    const dir = project("pytest", pythonFiles);
+    const out = await output(dir, "python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider"]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["tests/test_calc.py::CalcTest::test_mean"]);
+    expect(failures[0]!.text).toContain("E       AssertionError: 6.0 != 4");
+  });
+
+  it("cargo test, where cargo is installed", async (context) => {
+    if (!(await available("cargo", ["--version"]))) context.skip();
+    const dir = project("cargo", {
+      "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": [
+        "pub fn mean(values: &[f64]) -> f64 {",
+        "    values.iter().sum::<f64>() / (values.len() as f64 - 1.0)",
+        "}",
+        "#[cfg(test)]",
+        "mod tests {",
+        "    #[test]",
+        "    fn averages() {",
+        "        assert_eq!(super::mean(&[2.0, 4.0, 6.0]), 4.0);",
+        "    }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, "cargo", ["test", "--offline", "--quiet"], {
+      RUST_BACKTRACE: "0",
+      CARGO_TARGET_DIR: join(dir, "target"),
+    });
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual(["tests::averages"]);
+    expect(failures[0]!.text).toMatch(/left: 6\.0\n\s*right: 4\.0/);
+  }, 120_000);
+});

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
+import { summarizeTestRun } from "../../../src/agent/test-output.js";
+import { testRunForModel } from "../../../src/agent/verdict.js";
+
+const fixture = (name: string): string =>
+  readFileSync(join(import.meta.dirname, "../../fixtures/runners", name), "utf8");
+
+describe("parseFailures on outputs of runners CI does not install (fixtures/runners/README.md)", () => {
+  it("Jest: the ● headings, the matcher's message with expected and received, the frame in the repository", () => {
+    const { runners, failures } = parseFailures(fixture("jest.txt"));
+    expect(runners).toEqual(["jest"]);
+    expect(failures.map((f) => f.name)).toEqual(["calc › averages", "calc › parse › reads --flag=false as false"]);
+    expect(failures[0]!.text).toContain("Expected: 4\n    Received: 6");
+    expect(failures[0]!.text).toContain("at Object.toBe (test/calc.test.js:4:52)");
+    // The code frame (with its gutter) is noise next to the frame's file and line.
+    expect(failures[0]!.text).not.toMatch(/\d+ \|/);
+  });
+
+  it("AVA: the ✘ names, and each test's difference under its name", () => {
+    const { failures } = parseFailures(fixture("ava.txt"));
+    expect(failures.map((f) => f.name)).toEqual(["averages", "reads --flag=false as false"]);
+    expect(failures[1]!.text).toContain("-   flag: true,\n  +   flag: false,");
+    expect(failures[1]!.text).toContain("avatest/calc.test.js:5:48");
+  });
+
+  it("go test: subtests by their full name, the t.Errorf lines, with or without -v", () => {
+    for (const file of ["go.txt", "go-verbose.txt"]) {
+      const { failures } = parseFailures(fixture(file));
+      expect(failures.map((f) => f.name)).toEqual(["TestMean", "TestTable", "TestTable/two", "TestTable/three"]);
+      expect(failures[0]!.text).toContain("calc_test.go:7: Mean([2 4 6]) = 6, want 4");
+      expect(failures[2]!.text).toContain("calc_test.go:20: got 4, want 2");
+    }
+  });
+});
+
+describe("parseFailures on TAP", () => {
+  it("skips the parents of failing subtests and TODO/SKIP directives", () => {
+    const tap = [
+      "TAP version 13",
+      "# Subtest: passes",
+      "ok 1 - passes",
+      "# Subtest: fails here",
+      "not ok 2 - fails here",
+      "  ---",
+      "  error: '1 == 2'",
+      "  ...",
+      "# Subtest: suite",
+      "    # Subtest: inner fails",
+      "    not ok 1 - inner fails",
+      "      ---",
+      "      error: 'no'",
+      "      ...",
+      "    1..1",
+      "not ok 3 - suite",
+      "not ok 4 - later top-level failure",
+      "not ok 5 - not done yet # TODO",
+      "1..5",
+    ].join("\n");
+    const { failures } = parseFailures(tap);
+    expect(failures.map((f) => f.name)).toEqual(["fails here", "inner fails", "later top-level failure"]);
+    expect(failures[0]!.text).toBe("not ok fails here\nerror: '1 == 2'");
+  });
+});
+
+describe("parseFailures in general", () => {
+  it("finds nothing in output it does not know, and caps the list", () => {
+    expect(parseFailures("Build failed\nerror: something\n3 tests failed\n").failures).toEqual([]);
+    const many = Array.from({ length: 150 }, (_, i) => `--- FAIL: Test${String(i)} (0.00s)`).join("\n");
+    expect(parseFailures(many).failures).toHaveLength(MAX_FAILURES);
+  });
+
+  it("bounds a block however long the runner's message is", () => {
+    const long = [
+      "--- FAIL: TestHuge (0.00s)",
+      ...Array.from({ length: 500 }, (_, i) => `    x_test.go:${String(i)}: line`),
+    ];
+    const [failure] = parseFailures(long.join("\n")).failures;
+    expect(failure!.text.split("\n").length).toBeLessThanOrEqual(31);
+    expect(failure!.text).toContain("more lines)");
+  });
+});
+
+describe("what the model reads of a failing run", () => {
+  it("puts why each test failed first and the end of the output after it, within the bound", () => {
+    const output = `${"progress line\n".repeat(2000)}${fixture("jest.txt")}`;
+    const summary = summarizeTestRun({
+      command: "npx jest",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output,
+      droppedBytes: 0,
+      durationMs: 5,
+    });
+    expect(summary.failing).toEqual(["calc › averages", "calc › parse › reads --flag=false as false"]);
+    const text = testRunForModel(summary);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    expect(text.indexOf("Expected: 4")).toBeLessThan(text.indexOf("The end of the output:"));
+    expect(text).toContain("Ran all test suites.");
+  });
+
+  it("names the failures there was no room to show", () => {
+    const output = Array.from(
+      { length: 40 },
+      (_, i) => `--- FAIL: TestCase${String(i)} (0.00s)\n    case_test.go:${String(i)}: ${"x".repeat(200)}`,
+    ).join("\n");
+    const summary = summarizeTestRun({
+      command: "go test",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output,
+      droppedBytes: 0,
+      durationMs: 1,
+    });
+    const text = testRunForModel(summary);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    expect(text).toMatch(/Also failing \(not shown\): [^\n]*TestCase20/);
+  });
+});
