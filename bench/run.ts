@@ -20,6 +20,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "speed", load: async () => (await import("./speed.js")).speedSection },
   { name: "drift", load: async () => (await import("./drift.js")).driftSection },
   { name: "loop-overhead", load: async () => (await import("./loop-overhead.js")).loopOverheadSection },
+  { name: "context", load: async () => (await import("./context.js")).contextSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

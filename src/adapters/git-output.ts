@@ -26,16 +26,30 @@ export function parseStatusZ(output: string): string[] {
   return [...new Set(paths)];
 }
 
-/** `git grep -c -z`: `path\0count\n` per file. */
-export function parseGrepCountZ(output: string): Array<readonly [string, number]> {
-  const hits: Array<readonly [string, number]> = [];
+/** `git grep -o -i -z`: `path\0matched text\n` per match, counted per file and lower-cased term. */
+export function parseTermMatches(output: string, terms: ReadonlySet<string>): Map<string, Map<string, number>> {
+  const counts = new Map<string, Map<string, number>>();
   for (const line of output.split("\n")) {
-    const nul = line.lastIndexOf("\0");
+    const nul = line.indexOf("\0");
     if (nul <= 0) continue;
-    const count = Number(line.slice(nul + 1));
-    if (Number.isFinite(count)) hits.push([line.slice(0, nul), count]);
+    const term = line.slice(nul + 1).toLowerCase();
+    if (!terms.has(term)) continue;
+    const path = line.slice(0, nul);
+    let perFile = counts.get(path);
+    if (perFile === undefined) counts.set(path, (perFile = new Map<string, number>()));
+    perFile.set(term, (perFile.get(term) ?? 0) + 1);
   }
-  return hits;
+  return counts;
+}
+
+/** `git ls-tree -r -l -z`: `mode type sha size\tpath` per entry; blobs' sizes by path. */
+export function parseTreeSizes(output: string): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const entry of output.split("\0")) {
+    const match = /^\d+ blob [0-9a-f]+\s+(\d+)\t(.+)$/s.exec(entry);
+    if (match?.[1] !== undefined && match[2] !== undefined) sizes.set(match[2], Number(match[1]));
+  }
+  return sizes;
 }
 
 export interface LogEntry {

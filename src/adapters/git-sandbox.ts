@@ -9,7 +9,8 @@ import { commitFiles } from "./git-commit-files.js";
 import {
   classifyPushFailure,
   LOG_FORMAT,
-  parseGrepCountZ,
+  parseTermMatches,
+  parseTreeSizes,
   parseLog,
   parseNulList,
   parseStatusZ,
@@ -107,14 +108,28 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
     async listFiles() {
       return parseNulList(await git.run(["ls-files", "-z"]));
     },
-    async grep(words) {
-      const hits = new Map<string, number>();
-      // One search per word and the counts summed: files that mention more of the words rank higher.
-      for (const word of new Set(words.filter((w) => w.trim() !== ""))) {
-        const output = await git.runGrep(["grep", "-c", "-z", "-I", "-F", "-w", "--no-color", "-e", word, "--"]);
-        for (const [path, count] of parseGrepCountZ(output)) hits.set(path, (hits.get(path) ?? 0) + count);
-      }
-      return hits;
+    async termCounts(terms) {
+      const wanted = [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.trim() !== ""))];
+      if (wanted.length === 0) return new Map();
+      // One pass for every term: each match printed as `path NUL text`, counted here.
+      const patterns = wanted.flatMap((term) => ["-e", term]);
+      const output = await git.runGrep([
+        "grep",
+        "-o",
+        "-i",
+        "-I",
+        "-F",
+        "-z",
+        "--no-color",
+        "-m",
+        "200",
+        ...patterns,
+        "--",
+      ]);
+      return parseTermMatches(output, new Set(wanted));
+    },
+    async fileSizes() {
+      return parseTreeSizes(await git.run(["ls-tree", "-r", "-l", "-z", "HEAD"]));
     },
     async changedPaths() {
       return parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));

@@ -6,7 +6,7 @@
 import { fenceFor } from "../apply/feedback-retry.js";
 import { SEARCH_REPLACE_PROMPT } from "../formats/search-replace/prompt.js";
 import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
-import type { GatheredContext } from "./context.js";
+import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
 import { DATA_NOTE, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { testRunForModel } from "./verdict.js";

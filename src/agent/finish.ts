@@ -1,7 +1,7 @@
 /** The end of a run: push when asked (with a lease, never forced), then the diff and the report. */
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
-import type { GatheredContext } from "./context.js";
+import type { GatheredContext } from "./context/gather.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import type { LoopResult } from "./loop.js";
 import type { RunScope } from "./run-steps.js";
@@ -184,7 +184,17 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     ...(input.testCommand ? { testCommand: input.testCommand } : {}),
     ...(input.context === undefined
       ? {}
-      : { context: { files: input.context.files.map((f) => f.path), omitted: input.context.omitted } }),
+      : {
+          context: {
+            files: input.context.files.map((f) => ({
+              path: f.path,
+              why: f.why,
+              ...(f.detail === undefined ? {} : { detail: f.detail }),
+              ...(f.lines === undefined ? {} : { lines: f.lines }),
+            })),
+            omitted: input.context.omitted,
+          },
+        }),
     ...(notes.length > 0 ? { notes } : {}),
     timings: timings.snapshot(deps.clock.now() - scope.startedAt),
   };

@@ -111,7 +111,10 @@ export function renderReportMarkdown(report: FixReport): string {
     out.push("", `### What went wrong (${report.failure.reason})`, fence, report.failure.message.trimEnd(), fence);
   }
   if (report.context && report.context.files.length > 0) {
-    out.push("", `Files shown to the model: ${report.context.files.map((f) => `\`${f}\``).join(", ")}.`);
+    const shown = report.context.files.map(
+      (f) => `\`${f.path}\` (${f.why}${f.detail === undefined ? "" : `: ${f.detail}`})`,
+    );
+    out.push("", `Files shown to the model: ${shown.join(", ")}.`);
   }
   if (report.notes && report.notes.length > 0) out.push("", ...report.notes.map((n) => `- ${n}`));
   if (report.clonePath) out.push("", `The clone was kept at ${report.clonePath}.`);

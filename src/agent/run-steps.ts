@@ -9,7 +9,9 @@ import { createPathGuard, DEFAULT_FORBIDDEN } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
 import { buildSystemPrompt, buildTaskPrompt } from "./build-prompt.js";
 import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";
-import { gatherContext, type GatheredContext } from "./context.js";
+import type { GatheredContext } from "./context/gather.js";
+import { rankContext } from "./context/rank.js";
+import { selectContext } from "./context/select.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { environmentProblem, pythonModulesOf } from "./environment-check.js";
 import { restoreAfterTests } from "./evaluate.js";
@@ -63,18 +65,20 @@ export async function runSteps(
   const paths = await sandbox.listFiles();
   const limits = resolveLimits(request);
   const timeLeft = (): number => limits.wallTimeMs - (deps.clock.now() - startedAt);
-  // The context depends on nothing set-up or the tests do: it is gathered while they run.
-  const contextPromise = timings.measure("context", () =>
-    gatherContext({
+  // The ranking depends on nothing set-up or the tests do: it runs while they run. The failing tests' files join
+  // it once the baseline has named them.
+  const rankingPromise = timings.measure("context", () =>
+    rankContext({
       instruction: request.instruction,
       ...(request.context !== undefined ? { extra: request.context } : {}),
       ...(request.focus !== undefined ? { focus: request.focus } : {}),
       paths,
       read: (wanted) => readMany(tree, wanted),
-      grep: (words) => sandbox.grep(words),
+      termCounts: (terms) => sandbox.termCounts(terms),
+      sizes: () => sandbox.fileSizes(),
     }),
   );
-  contextPromise.catch(() => undefined);
+  rankingPromise.catch(() => undefined);
   const base: ReportScope = { deps, request, scope, paths };
 
   progress("setting-up");
@@ -104,7 +108,7 @@ export async function runSteps(
   const before: TestSummary | null = test === undefined ? null : await timings.measure("baseline", test);
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
-  const context: GatheredContext = await contextPromise;
+  const ranking = await rankingPromise;
   if (before !== null) {
     const problem = environmentProblem(before, { pythonModules: pythonModulesOf(paths) });
     if (problem !== undefined) {
@@ -116,6 +120,7 @@ export async function runSteps(
       });
     }
   }
+  const context: GatheredContext = await timings.measure("context", () => selectContext(ranking, before?.failures));
   if (context.omitted.length > 0) notes.push(`Too big for the model's context: ${context.omitted.join(", ")}.`);
 
   const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);

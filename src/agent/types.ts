@@ -4,6 +4,7 @@
  */
 
 import type { LimitHit } from "../ports/sandbox-runner.js";
+import type { ContextReason } from "./context/gather.js";
 import type { FailureBlock } from "./failures/types.js";
 import type { SetupReport } from "./setup-step.js";
 import type { PhaseTimings } from "./timings.js";
@@ -189,8 +190,16 @@ export interface FixReport {
   readonly timings?: PhaseTimings;
   /** Where the test command came from; absent when no tests were found. */
   readonly testCommand?: { readonly command: string; readonly source: "request" | "repo-config" | "detected" };
-  /** What the model was shown (paths), and what did not fit in the budget: honest coverage. */
-  readonly context?: { readonly files: readonly string[]; readonly omitted: readonly string[] };
+  /** What the model was shown and why, and what did not fit in the budget: honest coverage. */
+  readonly context?: {
+    readonly files: ReadonlyArray<{
+      readonly path: string;
+      readonly why: ContextReason;
+      readonly detail?: string;
+      readonly lines?: { readonly start: number; readonly end: number };
+    }>;
+    readonly omitted: readonly string[];
+  };
   /** Plain sentences for people: no tests found, a budget that ran out, a push that was refused. */
   readonly notes?: readonly string[];
   /**

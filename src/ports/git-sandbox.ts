@@ -33,8 +33,13 @@ export interface Sandbox {
   headSha(): Promise<string>;
   /** Tracked files, relative, forward slashes (`git ls-files`). */
   listFiles(): Promise<string[]>;
-  /** `git grep -l -F -w` for each word; returns matching paths with hit counts. */
-  grep(words: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * How often each term occurs in each tracked text file (case-insensitive, as a substring, lower-cased terms;
+   * at most a few hundred matching lines a file), for the lexical ranking. Files without any are absent.
+   */
+  termCounts(terms: readonly string[]): Promise<Map<string, Map<string, number>>>;
+  /** Bytes of each tracked file at HEAD. */
+  fileSizes(): Promise<Map<string, number>>;
   /** Paths changed in the working tree (added, modified, deleted, renamed) relative to HEAD. */
   changedPaths(): Promise<string[]>;
   /**

@@ -79,15 +79,22 @@ export class MemorySandbox implements Sandbox {
   listFiles(): Promise<string[]> {
     return Promise.resolve([...this.filesAt("HEAD").keys()].sort());
   }
-  grep(words: readonly string[]): Promise<Map<string, number>> {
-    const hits = new Map<string, number>();
+  termCounts(terms: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    const counts = new Map<string, Map<string, number>>();
     for (const [path, content] of this.work) {
-      for (const word of words) {
-        const count = content.split(new RegExp(`\\b${word.replace(/[$]/g, "\\$")}\\b`)).length - 1;
-        if (count > 0) hits.set(path, (hits.get(path) ?? 0) + count);
+      const lower = content.toLowerCase();
+      for (const term of terms) {
+        const count = lower.split(term.toLowerCase()).length - 1;
+        if (count === 0) continue;
+        let perFile = counts.get(path);
+        if (perFile === undefined) counts.set(path, (perFile = new Map<string, number>()));
+        perFile.set(term.toLowerCase(), count);
       }
     }
-    return Promise.resolve(hits);
+    return Promise.resolve(counts);
+  }
+  fileSizes(): Promise<Map<string, number>> {
+    return Promise.resolve(new Map([...this.filesAt("HEAD")].map(([p, c]) => [p, Buffer.byteLength(c)])));
   }
   changedPaths(): Promise<string[]> {
     const head = this.filesAt("HEAD");

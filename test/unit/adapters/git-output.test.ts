@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   classifyPushFailure,
-  parseGrepCountZ,
+  parseTermMatches,
+  parseTreeSizes,
   parseLog,
   parseNulList,
   parseStatusZ,
@@ -20,11 +21,19 @@ describe("git output readers", () => {
     ]);
   });
 
-  it("reads grep counts", () => {
-    expect(parseGrepCountZ("src/a.js\u00003\nweird:name.js\u00001\n")).toEqual([
-      ["src/a.js", 3],
-      ["weird:name.js", 1],
-    ]);
+  it("counts grep's matches per file and term", () => {
+    const output = "src/a.js\u0000Parse\nsrc/a.js\u0000parse\nweird:name.js\u0000flag\nsrc/a.js\u0000other\n";
+    expect(parseTermMatches(output, new Set(["parse", "flag"]))).toEqual(
+      new Map([
+        ["src/a.js", new Map([["parse", 2]])],
+        ["weird:name.js", new Map([["flag", 1]])],
+      ]),
+    );
+  });
+
+  it("reads blob sizes from ls-tree", () => {
+    const output = "100644 blob abc123     42\tsrc/a b.js\u0000040000 tree def456       -\tsrc\u0000";
+    expect(parseTreeSizes(output)).toEqual(new Map([["src/a b.js", 42]]));
   });
 
   it("reads log records with multi-line bodies", () => {

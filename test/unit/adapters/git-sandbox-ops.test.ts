@@ -86,15 +86,22 @@ describe("working-tree operations", () => {
     expect(existsSync(join(sandbox.dir, "node_modules"))).toBe(false);
   });
 
-  it("greps whole words, summing hits per file, and treats no match as empty", async () => {
+  it("counts each term's occurrences per file, case-insensitively, in one pass", async () => {
     const { sandbox } = await nodeSandbox();
-    const hits = await sandbox.grep(["mean", "max", "mean"]);
-    // src: `mean` on 2 lines (comment, function), `max` on 2 (function, Math.max); test: 3 lines for each word.
-    expect(hits.get("src/stats.js")).toBe(4);
-    expect(hits.get("test/stats.test.js")).toBe(6);
-    expect(hits.has("README.md")).toBe(false);
-    expect((await sandbox.grep(["meanwhile", "--version"])).size).toBe(0);
-    expect((await sandbox.grep([])).size).toBe(0);
+    const counts = await sandbox.termCounts(["mean", "Max", "mean"]);
+    // src/stats.js: "mean" in a comment ("Arithmetic mean") and the function name; "max" in its name and Math.max.
+    expect(counts.get("src/stats.js")).toEqual(
+      new Map([
+        ["mean", 2],
+        ["max", 2],
+      ]),
+    );
+    expect(counts.get("test/stats.test.js")?.get("mean")).toBe(3);
+    expect(counts.has("README.md")).toBe(false);
+    expect((await sandbox.termCounts(["meanwhilex", "--version"])).size).toBe(0);
+    expect((await sandbox.termCounts([])).size).toBe(0);
+    const sizes = await sandbox.fileSizes();
+    expect(sizes.get("package.json")).toBe(readFileSync(join(sandbox.dir, "package.json")).length);
   });
 
   it("diffs the working tree including new files, and two revisions", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { gatherContext, mentionedIdentifiers, namedPaths } from "../../../src/agent/context.js";
-import { extractDefinitions } from "../../../src/agent/definitions.js";
-import { buildRepoMap, rankDefinitions, renderTree } from "../../../src/agent/repo-map.js";
+import { namedPaths } from "../../../src/agent/context/files.js";
+import { gatherContext, type ContextInput } from "../../../src/agent/context/gather.js";
+import { extractDefinitions } from "../../../src/agent/context/definitions.js";
+import { buildRepoMap, rankDefinitions, renderTree } from "../../../src/agent/context/repo-map.js";
 import { detectTestCommand } from "../../../src/agent/test-command.js";
 
 describe("definition extractor", () => {
@@ -101,6 +102,30 @@ describe("test command detection", () => {
   });
 });
 
+/** A tree in memory with the ports the gathering uses (term counts as git grep -o -i -F would give them). */
+function memoryInput(files: Record<string, string>, extra: Partial<ContextInput> = {}): ContextInput {
+  const map = new Map(Object.entries(files));
+  return {
+    instruction: "",
+    paths: [...map.keys()],
+    read: (wanted) => Promise.resolve(new Map(wanted.filter((p) => map.has(p)).map((p) => [p, map.get(p)!]))),
+    termCounts: (terms) => {
+      const counts = new Map<string, Map<string, number>>();
+      for (const [path, content] of map) {
+        const perFile = new Map<string, number>();
+        for (const term of terms) {
+          const n = content.toLowerCase().split(term).length - 1;
+          if (n > 0) perFile.set(term, n);
+        }
+        if (perFile.size > 0) counts.set(path, perFile);
+      }
+      return Promise.resolve(counts);
+    },
+    sizes: () => Promise.resolve(new Map([...map].map(([p, c]) => [p, c.length]))),
+    ...extra,
+  };
+}
+
 describe("context gathering", () => {
   const paths = ["src/parser.ts", "src/lexer.ts", "src/big.ts", "docs/guide.md", "lib/parser.ts"];
   it("finds named paths by full path, suffix or unique file name", () => {
@@ -110,48 +135,83 @@ describe("context gathering", () => {
     ]);
     expect(namedPaths("fix ./lib/parser.ts.", paths)).toEqual(["lib/parser.ts"]);
   });
-  it("picks identifier-shaped words and known definitions", () => {
-    expect(
-      mentionedIdentifiers("The `parse_args` helper and readConfig() break; tokenize too", new Set(["tokenize"])),
-    ).toEqual(["parse_args", "readConfig", "tokenize"]);
-  });
-  it("includes named and mentioning files within budget and records what did not fit", async () => {
-    const files = new Map([
-      ["src/parser.ts", "export function parseAll() { return tokenize(); }\n"],
-      ["src/lexer.ts", "export function tokenize() {}\n"],
-      ["src/big.ts", `// tokenize\n${"x".repeat(50_000)}`],
-      ["docs/guide.md", "guide"],
-      ["lib/parser.ts", "export const p = 1;\n"],
-    ]);
-    const context = await gatherContext({
-      instruction: "tokenize() drops the last token; see src/parser.ts",
-      paths,
-      read: (wanted) => Promise.resolve(new Map(wanted.filter((p) => files.has(p)).map((p) => [p, files.get(p)!]))),
-      grep: (words) => {
-        const hits = new Map<string, number>();
-        for (const [p, c] of files) if (words.some((w) => c.includes(w))) hits.set(p, 1);
-        return Promise.resolve(hits);
+
+  it("gives the named file, then the best-ranked ones within budget, a huge one as an excerpt", async () => {
+    // Bigger than even the most relevant source may be shown whole (160,000 characters).
+    const big = Array.from({ length: 30_000 }, (_, i) =>
+      i === 2000 ? "function tokenize(last) { drops(token); }" : `filler line ${i}`,
+    );
+    const input = memoryInput(
+      {
+        "src/parser.ts": "export function parseAll() { return tokenize(); }\n",
+        "src/lexer.ts": "export function tokenize() {}\n// tokenize splits the text, token by token\n",
+        "src/big.ts": big.join("\n"),
+        "docs/guide.md": "guide",
+        "lib/parser.ts": "export const p = 1;\n",
       },
-      fileTokens: 1000,
-    });
-    expect(context.words).toEqual(["tokenize"]);
+      { instruction: "tokenize() drops the last token; see src/parser.ts", fileTokens: 1000 },
+    );
+    const context = await gatherContext(input);
+    expect(context.words).toEqual(["tokenize", "tokeniz", "drop", "last", "token"]);
     expect(context.files.map((f) => [f.path, f.why])).toEqual([
       ["src/parser.ts", "named"],
-      ["src/lexer.ts", "mentions"],
+      ["src/big.ts", "ranked"],
+      ["src/lexer.ts", "ranked"],
     ]);
-    expect(context.omitted).toEqual(["src/big.ts"]);
+    // Too big whole: the region where the terms are, with its line numbers.
+    expect(context.files[1]!.lines).toEqual({ start: 1941, end: 2061 });
+    expect(context.files[1]!.content).toContain("function tokenize(last)");
     expect(context.repoMap.text).toContain("src/lexer.ts:\n  1: export function tokenize()");
+
+    // Over budget: the two most relevant sources are still shown whole when they are not huge; the rest is listed.
+    const tiny = await gatherContext({ ...input, fileTokens: 30 });
+    expect(tiny.files.map((f) => f.path)).toEqual(["src/parser.ts", "src/lexer.ts"]);
+    expect(tiny.omitted).toEqual(["src/big.ts"]);
   });
+
+  it("ranks the source a matching test imports above the test, and follows a stack trace to its file and line", async () => {
+    const input = memoryInput({
+      "lib/flags.js": "module.exports = function parse(args) { return {}; };\n",
+      "lib/util.js": "exports.noop = () => {};\n",
+      "test/flags-parsing.test.js": 'const parse = require("../lib/flags");\ntest("boolean flags", () => parse([]));\n',
+      "README.md": "# flags\n",
+    });
+    const context = await gatherContext({
+      ...input,
+      instruction: "boolean flags parsing is wrong",
+      extra: "TypeError: x is undefined\n    at parse (/home/someone/work/flags/lib/util.js:1:20)\n",
+    });
+    expect(context.files.map((f) => [f.path, f.why, f.detail])).toEqual([
+      ["lib/util.js", "trace", "line 1"],
+      ["lib/flags.js", "ranked", "matches flag, pars"],
+      ["test/flags-parsing.test.js", "ranked", "a test matching boolean, flag, pars"],
+    ]);
+  });
+
+  it("puts the failing tests' files and the sources they import first when the baseline fails", async () => {
+    const input = memoryInput({
+      "src/mean.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
+      "src/other.py": "def other():\n    pass\n",
+      "tests/test_stats.py": "from src.mean import mean\n\ndef test_mean():\n    assert mean([2, 4, 6]) == 4\n",
+    });
+    const failures = [
+      { name: "tests/test_stats.py::test_mean", text: "tests/test_stats.py:4: AssertionError\nE   assert 6.0 == 4" },
+    ];
+    const context = await gatherContext({ ...input, instruction: "make it right" }, failures);
+    expect(context.files.map((f) => [f.path, f.why])).toEqual([
+      ["tests/test_stats.py", "failing-test"],
+      ["src/mean.py", "imported"],
+    ]);
+  });
+
   it("shows a window around the focus lines of a big file", async () => {
     const big = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`).join("\n");
-    const context = await gatherContext({
-      instruction: "rename this",
-      focus: { path: "src/big.ts", startLine: 1000, endLine: 1001 },
-      paths: ["src/big.ts"],
-      read: (wanted) => Promise.resolve(new Map(wanted.map((p) => [p, big]))),
-      grep: () => Promise.resolve(new Map()),
-      fileTokens: 1000,
-    });
+    const context = await gatherContext(
+      memoryInput(
+        { "src/big.ts": big },
+        { instruction: "rename this", focus: { path: "src/big.ts", startLine: 1000, endLine: 1001 }, fileTokens: 1000 },
+      ),
+    );
     expect(context.files[0]).toMatchObject({ path: "src/big.ts", why: "focus", lines: { start: 940, end: 1061 } });
     expect(context.files[0]!.content.startsWith("line 940\n")).toBe(true);
   });

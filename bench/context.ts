@@ -1,0 +1,234 @@
+/**
+ * Context: are the files a fix needs in the model's first prompt? Real bug-fix commits of real repositories,
+ * drawn at run time from local git mirrors (PATCHSMITH_BENCH_MIRRORS, colon-separated git directories, else every
+ * `/work/.mirror/<owner>+<name>/repo`; nothing third-party is committed): the request is the commit's message, the
+ * gold files are the source files it changed, the tree is the one before it. The first prompt is built exactly as
+ * the loop builds it (set-up and tests aside, so no failing test adds files), and scored: the share of cases with
+ * every gold file in full, the share with every gold file at least named (shown in part, listed, or in the map),
+ * and the prompt's size (characters / 4).
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { promisify } from "node:util";
+import { createFsTree } from "../src/adapters/fs-tree.js";
+import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
+import { DEFAULT_FORBIDDEN } from "../src/agent/apply-step.js";
+import { buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
+import { gatherContext } from "../src/agent/context/gather.js";
+import { readMany } from "../src/agent/read-files.js";
+import { looksLikeBugReport } from "../src/agent/reproduction.js";
+import {
+  goldFiles,
+  instructionOf,
+  isFixMessage,
+  MIN_TERMS,
+  parseNameStatus,
+  type ContextCase,
+} from "./context-cases.js";
+import type { Section, SectionReport } from "./section.js";
+import { markdownTable, percent } from "./table.js";
+
+const run = promisify(execFile);
+const git = async (dir: string, args: readonly string[]): Promise<string> =>
+  (await run("git", ["-C", dir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+
+const CASES_PER_REPO = 6;
+const COMMITS_SCANNED = 1500;
+export const FULL_TARGET = 0.9;
+export const TOKENS_TARGET = 30_000;
+
+export function mirrorsFrom(env: Readonly<Record<string, string | undefined>>): string[] {
+  const listed = env.PATCHSMITH_BENCH_MIRRORS;
+  if (listed !== undefined && listed.trim() !== "") return listed.split(":").filter((p) => p !== "");
+  const root = "/work/.mirror";
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .map((name) => join(root, name, "repo"))
+    .filter((dir) => existsSync(dir))
+    .sort();
+}
+
+async function casesOf(mirror: string): Promise<ContextCase[]> {
+  const name = mirror.split("/").at(-2)?.replace("+", "/") ?? mirror;
+  const log = await git(mirror, [
+    "log",
+    "--no-merges",
+    `-n${String(COMMITS_SCANNED)}`,
+    "--format=%H%x1f%s%x1f%b%x1e",
+    "HEAD",
+  ]);
+  const cases: ContextCase[] = [];
+  for (const record of log.split("\x1e")) {
+    if (cases.length >= CASES_PER_REPO) break;
+    const [sha = "", subject = "", body = ""] = record.replace(/^\n+/, "").split("\x1f");
+    if (!/^[0-9a-f]{40}$/.test(sha) || !isFixMessage(subject, body)) continue;
+    const changes = parseNameStatus(await git(mirror, ["diff-tree", "--no-commit-id", "-r", "--name-status", sha]));
+    const gold = goldFiles(changes);
+    if (gold === undefined) continue;
+    cases.push({ repo: name, sha, instruction: instructionOf(subject, body), gold });
+  }
+  return cases;
+}
+
+export interface CaseResult {
+  readonly repo: string;
+  readonly sha: string;
+  readonly full: boolean;
+  readonly named: boolean;
+  readonly tokens: number;
+  readonly ms: number;
+  readonly missing: readonly string[];
+}
+
+async function measureCase(checkout: string, item: ContextCase): Promise<CaseResult> {
+  await git(checkout, ["checkout", "--quiet", "--force", `${item.sha}^`]);
+  await git(checkout, ["clean", "-fdxq"]);
+  const started = performance.now();
+  const sandbox = await createGitSandboxFactory().clone({ repo: checkout });
+  try {
+    const tree = createFsTree(sandbox.dir);
+    const paths = await sandbox.listFiles();
+    const context = await gatherContext({
+      instruction: item.instruction,
+      paths,
+      read: (wanted) => readMany(tree, wanted),
+      termCounts: (terms) => sandbox.termCounts(terms),
+      sizes: () => sandbox.fileSizes(),
+    });
+    const system = buildSystemPrompt({
+      forbidden: [...DEFAULT_FORBIDDEN],
+      reproduce: looksLikeBugReport(item.instruction),
+    });
+    const task = buildTaskPrompt({
+      instruction: item.instruction,
+      context,
+      testCommand: undefined,
+      before: null,
+      redact: (t) => t,
+    });
+    const ms = performance.now() - started;
+    const whole = new Set(context.files.filter((f) => f.lines === undefined).map((f) => f.path));
+    const seen = (path: string): boolean =>
+      context.files.some((f) => f.path === path) ||
+      context.omitted.includes(path) ||
+      context.repoMap.text.includes(path);
+    const missing = item.gold.filter((p) => !whole.has(p));
+    return {
+      repo: item.repo,
+      sha: item.sha,
+      full: missing.length === 0,
+      named: item.gold.every(seen),
+      tokens: Math.ceil((system.length + task.length) / 4),
+      ms,
+      missing,
+    };
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
+};
+const quantile = (values: readonly number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+};
+
+export async function runContextBench(mirrors: readonly string[], log: (line: string) => void): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const mirror of mirrors) {
+    const cases = await casesOf(mirror);
+    const checkout = mkdtempSync(join(tmpdir(), "patchsmith-bench-ctx-"));
+    try {
+      await run("git", ["clone", "--quiet", "--shared", "--no-checkout", mirror, checkout]);
+      for (const item of cases) {
+        const result = await measureCase(checkout, item);
+        log(
+          `context: ${item.repo} ${item.sha.slice(0, 8)} ${result.full ? "full" : `missing ${result.missing.join(", ")}`} ${String(result.tokens)} tokens`,
+        );
+        results.push(result);
+      }
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
+
+export const contextSection: Section = {
+  name: "context",
+  async run({ log }): Promise<SectionReport> {
+    const mirrors = mirrorsFrom(process.env);
+    if (mirrors.length === 0) {
+      const note = "No repository mirrors (set PATCHSMITH_BENCH_MIRRORS to git directories): nothing measured.";
+      return { markdown: `## Context\n\n${note}\n`, figures: { skipped: true }, targets: [], findings: [] };
+    }
+    const results = await runContextBench(mirrors, log);
+    const repos = [...new Set(results.map((r) => r.repo))];
+    const row = (label: string, list: readonly CaseResult[]) => [
+      label,
+      String(list.length),
+      percent(list.filter((r) => r.full).length, list.length),
+      percent(list.filter((r) => r.named).length, list.length),
+      String(median(list.map((r) => r.tokens))),
+      String(
+        quantile(
+          list.map((r) => r.tokens),
+          0.9,
+        ),
+      ),
+      `${median(list.map((r) => r.ms)).toFixed(0)} ms`,
+    ];
+    const table = markdownTable(
+      ["repository", "cases", "gold in full", "gold named", "median tokens", "p90 tokens", "median time"],
+      [
+        ...repos.map((repo) =>
+          row(
+            repo,
+            results.filter((r) => r.repo === repo),
+          ),
+        ),
+        row("**all**", results),
+      ],
+    );
+    const full = results.filter((r) => r.full).length / Math.max(1, results.length);
+    const tokens = median(results.map((r) => r.tokens));
+    const misses = results.filter((r) => !r.full).map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
+    return {
+      markdown: [
+        "## Context: the first prompt on real bug-fix commits",
+        "",
+        `${String(results.length)} fix commits of ${String(repos.length)} repositories: the ${String(CASES_PER_REPO)} most recent per repository whose message reads like a fix, names at least ${String(MIN_TERMS)} words that can locate code, and that change 1–2 existing source files.`,
+        "",
+        table,
+        "",
+        ...(misses.length > 0 ? ["Gold files not given in full:", "", ...misses.map((m) => `- ${m}`), ""] : []),
+      ].join("\n"),
+      figures: {
+        cases: results.length,
+        full,
+        named: results.filter((r) => r.named).length / Math.max(1, results.length),
+        medianTokens: tokens,
+        results,
+      },
+      targets: [
+        {
+          target: `gold files in full in the first prompt ≥ ${String(FULL_TARGET * 100)} %`,
+          measured: percent(full * results.length, results.length),
+          met: full >= FULL_TARGET,
+        },
+        {
+          target: `median first prompt < ${TOKENS_TARGET.toLocaleString("en-US")} tokens`,
+          measured: `${tokens.toLocaleString("en-US")} tokens`,
+          met: tokens < TOKENS_TARGET,
+        },
+      ],
+      findings: [],
+    };
+  },
+};

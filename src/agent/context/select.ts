@@ -1,0 +1,184 @@
+/**
+ * The second stage of the context, once the baseline has run: the files the first prompt shows, in this order —
+ * the lines under review, the files the request names, the files its stack traces point at, the failing tests with
+ * the sources they import, the most relevant sources, then a test or two that show how the code is called. A file
+ * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line, where the
+ * request's words are densest), or listed as omitted. The two most relevant sources are shown whole even past the
+ * budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
+ */
+import type { FailureBlock } from "../failures/types.js";
+import { isCodePath, isTestPath } from "./files.js";
+import {
+  DEFAULT_FILE_TOKENS,
+  DEFAULT_MAP_TOKENS,
+  type ContextFile,
+  type ContextReason,
+  type GatheredContext,
+} from "./types.js";
+import { importsOf } from "./imports.js";
+import type { Ranking } from "./rank.js";
+import { buildRepoMap } from "./repo-map.js";
+import { mentionedLocations, type Location } from "./traces.js";
+
+/** Sources are shown while their score is at least this share of the best one's, and at most this many. */
+const RELATIVE_SCORE = 0.3;
+const MAX_SOURCES = 6;
+const MAX_TESTS = 2;
+/** A test or a document bigger than this is shown as an excerpt: it is there to show usage, not to be edited. */
+const WHOLE_EXAMPLE_CHARS = 12_000;
+/** The most relevant sources may go past the budget to be shown whole, each up to this size. */
+const TOP_SOURCES = 2;
+const TOP_SOURCE_CHARS = 160_000;
+const MARGIN = 60;
+
+/** The lines to show of a file too big to show whole: around `range`, or where the terms are densest. */
+export function excerpt(
+  content: string,
+  terms: readonly string[],
+  range?: { readonly start: number; readonly end: number },
+): { text: string; start: number; end: number } {
+  const lines = content.split("\n");
+  let start: number;
+  let end: number;
+  if (range !== undefined) {
+    start = range.start;
+    end = range.end;
+  } else {
+    // Centred on the line that holds the most of the terms (the first such line).
+    start = 1;
+    let best = 0;
+    lines.forEach((line, index) => {
+      const lower = line.toLowerCase();
+      const hits = terms.filter((term) => lower.includes(term)).length;
+      if (hits > best) {
+        best = hits;
+        start = index + 1;
+      }
+    });
+    end = start;
+  }
+  const from = Math.max(1, start - MARGIN);
+  const to = Math.min(lines.length, end + MARGIN);
+  return { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
+}
+
+interface Wanted {
+  readonly path: string;
+  readonly why: ContextReason;
+  readonly detail?: string;
+  readonly range?: { readonly start: number; readonly end: number };
+  /** Shown whole only up to WHOLE_EXAMPLE_CHARS (tests, documents). */
+  readonly example: boolean;
+  /** May exceed the budget to be shown whole, up to TOP_SOURCE_CHARS. */
+  readonly top?: boolean;
+}
+
+/** Locations the failing tests' blocks point at, as the runner named them. */
+function failureLocations(failures: readonly FailureBlock[], resolve: (raw: string) => string | undefined): Location[] {
+  return mentionedLocations(failures.map((f) => `${f.name}\n${f.text}`).join("\n"), resolve);
+}
+
+function plan(ranking: Ranking, failing: readonly Location[], contents: ReadonlyMap<string, string>): Wanted[] {
+  const { input, relevance } = ranking;
+  const wanted: Wanted[] = [];
+  const add = (entry: Wanted): void => {
+    if (!wanted.some((w) => w.path === entry.path)) wanted.push(entry);
+  };
+  const example = (path: string): boolean => isTestPath(path) || !isCodePath(path);
+  if (input.focus) {
+    const { path, startLine, endLine } = input.focus;
+    add({ path, why: "focus", range: { start: startLine, end: endLine }, example: false });
+  }
+  for (const path of ranking.named) add({ path, why: "named", example: !isCodePath(path) });
+  for (const { path, line } of ranking.traced) {
+    add({
+      path,
+      why: "trace",
+      example: example(path),
+      ...(line === undefined ? {} : { detail: `line ${String(line)}`, range: { start: line, end: line } }),
+    });
+  }
+  const scored = new Set(relevance.sources.map((s) => s.path));
+  for (const { path, line } of failing) {
+    add({
+      path,
+      why: "failing-test",
+      example: true,
+      ...(line === undefined ? {} : { range: { start: line, end: line } }),
+    });
+    const content = contents.get(path);
+    const imported = content === undefined ? [] : importsOf(path, content, ranking.imports);
+    // The sources a failing test imports, the ones the request's words match first.
+    for (const source of [...imported].sort((a, b) => Number(scored.has(b)) - Number(scored.has(a))).slice(0, 3)) {
+      add({ path: source, why: "imported", detail: `by ${path}`, example: false });
+    }
+  }
+  const top = relevance.sources[0]?.score ?? 0;
+  relevance.sources
+    .filter((s, i) => i < MAX_SOURCES && s.score >= top * RELATIVE_SCORE)
+    .forEach((source, index) => {
+      add({
+        path: source.path,
+        why: "ranked",
+        detail: `matches ${source.matched.slice(0, 6).join(", ")}`,
+        example: false,
+        top: index < TOP_SOURCES,
+      });
+    });
+  for (const test of relevance.tests.slice(0, MAX_TESTS)) {
+    add({
+      path: test.path,
+      why: "ranked",
+      detail: `a test matching ${test.matched.slice(0, 6).join(", ")}`,
+      example: true,
+    });
+  }
+  return wanted;
+}
+
+export async function selectContext(
+  ranking: Ranking,
+  failures: readonly FailureBlock[] = [],
+): Promise<GatheredContext> {
+  const { input } = ranking;
+  const failing = failureLocations(failures, ranking.resolve);
+  const contents = new Map(ranking.contents);
+  const unread = failing.map((l) => l.path).filter((p) => !contents.has(p));
+  for (const [path, content] of await input.read(unread)) contents.set(path, content);
+  const wanted = plan(ranking, failing, contents);
+  for (const [path, content] of await input.read(wanted.map((w) => w.path).filter((p) => !contents.has(p)))) {
+    contents.set(path, content);
+  }
+  let budget = (input.fileTokens ?? DEFAULT_FILE_TOKENS) * 4;
+  const files: ContextFile[] = [];
+  const omitted: string[] = [];
+  for (const entry of wanted) {
+    const content = contents.get(entry.path);
+    if (content === undefined) continue;
+    const detail = entry.detail === undefined ? {} : { detail: entry.detail };
+    const whole = entry.example ? content.length <= Math.min(budget, WHOLE_EXAMPLE_CHARS) : content.length <= budget;
+    if (whole || (entry.top === true && content.length <= TOP_SOURCE_CHARS)) {
+      files.push({ path: entry.path, content, why: entry.why, ...detail });
+      budget = Math.max(0, budget - content.length);
+      continue;
+    }
+    const part = excerpt(content, ranking.terms, entry.range);
+    if (part.text.length <= budget && part.text.length < content.length) {
+      files.push({
+        path: entry.path,
+        content: part.text,
+        why: entry.why,
+        ...detail,
+        lines: { start: part.start, end: part.end },
+      });
+      budget -= part.text.length;
+    } else omitted.push(entry.path);
+  }
+  const repoMap = buildRepoMap({
+    paths: input.paths,
+    contents: ranking.contents,
+    budgetChars: (input.mapTokens ?? DEFAULT_MAP_TOKENS) * 4,
+    boost: new Set<string>([...ranking.terms, ...ranking.named]),
+  });
+  return { files, omitted, repoMap, words: ranking.terms };
+}

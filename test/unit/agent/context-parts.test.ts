@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { rankFiles } from "../../../src/agent/context/bm25.js";
+import { importsOf } from "../../../src/agent/context/imports.js";
+import { relevance } from "../../../src/agent/context/relevance.js";
+import { queryTerms, stem } from "../../../src/agent/context/terms.js";
+import { createPathResolver, mentionedLocations } from "../../../src/agent/context/traces.js";
+
+describe("queryTerms", () => {
+  it("keeps identifiers whole and in parts, stems plain words, and drops what names no code", () => {
+    expect(
+      queryTerms("Fix `parseFlags` when --flag=false is given; see https://x.io/a\n\nCo-authored-by: A <a@b.io>"),
+    ).toEqual(["parseflags", "pars", "flag"]);
+    expect(stem("ranges")).toBe("range");
+    expect(stem("parse")).toBe("pars");
+    expect(stem("parsing")).toBe("pars");
+    expect(stem("class")).toBe("class");
+    expect(stem("discrepancies")).toBe("discrepancy");
+  });
+});
+
+describe("rankFiles", () => {
+  it("ranks by rare terms in the text, by name, and by definitions; files without a match are left out", () => {
+    const ranked = rankFiles({
+      paths: ["lib/range.js", "lib/other.js", "lib/unrelated.js"],
+      terms: ["range", "numeric"],
+      counts: new Map([
+        ["lib/other.js", new Map([["numeric", 1]])],
+        ["lib/range.js", new Map([["numeric", 2]])],
+      ]),
+      sizes: new Map([
+        ["lib/range.js", 1000],
+        ["lib/other.js", 1000],
+        ["lib/unrelated.js", 1000],
+      ]),
+      definitions: new Map(),
+    });
+    expect(ranked.map((r) => r.path)).toEqual(["lib/range.js", "lib/other.js"]);
+    expect(ranked[0]!.matched).toEqual(["range", "numeric"]);
+  });
+});
+
+describe("importsOf", () => {
+  const paths = [
+    "index.js",
+    "lib/a.ts",
+    "lib/b/index.ts",
+    "src/pkg/__init__.py",
+    "src/pkg/mod.py",
+    "src/lib.rs",
+    "src/net.rs",
+    "src/net/http.rs",
+    "calc/x.go",
+    "calc/x_test.go",
+  ];
+  const context = { exists: (p: string) => paths.includes(p), paths, goModule: "example.com/m" };
+  it("resolves JavaScript and TypeScript relative imports, `.js` for `.ts` and folder indexes", () => {
+    expect(
+      importsOf("test/t.js", 'const m = require("../");\nimport x from "../lib/a.js";\nimport "../lib/b";', context),
+    ).toEqual(["lib/a.ts", "lib/b/index.ts", "index.js"]);
+    expect(importsOf("lib/a.ts", 'import x from "lodash";', context)).toEqual([]);
+  });
+  it("resolves Python, Rust and Go imports inside the repository", () => {
+    expect(importsOf("tests/test_x.py", "from pkg.mod import f\nimport pkg", context)).toEqual([
+      "src/pkg/mod.py",
+      "src/pkg/__init__.py",
+    ]);
+    expect(importsOf("src/lib.rs", "mod net;\nuse crate::net::http::get;", context)).toEqual([
+      "src/net.rs",
+      "src/net/http.rs",
+    ]);
+    expect(importsOf("calc/x_test.go", 'package calc\nimport "testing"', context)).toEqual(["calc/x.go"]);
+  });
+});
+
+describe("relevance", () => {
+  it("lends a test's score to the source it imports or is named after, and keeps tests apart", () => {
+    const result = relevance({
+      ranked: [
+        { path: "tests/test_core.py", score: 10, matched: ["flag"] },
+        { path: "src/pkg/core.py", score: 2, matched: ["flag"] },
+        { path: "src/pkg/util.py", score: 3, matched: ["flag"] },
+      ],
+      imports: new Map(),
+      codePaths: ["tests/test_core.py", "src/pkg/core.py", "src/pkg/util.py"],
+      isTest: (p) => p.startsWith("tests/"),
+    });
+    expect(result.sources.map((s) => s.path)).toEqual(["src/pkg/core.py", "src/pkg/util.py"]);
+    expect(result.tests.map((s) => s.path)).toEqual(["tests/test_core.py"]);
+  });
+});
+
+describe("mentionedLocations", () => {
+  const resolve = createPathResolver(["src/app.js", "lib/util/parse.py", "index.js"]);
+  it("finds stack frames and path:line mentions, matched by their repository suffix", () => {
+    const text = [
+      "    at run (/home/ci/work/app/src/app.js:12:5)",
+      '  File "/usr/lib/python3/site/lib/util/parse.py", line 40, in parse',
+      "    at Module._compile (node:internal/modules/cjs/loader:1105:14)",
+      "    at Object.<anonymous> (/usr/share/other/index.js:1:1)",
+    ].join("\n");
+    expect(mentionedLocations(text, resolve)).toEqual([
+      { path: "src/app.js", line: 12 },
+      { path: "lib/util/parse.py", line: 40 },
+    ]);
+  });
+});
