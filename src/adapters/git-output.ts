@@ -42,6 +42,17 @@ export function parseTermMatches(output: string, terms: ReadonlySet<string>): Ma
   return counts;
 }
 
+/** `git grep -n -z`: `path\0line\0text` per matching line. */
+export function parseGrepLines(output: string): Array<{ path: string; line: number; text: string }> {
+  const found: Array<{ path: string; line: number; text: string }> = [];
+  for (const entry of output.split("\n")) {
+    const [path, line, ...rest] = entry.split("\0");
+    if (path === undefined || path === "" || line === undefined || !/^\d+$/.test(line)) continue;
+    found.push({ path, line: Number(line), text: rest.join("\0") });
+  }
+  return found;
+}
+
 /** `git ls-tree -r -l -z`: `mode type sha size\tpath` per entry; blobs' sizes by path. */
 export function parseTreeSizes(output: string): Map<string, number> {
   const sizes = new Map<string, number>();

@@ -9,6 +9,7 @@ import { commitFiles } from "./git-commit-files.js";
 import {
   classifyPushFailure,
   LOG_FORMAT,
+  parseGrepLines,
   parseTermMatches,
   parseTreeSizes,
   parseLog,
@@ -127,6 +128,24 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
         "--",
       ]);
       return parseTermMatches(output, new Set(wanted));
+    },
+    async searchCode(text, limit) {
+      if (text.trim() === "") return [];
+      const output = await git.runGrep([
+        "grep",
+        "-n",
+        "-z",
+        "-I",
+        "-F",
+        "-i",
+        "--no-color",
+        "-m",
+        "5",
+        "-e",
+        text,
+        "--",
+      ]);
+      return parseGrepLines(output).slice(0, limit);
     },
     async fileSizes() {
       return parseTreeSizes(await git.run(["ls-tree", "-r", "-l", "-z", "HEAD"]));

@@ -37,7 +37,10 @@ function isOpenAIHost(baseURL: string | undefined): boolean {
   }
 }
 
-function toModelError(error: unknown, secrets: readonly string[]): ModelError {
+/** What an endpoint that has no function tools says when offered some (vLLM, Ollama builds, older proxies). */
+const TOOLS_REFUSED = /tool|function/i;
+
+function toModelError(error: unknown, secrets: readonly string[], offeredTools: boolean): ModelError {
   if (error instanceof ModelError) return error;
   const redact = (text: string): string => redactSecrets(text, secrets);
   if (error instanceof OpenAI.APIUserAbortError) return new ModelError("the model request was cancelled", undefined);
@@ -49,10 +52,39 @@ function toModelError(error: unknown, secrets: readonly string[]): ModelError {
   }
   if (error instanceof OpenAI.APIError) {
     const status = typeof error.status === "number" ? error.status : undefined;
-    return new ModelError(redact(`the model endpoint answered ${status ?? "with an error"}: ${error.message}`), status);
+    const refused = offeredTools && (status === 400 || status === 422) && TOOLS_REFUSED.test(error.message);
+    return new ModelError(
+      redact(`the model endpoint answered ${status ?? "with an error"}: ${error.message}`),
+      status,
+      refused,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError(redact(`model request failed: ${message}`), undefined);
+}
+
+type SdkMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function toSdkMessage(message: ChatRequest["messages"][number]): SdkMessage {
+  switch (message.role) {
+    case "tool":
+      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    case "assistant":
+      return message.toolCalls === undefined || message.toolCalls.length === 0
+        ? { role: "assistant", content: message.content }
+        : {
+            role: "assistant",
+            content: message.content === "" ? null : message.content,
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: "function" as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          };
+    case "system":
+    case "user":
+      return { role: message.role, content: message.content };
+  }
 }
 
 /**
@@ -99,24 +131,36 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
 
   return {
     async complete(request: ChatRequest): Promise<ChatResponse> {
+      const offeredTools = request.tools !== undefined && request.tools.length > 0;
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
         completion = await untilAborted(
           client.chat.completions.create(
             {
               model: request.model,
-              messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+              messages: request.messages.map(toSdkMessage),
               ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
+              ...(offeredTools
+                ? {
+                    tools: (request.tools ?? []).map((tool) => ({
+                      type: "function" as const,
+                      function: { name: tool.name, description: tool.description, parameters: { ...tool.parameters } },
+                    })),
+                  }
+                : {}),
             },
             request.signal === undefined ? {} : { signal: request.signal },
           ),
           request.signal,
         );
       } catch (error) {
-        throw toModelError(error, secrets);
+        throw toModelError(error, secrets, offeredTools);
       }
       const choice = completion.choices[0];
-      const text = choice?.message.content;
+      const toolCalls = (choice?.message.tool_calls ?? [])
+        .filter((call) => call.type === "function")
+        .map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));
+      const text = choice?.message.content ?? (toolCalls.length > 0 ? "" : undefined);
       if (choice === undefined || typeof text !== "string") {
         const why = choice === undefined ? "no choices" : `no text (finish reason: ${choice.finish_reason})`;
         throw new ModelError(`the model returned ${why}`, undefined);
@@ -126,6 +170,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
       const completionTokens = usage?.completion_tokens ?? 0;
       return {
         text,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
         usage: { promptTokens, completionTokens, totalTokens: usage?.total_tokens ?? promptTokens + completionTokens },
       };
     },

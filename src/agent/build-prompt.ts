@@ -3,12 +3,12 @@
  * context, the reflection after failing tests and the nudge after a reply without edits. Untrusted text is
  * always wrapped as data.
  */
-import { fenceFor } from "../apply/feedback-retry.js";
 import { SEARCH_REPLACE_PROMPT } from "../formats/search-replace/prompt.js";
 import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
-import { DATA_NOTE, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
+import { LOOKUP_PROMPT } from "./lookups.js";
+import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { testRunForModel } from "./verdict.js";
 
 export interface SystemPromptInput {
@@ -33,6 +33,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     "After your edit blocks, write one line `COMMIT: type(scope): description`, a Conventional Commits subject of " +
       `at most ${MAX_SUBJECT_LENGTH} characters (types: feat, fix, docs, refactor, test, perf, build, chore).`,
     "Saying the task is done does not make it done: the project's tests decide, and you will see their output.",
+    LOOKUP_PROMPT.replace(/\n/g, " "),
     DATA_NOTE,
   ];
   return [
@@ -54,12 +55,6 @@ export interface TaskPromptInput {
   readonly testCommand: string | undefined;
   readonly before: TestSummary | null;
   readonly redact: (text: string) => string;
-}
-
-export function renderFile(path: string, content: string, lines?: { start: number; end: number }): string {
-  const fence = fenceFor(content);
-  const label = lines ? `file ${path} (lines ${lines.start}-${lines.end})` : `file ${path}`;
-  return wrapData(label, `${path}\n${fence}\n${content.replace(/\n$/, "")}\n${fence}`);
 }
 
 export function describeTests(

@@ -28,7 +28,9 @@ export function usageOfCall(messages: readonly ChatMessage[], response: ChatResp
     return { calls: 1, promptTokens, completionTokens, totalTokens };
   }
   const promptTokens = messages.reduce((sum, message) => sum + estimateTokens(message.content), 0);
-  const completionTokens = estimateTokens(response.text);
+  const completionTokens = estimateTokens(
+    response.text + (response.toolCalls ?? []).map((call) => `${call.name}${call.arguments}`).join(""),
+  );
   return {
     calls: 1,
     promptTokens,

@@ -195,6 +195,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
             omitted: input.context.omitted,
           },
         }),
+    ...(session !== undefined && session.lookupRounds > 0 ? { lookups: session.lookupRounds } : {}),
     ...(notes.length > 0 ? { notes } : {}),
     timings: timings.snapshot(deps.clock.now() - scope.startedAt),
   };

@@ -19,6 +19,7 @@ import { finishReport, type ReportScope } from "./finish.js";
 import { runLoop } from "./loop.js";
 import { prepareEnvironment } from "./prepare-environment.js";
 import { readMany } from "./read-files.js";
+import { answerLookup } from "./lookups.js";
 import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, runTests } from "./test-runs.js";
@@ -126,7 +127,11 @@ export async function runSteps(
   const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);
   const forbidden = request.forbiddenPaths ?? DEFAULT_FORBIDDEN;
   const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
-  const session = new Session(deps, model, limits, startedAt, buildSystemPrompt({ forbidden, reproduce }));
+  // What the model asks to see is read from the clone, redacted, never from `.git`.
+  const lookupSources = { tree, sandbox, hidden: () => false, redact };
+  const session = new Session(deps, model, limits, startedAt, buildSystemPrompt({ forbidden, reproduce }), (request) =>
+    answerLookup(lookupSources, request),
+  );
   const firstPrompt = buildTaskPrompt({
     instruction: request.instruction,
     ...(request.context !== undefined ? { extra: request.context } : {}),

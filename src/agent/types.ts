@@ -186,6 +186,8 @@ export interface FixReport {
   readonly delivered?: "local-repository" | "kept-clone";
   /** The set-up step: what ran, from where, how long, whether the cache was warm, how it ended. */
   readonly setup?: SetupReport;
+  /** Rounds in which the model asked to see more files or to search the repository, and was answered. */
+  readonly lookups?: number;
   /** Where the run's time went, by phase (ms). */
   readonly timings?: PhaseTimings;
   /** Where the test command came from; absent when no tests were found. */

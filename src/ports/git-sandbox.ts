@@ -40,6 +40,11 @@ export interface Sandbox {
   termCounts(terms: readonly string[]): Promise<Map<string, Map<string, number>>>;
   /** Bytes of each tracked file at HEAD. */
   fileSizes(): Promise<Map<string, number>>;
+  /** Lines of tracked text files holding `text` (case-insensitive), at most `limit`: where the model asked to look. */
+  searchCode(
+    text: string,
+    limit: number,
+  ): Promise<Array<{ readonly path: string; readonly line: number; readonly text: string }>>;
   /** Paths changed in the working tree (added, modified, deleted, renamed) relative to HEAD. */
   changedPaths(): Promise<string[]>;
   /**

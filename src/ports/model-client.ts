@@ -1,19 +1,40 @@
-/** The model, as the loop sees it: chat in, text and token usage out. Implemented over the openai SDK. */
+/**
+ * The model, as the loop sees it: a chat in; text, the tools it wants called, and token usage out. Implemented over
+ * the openai SDK (any OpenAI-compatible endpoint).
+ */
 
-export interface ChatMessage {
-  readonly role: "system" | "user" | "assistant";
-  readonly content: string;
+/** A call the model asked for (OpenAI's function tools). `arguments` is the model's JSON text, unparsed. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export type ChatMessage =
+  | { readonly role: "system" | "user"; readonly content: string }
+  | { readonly role: "assistant"; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: "tool"; readonly toolCallId: string; readonly content: string };
+
+/** A tool the model may call: a name, what it does, and its parameters as JSON Schema. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
 }
 
 export interface ChatRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
   readonly maxTokens?: number;
+  /** Offered only to endpoints that take tools; one that refuses them is asked again without. */
+  readonly tools?: readonly ToolSpec[];
   readonly signal?: AbortSignal;
 }
 
 export interface ChatResponse {
+  /** The reply's text ("" when the model only asked for tool calls). */
   readonly text: string;
+  readonly toolCalls?: readonly ToolCall[];
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number; readonly totalTokens: number };
 }
 
@@ -22,6 +43,8 @@ export class ModelError extends Error {
   constructor(
     message: string,
     readonly status: number | undefined,
+    /** The endpoint refused the request because it offered tools: ask again without them. */
+    readonly toolsRefused = false,
   ) {
     super(message);
     this.name = "ModelError";

@@ -15,6 +15,8 @@ export interface FakeUsage {
 export type ScriptStep =
   | string
   | { readonly reply: string; readonly usage?: Partial<FakeUsage>; readonly finishReason?: string }
+  /** Function tool calls (OpenAI's format), as a model that wants to look something up. */
+  | { readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly arguments: string }> }
   | {
       readonly status: number;
       /** Seconds, sent as `retry-after`. */
@@ -60,6 +62,8 @@ export interface FakeOpenAIServer {
 }
 
 export interface FakeOpenAIOptions {
+  /** Answer 400 to any request that offers tools, as endpoints without function calling do. */
+  readonly rejectTools?: boolean;
   /** Answer when the script is used up: a step, or (default) HTTP 500 "script exhausted" — tests should notice. */
   readonly whenExhausted?: ScriptStep;
   /** Require this API key (401 otherwise). */
@@ -81,7 +85,7 @@ function readMessages(body: unknown): RecordedMessage[] {
   return (body.messages as unknown[]).map((message) => {
     const record = (typeof message === "object" && message !== null ? message : {}) as Record<string, unknown>;
     const content = record.content;
-    const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
+    const text = typeof content === "string" ? content : content === null ? "" : JSON.stringify(content ?? "");
     return { role: typeof record.role === "string" ? record.role : "", content: text };
   });
 }
@@ -105,6 +109,34 @@ function answer(response: ServerResponse, step: ScriptStep, request: RecordedReq
     if (resolved.retryAfterMs !== undefined) headers["retry-after-ms"] = String(resolved.retryAfterMs);
     const message = resolved.message ?? `scripted status ${resolved.status}`;
     sendJson(response, resolved.status, { error: { message, type: "fake_error", code: null } }, headers);
+    return;
+  }
+  if (typeof resolved === "object" && "toolCalls" in resolved) {
+    completionCounter++;
+    sendJson(response, 200, {
+      id: `chatcmpl-fake-${completionCounter}`,
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model: request.model ?? "fake-model",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: null,
+            refusal: null,
+            tool_calls: resolved.toolCalls.map((call, i) => ({
+              id: `call_${String(completionCounter)}_${String(i)}`,
+              type: "function",
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          },
+          finish_reason: "tool_calls",
+          logprobs: null,
+        },
+      ],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
     return;
   }
   const reply = typeof resolved === "string" ? { reply: resolved } : resolved;
@@ -183,6 +215,18 @@ export async function startFakeOpenAI(
       }
       if (incoming.method !== "POST" || path !== "/v1/chat/completions") {
         sendJson(response, 404, { error: { message: `no route ${incoming.method ?? ""} ${path}`, type: "not_found" } });
+        return;
+      }
+      const offersTools =
+        typeof body === "object" &&
+        body !== null &&
+        "tools" in body &&
+        Array.isArray(body.tools) &&
+        body.tools.length > 0;
+      if (options.rejectTools === true && offersTools) {
+        sendJson(response, 400, {
+          error: { message: "tools are not supported by this model", type: "invalid_request_error" },
+        });
         return;
       }
       if (recorded.model === undefined || recorded.messages.length === 0) {

@@ -93,6 +93,15 @@ export class MemorySandbox implements Sandbox {
     }
     return Promise.resolve(counts);
   }
+  searchCode(text: string, limit: number): Promise<Array<{ path: string; line: number; text: string }>> {
+    const found: Array<{ path: string; line: number; text: string }> = [];
+    for (const [path, content] of [...this.work].sort(([a], [b]) => a.localeCompare(b))) {
+      content.split("\n").forEach((line, i) => {
+        if (line.toLowerCase().includes(text.toLowerCase())) found.push({ path, line: i + 1, text: line });
+      });
+    }
+    return Promise.resolve(found.slice(0, limit));
+  }
   fileSizes(): Promise<Map<string, number>> {
     return Promise.resolve(new Map([...this.filesAt("HEAD")].map(([p, c]) => [p, Buffer.byteLength(c)])));
   }

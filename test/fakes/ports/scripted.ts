@@ -2,10 +2,15 @@
 import type { TestSummary } from "../../../src/agent/types.js";
 import type { Clock } from "../../../src/ports/clock.js";
 import type { Logger } from "../../../src/ports/logger.js";
-import type { ChatRequest, ChatResponse, ModelClient } from "../../../src/ports/model-client.js";
+import type { ChatRequest, ChatResponse, ModelClient, ToolCall } from "../../../src/ports/model-client.js";
 import type { RunSummary, SandboxRunner, SandboxRunRequest } from "../../../src/ports/sandbox-runner.js";
 
-export type Reply = string | Error | ((request: ChatRequest) => string);
+/** A reply: text, a failure, tool calls (with optional text), or one decided from the request. */
+export type Reply =
+  | string
+  | Error
+  | { readonly toolCalls: readonly ToolCall[]; readonly text?: string }
+  | ((request: ChatRequest) => string);
 
 /** Answers with the scripted replies in order (the last one repeats); each call costs `tokensPerCall`. */
 export class ScriptedModel implements ModelClient {
@@ -19,14 +24,21 @@ export class ScriptedModel implements ModelClient {
     const reply = this.replies[Math.min(this.requests.length - 1, this.replies.length - 1)];
     if (reply === undefined) return Promise.reject(new Error("no scripted reply"));
     if (reply instanceof Error) return Promise.reject(reply);
-    const text = typeof reply === "function" ? reply(request) : reply;
-    const prompt = Math.floor(this.tokensPerCall * 0.8);
-    return Promise.resolve({
-      text,
-      usage: { promptTokens: prompt, completionTokens: this.tokensPerCall - prompt, totalTokens: this.tokensPerCall },
-    });
+    const usage = (() => {
+      const prompt = Math.floor(this.tokensPerCall * 0.8);
+      return { promptTokens: prompt, completionTokens: this.tokensPerCall - prompt, totalTokens: this.tokensPerCall };
+    })();
+    if (typeof reply === "object")
+      return Promise.resolve({ text: reply.text ?? "", toolCalls: reply.toolCalls, usage });
+    try {
+      const text = typeof reply === "function" ? reply(request) : reply;
+      return Promise.resolve({ text, usage });
+    } catch (error) {
+      // As an async adapter would: a failure is a rejection, never a synchronous throw.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
-  /** The last user message of call `i` (0-based). */
+  /** The last message of call `i` (0-based): the prompt, or the last tool result. */
   prompt(i: number): string {
     const messages = this.requests[i]?.messages ?? [];
     return messages[messages.length - 1]?.content ?? "";

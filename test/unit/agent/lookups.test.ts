@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { lookupRequestsOf, parseLookupRequests, requestOfToolCall } from "../../../src/agent/lookups.js";
+import { runFix } from "../../../src/agent/run-fix.js";
+import { MAX_LOOKUP_ROUNDS } from "../../../src/agent/session.js";
+import { ModelError } from "../../../src/ports/model-client.js";
+import { BUGGY, editBlock, FIX_REPLY, harness, NODE_REPO } from "./harness.js";
+
+const request = { repo: "https://example.com/acme/math.git", instruction: "Fix add() so that it adds" };
+
+describe("the text form of lookups", () => {
+  it("reads READ and SEARCH lines, with or without a range, bulleted or in backticks", () => {
+    expect(
+      parseLookupRequests("I need to see more.\nREAD: src/util.js\n- READ: `src/math.js:1-3`\nSEARCH: twice("),
+    ).toEqual([
+      { kind: "read", path: "src/util.js" },
+      { kind: "read", path: "src/math.js", start: 1, end: 3 },
+      { kind: "search", text: "twice(" },
+    ]);
+  });
+
+  it("is not a lookup when the reply holds edits", () => {
+    expect(lookupRequestsOf(`READ: src/util.js\n\n${FIX_REPLY}`)).toEqual([]);
+  });
+
+  it("turns tool calls into requests, and says what is wrong with a bad one", () => {
+    expect(requestOfToolCall({ id: "1", name: "read_file", arguments: '{"path":"a.js","start_line":3}' })).toEqual({
+      kind: "read",
+      path: "a.js",
+      start: 3,
+    });
+    expect(requestOfToolCall({ id: "2", name: "search_code", arguments: '{"query":"add("}' })).toEqual({
+      kind: "search",
+      text: "add(",
+    });
+    expect(requestOfToolCall({ id: "3", name: "read_file", arguments: "{path" })).toContain("not JSON");
+    expect(requestOfToolCall({ id: "4", name: "delete_all", arguments: "{}" })).toContain("unknown tool");
+  });
+});
+
+describe("the model asks to see more before it edits", () => {
+  it("text form: answers READ with the file and SEARCH with the lines, then takes the edits", async () => {
+    const h = harness({ replies: ["READ: src/util.js\nSEARCH: twice", FIX_REPLY] });
+    const report = await runFix(h.deps, request);
+    expect(report.status).toBe("success");
+    expect(report.lookups).toBe(1);
+    const answer = h.model.prompt(1);
+    expect(answer).toContain("export const twice = (x) => add(x, x);");
+    expect(answer).toContain("src/util.js:2: export const twice");
+    expect(answer).toContain("Now reply with your edits");
+    // The first call offered the tools as well.
+    expect(h.model.requests[0]!.tools?.map((t) => t.name)).toEqual(["read_file", "search_code"]);
+  });
+
+  it("tool form: runs the calls, sends their results as tool messages, then takes the edits", async () => {
+    const h = harness({
+      replies: [{ toolCalls: [{ id: "call-1", name: "read_file", arguments: '{"path":"src/util.js"}' }] }, FIX_REPLY],
+    });
+    const report = await runFix(h.deps, request);
+    expect(report.status).toBe("success");
+    const second = h.model.requests[1]!.messages;
+    expect(second.at(-2)).toMatchObject({ role: "assistant", toolCalls: [{ id: "call-1", name: "read_file" }] });
+    expect(second.at(-1)).toMatchObject({ role: "tool", toolCallId: "call-1" });
+    expect(second.at(-1)!.content).toContain("export const twice");
+  });
+
+  it("never shows .git, and says so", async () => {
+    const h = harness({ replies: ["READ: .git/config", FIX_REPLY] });
+    await runFix(h.deps, request);
+    expect(h.model.prompt(1)).toContain(".git/config: not available to read.");
+  });
+
+  it("is bounded: after a few rounds the reply counts as the answer, edits or not", async () => {
+    const h = harness({ replies: ["READ: src/math.js"] });
+    const report = await runFix(h.deps, { ...request, maxAttempts: 1 });
+    expect(report.status).toBe("exhausted");
+    // Each ask: MAX_LOOKUP_ROUNDS lookups, then a reply that must stand (here: no edits), twice (the retry).
+    expect(h.model.requests).toHaveLength(2 * (MAX_LOOKUP_ROUNDS + 1));
+    expect(h.model.prompt(MAX_LOOKUP_ROUNDS)).toContain("That was the last lookup");
+    expect(h.model.requests[MAX_LOOKUP_ROUNDS]!.tools).toBeUndefined();
+  });
+
+  it("an endpoint that refuses tools is asked again without them, and the text form still works", async () => {
+    const h = harness({
+      replies: [
+        () => {
+          throw new ModelError("400 tools are not supported by this model", 400, true);
+        },
+        "READ: src/util.js",
+        FIX_REPLY,
+      ],
+    });
+    const report = await runFix(h.deps, request);
+    expect(report.status).toBe("success");
+    expect(h.model.requests.map((r) => r.tools === undefined)).toEqual([false, true, true]);
+    expect(h.logger.lines.some((l) => l.message.includes("refused tools"))).toBe(true);
+  });
+
+  it("a model asking for a file that does not exist is told so", async () => {
+    const h = harness({
+      files: { ...NODE_REPO },
+      replies: ["READ: src/nope.js", editBlock("src/math.js", BUGGY.split("\n")[1]!, "  return a + b;")],
+    });
+    await runFix(h.deps, request);
+    expect(h.model.prompt(1)).toContain("src/nope.js: no such text file in the repository.");
+  });
+});
