@@ -21,6 +21,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "drift", load: async () => (await import("./drift.js")).driftSection },
   { name: "loop-overhead", load: async () => (await import("./loop-overhead.js")).loopOverheadSection },
   { name: "context", load: async () => (await import("./context.js")).contextSection },
+  { name: "setup", load: async () => (await import("./setup.js")).setupSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

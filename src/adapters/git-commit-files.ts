@@ -12,10 +12,15 @@ import type { GitRunner } from "./git-exec.js";
 /** Modes a regular file keeps; anything else an edited path had (a symlink, a gitlink) becomes a plain file. */
 const FILE_MODES = new Set(["100644", "100755"]);
 
-async function modeAtHead(git: GitRunner, path: string): Promise<string> {
-  const listing = await git.run(["ls-tree", "HEAD", "--", path]);
-  const mode = /^(\d{6}) /.exec(listing)?.[1];
-  return mode !== undefined && FILE_MODES.has(mode) ? mode : "100644";
+/** The modes of `paths` at `rev` (one `ls-tree` for all of them). */
+async function modesAt(git: GitRunner, rev: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const modes = new Map<string, string>();
+  if (paths.length === 0) return modes;
+  for (const entry of (await git.run(["ls-tree", "-z", rev, "--", ...paths])).split("\0")) {
+    const match = /^(\d{6}) \S+ \S+\t(.+)$/s.exec(entry);
+    if (match?.[1] !== undefined && match[2] !== undefined && FILE_MODES.has(match[1])) modes.set(match[2], match[1]);
+  }
+  return modes;
 }
 
 export async function commitFiles(
@@ -30,20 +35,28 @@ export async function commitFiles(
   const blob = join(dir, ".git", `patchsmith-blob-${id}`);
   const withIndex = { GIT_INDEX_FILE: index };
   try {
-    const parent = (await git.run(["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+    const [parent = "", parentTree = ""] = (await git.run(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"]))
+      .trim()
+      .split("\n");
     await git.run(["read-tree", parent], withIndex);
-    for (const [path, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
-      if (content === null) {
-        await git.run(["update-index", "--force-remove", "--", path], withIndex);
-        continue;
-      }
+    const sorted = [...files].sort(([a], [b]) => a.localeCompare(b));
+    const modes = await modesAt(
+      git,
+      parent,
+      sorted.map(([path]) => path),
+    );
+    const removed = sorted.filter(([, content]) => content === null).map(([path]) => path);
+    if (removed.length > 0) await git.run(["update-index", "--force-remove", "--", ...removed], withIndex);
+    const entries: string[] = [];
+    for (const [path, content] of sorted) {
+      if (content === null) continue;
       await writeFile(blob, content);
       const sha = (await git.run(["hash-object", "-w", `--path=${path}`, "--", blob])).trim();
-      const mode = await modeAtHead(git, path);
-      await git.run(["update-index", "--add", "--cacheinfo", `${mode},${sha},${path}`], withIndex);
+      entries.push("--cacheinfo", `${modes.get(path) ?? "100644"},${sha},${path}`);
     }
+    if (entries.length > 0) await git.run(["update-index", "--add", ...entries], withIndex);
     const tree = (await git.run(["write-tree"], withIndex)).trim();
-    if (tree === (await git.run(["rev-parse", `${parent}^{tree}`])).trim()) return undefined;
+    if (tree === parentTree) return undefined;
     const commit = (await git.run(["commit-tree", tree, "-p", parent, "-m", message.trim()], identity)).trim();
     await git.run(["update-ref", "-m", "patchsmith: commit", "HEAD", commit, parent]);
     // The real index follows HEAD for these paths, so status shows only what differs from the new commit.

@@ -5,25 +5,36 @@ export function parseNulList(output: string): string[] {
   return output.split("\0").filter((entry) => entry !== "");
 }
 
-/**
- * `git status --porcelain=v1 -z`: entries `XY path`; renames and copies are followed by their source path, which
- * is reported too, since both sides of a rename changed.
- */
-export function parseStatusZ(output: string): string[] {
+export interface StatusEntry {
+  /** The two-letter code: `??` untracked, ` M` modified in the tree, `R ` renamed in the index, … */
+  readonly code: string;
+  readonly path: string;
+  /** The path a rename or copy came from. */
+  readonly source?: string;
+}
+
+/** `git status --porcelain=v1 -z`: entries `XY path`; a rename or copy is followed by its source path. */
+export function parseStatusEntries(output: string): StatusEntry[] {
   const fields = output.split("\0");
-  const paths: string[] = [];
+  const entries: StatusEntry[] = [];
   for (let i = 0; i < fields.length; i++) {
     const entry = fields[i];
     if (entry === undefined || entry.length < 4) continue;
     const code = entry.slice(0, 2);
-    paths.push(entry.slice(3));
+    const path = entry.slice(3);
     if (code.includes("R") || code.includes("C")) {
-      const source = fields[i + 1];
-      if (source !== undefined && source !== "") paths.push(source);
-      i++;
-    }
+      const source = fields[++i];
+      entries.push(source === undefined || source === "" ? { code, path } : { code, path, source });
+    } else entries.push({ code, path });
   }
-  return [...new Set(paths)];
+  return entries;
+}
+
+/** The paths `git status` names, both sides of a rename, since both changed. */
+export function parseStatusZ(output: string): string[] {
+  return [
+    ...new Set(parseStatusEntries(output).flatMap((e) => (e.source === undefined ? [e.path] : [e.path, e.source]))),
+  ];
 }
 
 /** `git grep -o -i -z`: `path\0matched text\n` per match, counted per file and lower-cased term. */

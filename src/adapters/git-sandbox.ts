@@ -14,6 +14,7 @@ import {
   parseTreeSizes,
   parseLog,
   parseNulList,
+  parseStatusEntries,
   parseStatusZ,
 } from "./git-output.js";
 
@@ -155,15 +156,23 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
     },
     commitFiles: (files, message, author) => commitFiles(git, dir, files, message, identityEnv(author)),
     async discardExcept(keep) {
-      const changed = parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));
-      const tracked = new Set(
-        parseNulList(await git.run(["ls-files", "-z", "--", ...changed.filter((p) => !p.endsWith("/"))])),
-      );
-      const restore = changed.filter((p) => tracked.has(p) && !keep.has(p));
+      // One status for both kinds; nothing more when the tests changed nothing (the usual case).
+      const status = () => git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+      let entries = parseStatusEntries(await status());
+      // The index is HEAD's (commits are built in a private one): whatever a test staged is unstaged first, so
+      // that an added or renamed path is plain untracked and checkout never meets a path HEAD lacks.
+      if (entries.some((e) => e.code[0] !== " " && e.code[0] !== "?")) {
+        await git.run(["reset", "--quiet", "HEAD"]);
+        entries = parseStatusEntries(await status());
+      }
+      const others = entries.filter((e) => !keep.has(e.path));
+      const restore = others.filter((e) => e.code !== "??").map((e) => e.path);
       if (restore.length > 0) await git.run(["checkout", "HEAD", "--", ...restore]);
-      // Without -x: ignored build output stays (a Cargo target/ would otherwise be rebuilt every attempt).
-      const spared = [...setupPatterns, ...[...keep].map(anchoredPattern)];
-      await git.run(["clean", "-ffdq", ...spared.flatMap((p) => ["-e", p])]);
+      if (others.some((e) => e.code === "??")) {
+        // Without -x: ignored build output stays (a Cargo target/ would otherwise be rebuilt every attempt).
+        const spared = [...setupPatterns, ...[...keep].map(anchoredPattern)];
+        await git.run(["clean", "-ffdq", ...spared.flatMap((p) => ["-e", p])]);
+      }
     },
     async resetHard() {
       await git.run(["reset", "--quiet", "--hard", "HEAD"]);

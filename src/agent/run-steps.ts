@@ -96,17 +96,18 @@ export async function runSteps(
   const extras = { ...(setup === undefined ? {} : { setup }), ...(testCommand === undefined ? {} : { testCommand }) };
 
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-  const test =
+  const runOnce =
     testCommand === undefined
       ? undefined
-      : () =>
-          timings.measure("tests", () => runTests(deps, place, testCommand.command, Math.min(testTimeout, timeLeft())));
+      : () => runTests(deps, place, testCommand.command, Math.min(testTimeout, timeLeft()));
+  // The baseline is timed as such; the loop's runs as "tests".
+  const test = runOnce === undefined ? undefined : () => timings.measure("tests", runOnce);
   if (test) progress("testing-before", testCommand?.command);
   else
     notes.push(
       "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
     );
-  const before: TestSummary | null = test === undefined ? null : await timings.measure("baseline", test);
+  const before: TestSummary | null = runOnce === undefined ? null : await timings.measure("baseline", runOnce);
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const ranking = await rankingPromise;

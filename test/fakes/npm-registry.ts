@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +56,15 @@ function pack(pkg: FakePackage): Buffer {
 
 const tarballName = (name: string, version: string): string => `${name.replace(/^@[^/]+\//, "")}-${version}.tgz`;
 
-export async function startFakeRegistry(packages: readonly FakePackage[]): Promise<FakeRegistry> {
+export interface RegistryOptions {
+  /** Each answer waits this long first: the round trip of a registry across the internet, for a benchmark. */
+  readonly latencyMs?: number;
+}
+
+export async function startFakeRegistry(
+  packages: readonly FakePackage[],
+  options: RegistryOptions = {},
+): Promise<FakeRegistry> {
   const built: Built[] = packages.map((meta) => ({ meta, tarball: pack(meta) }));
   const requests: string[] = [];
   let base = "";
@@ -79,7 +87,7 @@ export async function startFakeRegistry(packages: readonly FakePackage[]): Promi
     ]);
     return { name, "dist-tags": { latest: versions.at(-1)!.meta.version }, versions: Object.fromEntries(entries) };
   };
-  const server: Server = createServer((request, response) => {
+  const answer = (request: IncomingMessage, response: ServerResponse): void => {
     const path = decodeURIComponent(new URL(request.url ?? "/", "http://registry").pathname);
     requests.push(`${request.method ?? "GET"} ${path}`);
     const tarball = /^\/(.+)\/-\/([^/]+\.tgz)$/.exec(path);
@@ -108,6 +116,14 @@ export async function startFakeRegistry(packages: readonly FakePackage[]): Promi
       return;
     }
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(document));
+  };
+  const latency = options.latencyMs ?? 0;
+  const server: Server = createServer((request, response) => {
+    if (latency === 0) answer(request, response);
+    else
+      setTimeout(() => {
+        answer(request, response);
+      }, latency);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;

@@ -5,6 +5,7 @@ import {
   parseTreeSizes,
   parseLog,
   parseNulList,
+  parseStatusEntries,
   parseStatusZ,
 } from "../../../src/adapters/git-output.js";
 
@@ -18,6 +19,11 @@ describe("git output readers", () => {
       "new.js",
       "old.js",
       "gone.md",
+    ]);
+    expect(parseStatusEntries("?? a b.txt\0R  new.js\0old.js\0 M c.js\0")).toEqual([
+      { code: "??", path: "a b.txt" },
+      { code: "R ", path: "new.js", source: "old.js" },
+      { code: " M", path: "c.js" },
     ]);
   });
 

@@ -185,6 +185,23 @@ describe("commits", () => {
     expect(readFileSync(join(sandbox.dir, path), "utf8")).toContain("appended by a test");
   });
 
+  it("puts back what a test staged: an added file, a rename and a staged edit", async () => {
+    const { sandbox } = await nodeSandbox();
+    const tracked = git(sandbox.dir, ["ls-files"]).trim().split("\n");
+    const [first, second] = tracked;
+    writeFileSync(join(sandbox.dir, "staged-new.txt"), "new\n");
+    git(sandbox.dir, ["add", "staged-new.txt"]);
+    git(sandbox.dir, ["mv", first!, "renamed.tmp"]);
+    writeFileSync(join(sandbox.dir, second!), "staged edit\n");
+    git(sandbox.dir, ["add", second!]);
+
+    await sandbox.discardExcept(new Set());
+    expect(git(sandbox.dir, ["status", "--porcelain"])).toBe("");
+    expect(existsSync(join(sandbox.dir, "staged-new.txt"))).toBe(false);
+    expect(existsSync(join(sandbox.dir, "renamed.tmp"))).toBe(false);
+    expect(existsSync(join(sandbox.dir, first!))).toBe(true);
+  });
+
   it("keeps the executable bit of an edited script, and deletes a path given as null", async () => {
     const repo = track(makeNodeRepo({ files: { "bin/run.sh": "#!/bin/sh\necho one\n" } }));
     git(repo.dir, ["update-index", "--chmod=+x", "bin/run.sh"]);
