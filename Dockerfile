@@ -23,9 +23,12 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-# git: clones and pushes. bubblewrap: the test sandbox. ca-certificates: HTTPS to GitHub and the model.
+# git: clones and pushes. bubblewrap: the sandbox of set-up and tests. ca-certificates: HTTPS to GitHub, the model
+# and the registries. python3 with venv: the set-up of Python repositories (Node's npm and corepack come with the
+# base image). Go or Rust repositories need their toolchain added to a derived image (on the PATH, or named in
+# PATCHSMITH_SANDBOX_READONLY).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends git bubblewrap ca-certificates tini \
+  && apt-get install -y --no-install-recommends git bubblewrap ca-certificates tini python3 python3-venv \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

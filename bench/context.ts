@@ -52,7 +52,10 @@ export function mirrorsFrom(env: Readonly<Record<string, string | undefined>>): 
 }
 
 async function casesOf(mirror: string): Promise<ContextCase[]> {
-  const name = mirror.split("/").at(-2)?.replace("+", "/") ?? mirror;
+  // `/work/.mirror/<owner>+<name>/repo`, or any bare clone named after its repository (`express.git`).
+  const parts = mirror.replace(/\/+$/, "").split("/");
+  const name =
+    (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1)?.replace(/\.git$/, ""))?.replace("+", "/") ?? mirror;
   const log = await git(mirror, [
     "log",
     "--no-merges",
