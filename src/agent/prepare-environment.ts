@@ -59,6 +59,13 @@ export function describeSetupFailure(setup: SetupReport): string {
         "adds hosts with PATCHSMITH_SETUP_HOSTS).",
     );
   }
+  if (setup.unreachableHosts !== undefined) {
+    lines.push(
+      "",
+      `It could not reach ${setup.unreachableHosts.join(", ")} from this machine, although the allow-list admits ` +
+        "them (the name did not resolve or the connection failed): the service's own network is the place to look.",
+    );
+  }
   const from =
     setup.source === "detected" ? "was detected from the repository's files" : `came from the ${setup.source}`;
   lines.push(

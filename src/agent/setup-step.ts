@@ -28,6 +28,8 @@ export interface SetupReport {
   };
   /** Hosts set-up tried to reach and the egress allow-list refused. */
   readonly refusedHosts?: readonly string[];
+  /** Hosts the allow-list admits that set-up could not reach from this machine. */
+  readonly unreachableHosts?: readonly string[];
   /** Tracked files set-up changed, put back before the tests. */
   readonly restored?: readonly string[];
 }
@@ -53,6 +55,7 @@ export async function runSetup(
   const folder = place.cacheDir;
   const cache = caches === undefined || folder === undefined ? "none" : (await caches.isWarm(folder)) ? "warm" : "cold";
   const refused = new Set<string>();
+  const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
   for (const command of plan.commands) {
     const left = timeoutMs - (deps.clock.now() - started);
@@ -64,6 +67,7 @@ export async function runSetup(
       timeoutMs: Math.max(1_000, left),
     });
     for (const host of run.refusedHosts ?? []) refused.add(host);
+    for (const host of run.unreachableHosts ?? []) unreachable.add(host);
     if (!run.passed) {
       failed = run;
       break;
@@ -76,6 +80,7 @@ export async function runSetup(
     durationMs,
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
+    ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
   } as const;
   if (failed !== undefined) {
     return {

@@ -23,6 +23,8 @@ export interface RunSummary {
   readonly limit?: LimitHit;
   /** `host:port` a command with network asked for and the egress allow-list refused. */
   readonly refusedHosts?: readonly string[];
+  /** `host:port` the allow-list admits but that could not be reached from the host (no such name, no route). */
+  readonly unreachableHosts?: readonly string[];
 }
 
 export type LimitKind = "memory" | "processes" | "cpu-time";

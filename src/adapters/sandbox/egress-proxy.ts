@@ -13,29 +13,36 @@ import { decideEgress, isInternalAddress, type EgressRule } from "./egress-rules
 
 export interface EgressProxy {
   readonly socketPath: string;
-  /** `host:port` the run asked for and was refused, in order, each once. */
+  /** `host:port` the run asked for and the allow-list refused, in order, each once. */
   readonly refused: readonly string[];
+  /** `host:port` the allow-list admits but that could not be reached (no such name, connection failed). */
+  readonly unreachable: readonly string[];
   close(): Promise<void>;
 }
 
-type Target = { readonly ok: true; readonly address: string } | { readonly ok: false; readonly why: string };
+type Target =
+  | { readonly ok: true; readonly address: string }
+  | { readonly ok: false; readonly why: string; readonly refused: boolean };
 
 async function resolveTarget(rules: readonly EgressRule[], host: string, port: number): Promise<Target> {
   const decision = decideEgress(rules, host, port);
-  if (!decision.allowed) return { ok: false, why: "not in the set-up allow-list (PATCHSMITH_SETUP_HOSTS)" };
+  if (!decision.allowed) {
+    return { ok: false, why: "not in the set-up allow-list (PATCHSMITH_SETUP_HOSTS)", refused: true };
+  }
   const bare = host.replace(/^\[|\]$/g, "");
   let address = bare;
   if (isIP(bare) === 0) {
     try {
       address = (await lookup(bare)).address;
     } catch {
-      return { ok: false, why: "the name does not resolve" };
+      return { ok: false, why: "the name does not resolve", refused: false };
     }
   }
   if (!decision.exact && isInternalAddress(address)) {
     return {
       ok: false,
       why: `it resolves to the internal address ${address}, which only an exact allow-list entry admits`,
+      refused: true,
     };
   }
   return { ok: true, address };
@@ -49,9 +56,13 @@ function splitHostPort(authority: string, defaultPort: number): { host: string; 
 
 export async function startEgressProxy(socketPath: string, rules: readonly EgressRule[]): Promise<EgressProxy> {
   const refused: string[] = [];
+  const unreachable: string[] = [];
   const sockets = new Set<Socket>();
-  const refuse = (where: string): void => {
-    if (!refused.includes(where)) refused.push(where);
+  const note = (list: string[], where: string): void => {
+    if (!list.includes(where)) list.push(where);
+  };
+  const fail = (target: { readonly refused: boolean }, where: string): void => {
+    note(target.refused ? refused : unreachable, where);
   };
 
   const onRequest = (incoming: IncomingMessage, response: ServerResponse): void => {
@@ -69,7 +80,7 @@ export async function startEgressProxy(socketPath: string, rules: readonly Egres
     const port = url.port === "" ? 80 : Number(url.port);
     void resolveTarget(rules, url.hostname, port).then((target) => {
       if (!target.ok) {
-        refuse(`${url.hostname}:${String(port)}`);
+        fail(target, `${url.hostname}:${String(port)}`);
         response.writeHead(403).end(`patchsmith: set-up may not reach ${url.host}: ${target.why}\n`);
         return;
       }
@@ -84,6 +95,7 @@ export async function startEgressProxy(socketPath: string, rules: readonly Egres
         },
       );
       upstream.on("error", (error) => {
+        note(unreachable, `${url.hostname}:${String(port)}`);
         if (!response.headersSent) response.writeHead(502);
         response.end(`patchsmith egress proxy: ${error.message}\n`);
       });
@@ -101,7 +113,7 @@ export async function startEgressProxy(socketPath: string, rules: readonly Egres
     void resolveTarget(rules, authority.host, authority.port).then((target) => {
       const where = `${authority.host}:${String(authority.port)}`;
       if (!target.ok) {
-        refuse(where);
+        fail(target, where);
         client.end(
           `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\npatchsmith: set-up may not reach ${where}: ${target.why}\n`,
         );
@@ -116,6 +128,7 @@ export async function startEgressProxy(socketPath: string, rules: readonly Egres
       sockets.add(upstream);
       upstream.on("close", () => sockets.delete(upstream));
       upstream.on("error", () => {
+        note(unreachable, where);
         client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
       });
     });
@@ -136,6 +149,7 @@ export async function startEgressProxy(socketPath: string, rules: readonly Egres
   return {
     socketPath,
     refused,
+    unreachable,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

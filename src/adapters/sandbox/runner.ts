@@ -241,6 +241,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         sandbox: ctx.mode,
         ...(ctx.description.warning === undefined ? {} : { warning: ctx.description.warning }),
         ...(proxy !== undefined && proxy.refused.length > 0 ? { refusedHosts: [...proxy.refused] } : {}),
+        ...(proxy !== undefined && proxy.unreachable.length > 0 ? { unreachableHosts: [...proxy.unreachable] } : {}),
       };
     } finally {
       await proxy?.close();

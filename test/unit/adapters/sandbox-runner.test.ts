@@ -282,6 +282,28 @@ describe("set-up's egress through the allow-list proxy (bwrap)", () => {
       server.close();
     }
   });
+
+  it("tells an admitted host it could not reach from one the allow-list refused", async () => {
+    const repo = track(makeNodeRepo());
+    // A port nothing listens on: admitted, and the connection is refused by the host.
+    const closed = createHttpServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
+    const runner = createSandboxRunner({ mode: "bwrap", setupHosts: [{ host: "127.0.0.1", port }] });
+    const run = await runner.run({
+      command: `curl -s -w ' %{http_code}' http://127.0.0.1:${String(port)}/a; curl -s https://127.0.0.1:${String(port)}/b`,
+      cwd: repo.dir,
+      timeoutMs: 30_000,
+      network: true,
+    });
+    expect(run.unreachableHosts).toEqual([`127.0.0.1:${String(port)}`]);
+    expect(run.refusedHosts).toBeUndefined();
+  });
 });
 
 describe("limits (bwrap)", () => {

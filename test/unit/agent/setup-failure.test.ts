@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { cacheKeyOf, describeSetupFailure } from "../../../src/agent/prepare-environment.js";
+import type { SetupReport } from "../../../src/agent/setup-step.js";
+
+const failed = (extra: Partial<SetupReport> = {}): SetupReport => ({
+  commands: ["npm ci"],
+  source: "detected",
+  durationMs: 12_300,
+  cache: "cold",
+  status: "failed",
+  failure: { command: "npm ci", exitCode: 1, timedOut: false, tail: "npm ERR! network\n```\nnot a fence\n" },
+  ...extra,
+});
+
+describe("describeSetupFailure", () => {
+  it("quotes the end of the output (fences defused) and says what to set", () => {
+    const text = describeSetupFailure(failed());
+    expect(text).toContain("`npm ci` ended with exit code 1 after 12.3 s");
+    expect(text).toContain("no model was asked");
+    expect(text).toContain("npm ERR! network");
+    expect(text.match(/```/g)).toHaveLength(2);
+    expect(text).toContain("was detected from the repository's files");
+    expect(text).toContain("`setup:`");
+  });
+
+  it("names hosts the allow-list refused apart from admitted hosts it could not reach", () => {
+    const refused = describeSetupFailure(failed({ refusedHosts: ["evil.example:443"] }));
+    expect(refused).toContain("does not admit: evil.example:443");
+    expect(refused).toContain("PATCHSMITH_SETUP_HOSTS");
+    expect(refused).not.toContain("could not reach");
+
+    const unreachable = describeSetupFailure(failed({ unreachableHosts: ["pypi.org:443"] }));
+    expect(unreachable).toContain("could not reach pypi.org:443 from this machine");
+    expect(unreachable).not.toContain("does not admit");
+  });
+
+  it("says a limit or a timeout rather than an exit code", () => {
+    const timedOut = failed({ failure: { command: "pip install .", exitCode: null, timedOut: true, tail: "" } });
+    expect(describeSetupFailure(timedOut)).toContain("`pip install .` timed out");
+    const config = describeSetupFailure(failed({ source: "config" }));
+    expect(config).toContain("came from the config");
+  });
+});
+
+describe("cacheKeyOf", () => {
+  it("keys a URL by host and path without credentials or .git, a path by itself", () => {
+    expect(cacheKeyOf("https://x-access-token:ghs_secret@github.com/Org/Repo.git")).toBe("github.com/org/repo");
+    expect(cacheKeyOf("/srv/repos/thing/")).toBe("/srv/repos/thing");
+  });
+});
