@@ -6,14 +6,26 @@ import { mkdir, mkdtemp, rm, chmod, readdir, lstat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { isRemoteUrl } from "../core/repo-location.js";
-import type { CloneOptions } from "../ports/git-sandbox.js";
+import type { CloneOptions, SubmoduleOutcome } from "../ports/git-sandbox.js";
 import { createGitRunner, GitCommandError, type GitRunner } from "./git-exec.js";
+import { checkOutSubmodules } from "./git-submodules.js";
 
 export interface ClonedRepo {
   readonly dir: string;
   readonly git: GitRunner;
   readonly baseBranch: string;
   readonly baseSha: string;
+  readonly submodules: readonly SubmoduleOutcome[];
+}
+
+/** `https://host[:port]/`: where the token may go (its own host), or undefined for a local path or SSH. */
+export function tokenScopeOf(source: string): string | undefined {
+  try {
+    const url = new URL(source);
+    return /^https?:$/.test(url.protocol) ? `${url.protocol}//${url.host}/` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function cloneArgs(source: string, dir: string, branch: string | undefined, blobless: boolean): string[] {
@@ -53,9 +65,11 @@ export async function cloneRepository(options: CloneOptions, gitBinary: string |
     throw new GitCommandError(`not a usable branch name: ${JSON.stringify(options.branch)}`, "clone");
   }
   const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), "patchsmith-"));
+  const tokenScope = tokenScopeOf(source);
   const execOptions = {
     ...(gitBinary === undefined ? {} : { gitBinary }),
     ...(options.token === undefined ? {} : { token: options.token }),
+    ...(tokenScope === undefined ? {} : { tokenScope }),
   };
   // The clone command runs from the new folder, never from the caller's repository.
   const outer = createGitRunner(dir, execOptions);
@@ -71,7 +85,8 @@ export async function cloneRepository(options: CloneOptions, gitBinary: string |
     const git = createGitRunner(dir, execOptions);
     const baseBranch = options.branch ?? (await detectBranch(git));
     const baseSha = (await git.run(["rev-parse", "--verify", "HEAD^{commit}"])).trim();
-    return { dir, git, baseBranch, baseSha };
+    const submodules = await checkOutSubmodules(git);
+    return { dir, git, baseBranch, baseSha, submodules };
   } catch (error) {
     await removeTree(dir);
     throw error;

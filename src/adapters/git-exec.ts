@@ -9,6 +9,11 @@ export interface GitExecOptions {
   readonly gitBinary?: string;
   /** Token for HTTP remotes; sent as `http.extraHeader` through the environment, never in argv or `.git/config`. */
   readonly token?: string;
+  /**
+   * The URL prefix the token is for (`https://github.com/`): the header goes to remotes under it only, so that a
+   * submodule on another host never sees it. Without it, every HTTP remote gets the header.
+   */
+  readonly tokenScope?: string;
   /** Extra `GIT_*` variables for this command (author/committer identity). */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -85,9 +90,9 @@ function buildEnv(extra: Readonly<Record<string, string>> | undefined): Record<s
  */
 const TOKEN_ENV = ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0"];
 
-const tokenEnv = (token: string): Record<string, string> => ({
+const tokenEnv = (token: string, scope: string | undefined): Record<string, string> => ({
   GIT_CONFIG_COUNT: "1",
-  GIT_CONFIG_KEY_0: "http.extraHeader",
+  GIT_CONFIG_KEY_0: scope === undefined ? "http.extraHeader" : `http.${scope}.extraHeader`,
   GIT_CONFIG_VALUE_0: `Authorization: ${authHeaderValue(token)}`,
 });
 
@@ -109,7 +114,13 @@ function createGit(dir: string, options: GitExecOptions, errors?: SimpleGitOptio
     maxConcurrentProcesses: 1,
     config,
     // GIT_CONFIG_COUNT carries the token header (see tokenEnv); simple-git asks for consent to let it through.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigEnvCount: true },
+    // protocol.*.allow: we only ever set them to "never" (submodules: no local paths, no ext::).
+    unsafe: {
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeProtocolOverride: true,
+    },
     allowEnvironment: [...PASS_THROUGH_GIT_ENV, ...IDENTITY_ENV, ...TOKEN_ENV, "GIT_TERMINAL_PROMPT", "GIT_INDEX_FILE"],
     ...(errors === undefined ? {} : { errors }),
   });
@@ -154,7 +165,7 @@ export function createGitRunner(dir: string, options: GitExecOptions): GitRunner
   // command), but through the environment, never on the command line.
   const withToken: GitExecOptions =
     options.token !== undefined && options.token !== ""
-      ? { ...options, env: { ...options.env, ...tokenEnv(options.token) } }
+      ? { ...options, env: { ...options.env, ...tokenEnv(options.token, options.tokenScope) } }
       : options;
   const plain = createGit(dir, withToken, strictErrors);
   const grep = createGit(dir, withToken, grepErrors);

@@ -103,6 +103,7 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
     dir,
     baseBranch: repo.baseBranch,
     baseSha: repo.baseSha,
+    submodules: repo.submodules,
     async checkoutNewBranch(name) {
       await git.run(["checkout", "--quiet", "-B", await assertBranchName(git, name)]);
     },

@@ -21,6 +21,17 @@ const isRelative = (specifier: string): boolean => /^[./]/.test(specifier) || /^
 export interface RepositoryNames {
   /** Top-level Python packages and modules of the repository (a missing one of these is a code bug). */
   readonly pythonModules: ReadonlySet<string>;
+  /** Submodules that could not be checked out: output naming a path inside one is the environment's fault. */
+  readonly missingSubmodules?: readonly string[];
+}
+
+/** A runner's summary saying that not one test ran (every file failed to load, or none was found). */
+const NO_TEST_RAN = /^\s*Tests\s+no tests\s*$|^Tests:\s+0 total\s*$/m;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function missingSubmoduleIn(tail: string, submodules: readonly string[]): string | undefined {
+  return submodules.find((path) => new RegExp(`(?:^|[\\s'"/(])${escapeRegExp(path)}/`).test(tail));
 }
 
 function signs(names: RepositoryNames): readonly Sign[] {
@@ -71,8 +82,13 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
           : `the command \`${missing[1]}\` is not installed`,
     };
   }
-  // A failing test that names its failures ran: whatever else it printed, the environment works.
-  if (baseline.failing.length > 0) return undefined;
+  const submodule = missingSubmoduleIn(baseline.tail, names.missingSubmodules ?? []);
+  if (submodule !== undefined) {
+    return { why: `the submodule \`${submodule}\` is not checked out, and the tests read files inside it` };
+  }
+  // A failing test that names its failures ran: whatever else it printed, the environment works. Unless no test
+  // ran at all: then the "failures" are test files that could not load, and the signs below say why.
+  if (baseline.failing.length > 0 && !NO_TEST_RAN.test(baseline.tail)) return undefined;
   for (const sign of signs(names)) {
     const match = sign.pattern.exec(baseline.tail);
     if (match === null) continue;

@@ -67,7 +67,11 @@ export function describeSetupFailure(setup: SetupReport): string {
     );
   }
   const from =
-    setup.source === "detected" ? "was detected from the repository's files" : `came from the ${setup.source}`;
+    setup.source === "detected"
+      ? "was detected from the repository's files"
+      : setup.source === "repo-config"
+        ? "came from .github/patchsmith.yml"
+        : "was given with the request";
   lines.push(
     "",
     `The command ${from}. Set \`setup:\` in .github/patchsmith.yml to the commands that install what the tests ` +

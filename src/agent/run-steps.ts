@@ -95,6 +95,13 @@ export async function runSteps(
   const { place, setup, testCommand } = prepared;
   const extras = { ...(setup === undefined ? {} : { setup }), ...(testCommand === undefined ? {} : { testCommand }) };
 
+  const missingSubmodules = sandbox.submodules.filter((s) => !s.ok);
+  if (missingSubmodules.length > 0) {
+    notes.push(
+      `Submodules not checked out: ${missingSubmodules.map((s) => s.path).join(", ")} ` +
+        `(${missingSubmodules[0]!.message ?? "unknown reason"}).`,
+    );
+  }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const runOnce =
     testCommand === undefined
@@ -112,7 +119,10 @@ export async function runSteps(
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const ranking = await rankingPromise;
   if (before !== null) {
-    const problem = environmentProblem(before, { pythonModules: pythonModulesOf(paths) });
+    const problem = environmentProblem(before, {
+      pythonModules: pythonModulesOf(paths),
+      missingSubmodules: missingSubmodules.map((s) => s.path),
+    });
     if (problem !== undefined) {
       return finishReport({
         ...base,

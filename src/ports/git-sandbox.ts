@@ -22,12 +22,21 @@ export interface PushResult {
   readonly message?: string;
 }
 
+export interface SubmoduleOutcome {
+  readonly path: string;
+  readonly ok: boolean;
+  /** Why it could not be checked out (git's message, redacted). */
+  readonly message?: string;
+}
+
 export interface Sandbox {
   /** Absolute path of the clone's working tree. */
   readonly dir: string;
   /** The branch that was checked out and its SHA at clone time. */
   readonly baseBranch: string;
   readonly baseSha: string;
+  /** The submodules at clone time, checked out or not. */
+  readonly submodules: readonly SubmoduleOutcome[];
   /** Create (or reset to HEAD) a local branch and switch to it. */
   checkoutNewBranch(name: string): Promise<void>;
   headSha(): Promise<string>;

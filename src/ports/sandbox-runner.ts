@@ -13,7 +13,8 @@ export interface RunSummary {
   readonly timedOut: boolean;
   /**
    * The output, stdout and stderr interleaved as written, redacted; only its last `maxOutputBytes` are kept (enough
-   * for a test runner's failure blocks and summary, bounded however much a suite prints).
+   * for a test runner's failure blocks and summary, bounded however much a suite prints), without terminal control
+   * sequences (colours).
    */
   readonly output: string;
   /** Bytes cut from the front of `output`. */

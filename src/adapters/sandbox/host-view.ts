@@ -96,6 +96,23 @@ export interface HostViewInput {
 
 const TOOLCHAIN_VARIABLES = ["PYENV_ROOT", "RUSTUP_HOME", "JAVA_HOME", "GOROOT", "NVM_DIR", "VOLTA_HOME"] as const;
 
+/**
+ * Where the host says which certificate authorities to trust (an enterprise CA, a TLS-inspecting proxy): paths to
+ * public certificates, passed on with the file shown read-only, so that set-up verifies TLS as the host does.
+ */
+const CERTIFICATE_VARIABLES = [
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "PIP_CERT",
+  "CURL_CA_BUNDLE",
+  "GIT_SSL_CAINFO",
+  "CARGO_HTTP_CAINFO",
+  "NPM_CONFIG_CAFILE",
+  "npm_config_cafile",
+] as const;
+
 const under = (path: string, dir: string): boolean =>
   path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
@@ -209,10 +226,37 @@ async function findToolchains(input: HostViewInput, system: readonly SystemDir[]
   return { toolchains, env, path };
 }
 
+/** The certificate variables whose files exist, and mounts for those no other mount shows. */
+async function findCertificates(
+  input: HostViewInput,
+  shown: (real: string) => boolean,
+): Promise<{ mounts: ReadOnlyMount[]; env: Record<string, string> }> {
+  const mounts: ReadOnlyMount[] = [];
+  const env: Record<string, string> = {};
+  for (const name of CERTIFICATE_VARIABLES) {
+    const value = input.env[name];
+    const real = value === undefined || value === "" ? undefined : await realOrUndefined(value);
+    if (real === undefined) continue;
+    if (!shown(real) && !mounts.some((m) => under(real, m.path))) mounts.push({ path: real, masks: [] });
+    env[name] = shown(value!) ? value! : real;
+  }
+  return { mounts, env };
+}
+
 export async function readHostView(input: HostViewInput): Promise<HostView> {
   const system = await systemDirs();
   const { toolchains, env, path } = await findToolchains(input, system);
-  return { systemDirs: system, etc: await existing(ETC_ALLOW), toolchains, path, env };
+  const etc = await existing(ETC_ALLOW);
+  const shown = (p: string): boolean =>
+    inSystem(p, system) || etc.some((e) => under(p, e)) || toolchains.some((t) => under(p, t.path));
+  const certificates = await findCertificates(input, shown);
+  return {
+    systemDirs: system,
+    etc,
+    toolchains: [...toolchains, ...certificates.mounts],
+    path,
+    env: { ...env, ...certificates.env },
+  };
 }
 
 /** The absolute path of a program on PATH (or the path itself when it has a slash), or undefined. */

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { redactSecrets } from "../../core/redact.js";
 import type { RunSummary, SandboxDescription, SandboxRunner, SandboxRunRequest } from "../../ports/sandbox-runner.js";
 import { bwrapArgs, CACHE_INSIDE, HOME_INSIDE, RUN_DIR_INSIDE, userSwitch, type SandboxUser } from "./bwrap-plan.js";
@@ -222,7 +223,8 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       } finally {
         measured = await runLimits.finish();
       }
-      const output = redactSecrets(outcome.output, options.secrets ?? []);
+      // Colour codes stay in the run (CI=true makes many tools colour) but not in what the model and reports read.
+      const output = redactSecrets(stripVTControlCharacters(outcome.output), options.secrets ?? []);
       const guessed =
         ctx.enforcer.kind === "rlimit" && outcome.exitCode !== 0
           ? guessLimitFromOutput(output, outcome.exitCode)

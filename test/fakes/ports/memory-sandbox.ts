@@ -6,7 +6,13 @@ import { createTwoFilesPatch } from "diff";
 import type { FileState } from "../../../src/apply/snapshot.js";
 import type { WorkTree, WriteResult } from "../../../src/agent/deps.js";
 import type { Identity } from "../../../src/agent/types.js";
-import type { CloneOptions, GitSandboxFactory, PushResult, Sandbox } from "../../../src/ports/git-sandbox.js";
+import type {
+  CloneOptions,
+  GitSandboxFactory,
+  PushResult,
+  Sandbox,
+  SubmoduleOutcome,
+} from "../../../src/ports/git-sandbox.js";
 
 type Files = Map<string, string>;
 
@@ -27,6 +33,7 @@ export interface MemoryPush {
 export class MemorySandbox implements Sandbox {
   readonly baseBranch: string;
   readonly baseSha: string;
+  readonly submodules: SubmoduleOutcome[] = [];
   readonly work: Files;
   readonly commits = new Map<string, MemoryCommit>();
   branch: string;
@@ -215,6 +222,8 @@ export class MemoryGitFactory implements GitSandboxFactory {
   failClone: Error | undefined;
   /** The message of the commit every clone starts at. */
   headMessage = "initial";
+  /** What every clone reports of its submodules. */
+  submodules: SubmoduleOutcome[] = [];
 
   constructor(
     private readonly files: Readonly<Record<string, string>>,
@@ -231,6 +240,7 @@ export class MemoryGitFactory implements GitSandboxFactory {
       this.headMessage,
     );
     if (!this.remote.branches.has(sandbox.baseBranch)) this.remote.branches.set(sandbox.baseBranch, sandbox.baseSha);
+    sandbox.submodules.push(...this.submodules);
     this.sandboxes.push(sandbox);
     return Promise.resolve(sandbox);
   }

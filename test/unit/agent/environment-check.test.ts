@@ -53,6 +53,34 @@ describe("environmentProblem", () => {
     expect(environmentProblem(ran, names)).toBeUndefined();
   });
 
+  it("when not one test ran, the files that failed to load are not failures of the code, and the signs decide", () => {
+    const vitest = [
+      " FAIL  src/a/test.ts [ src/a/test.ts ]",
+      "Error: Cannot find package 'fast-check' imported from /clone/src/a/test.ts",
+      " Test Files  250 failed (250)",
+      "      Tests  no tests",
+    ].join("\n");
+    const loadFailures = { failing: ["src/a/test.ts"] };
+    expect(environmentProblem(failed(vitest, loadFailures), names)).toEqual({
+      why: "the package `fast-check` is not installed",
+    });
+    const jest = "FAIL test/a.test.js\n  Cannot find module 'supertest' from 'test/a.test.js'\nTests:       0 total";
+    expect(environmentProblem(failed(jest, loadFailures), names)?.why).toBe("the package `supertest` is not installed");
+    // A syntax error of the repository's own also stops every file loading: that one is the model's to fix.
+    const syntax = " FAIL  src/a/test.ts\nSyntaxError: Unexpected token '}'\n      Tests  no tests";
+    expect(environmentProblem(failed(syntax, loadFailures), names)).toBeUndefined();
+  });
+
+  it("output naming a file inside a submodule that could not be checked out is the environment's", () => {
+    const tail = "ENOENT: no such file or directory, open '/tmp/clone/submodules/tz/tsconfig.json'";
+    const withSubmodule = { ...names, missingSubmodules: ["submodules/tz"] };
+    expect(environmentProblem(failed(tail, { failing: ["src/a/test.ts"] }), withSubmodule)?.why).toBe(
+      "the submodule `submodules/tz` is not checked out, and the tests read files inside it",
+    );
+    // A path that merely starts like it is not inside it.
+    expect(environmentProblem(failed("open 'submodules/tzdata/x'"), withSubmodule)).toBeUndefined();
+  });
+
   it("a sandbox limit at the baseline is an environment problem; a passing run never is", () => {
     const limited = failed("", { limit: { kind: "memory", message: "the command used more than 4 GiB of memory" } });
     expect(environmentProblem(limited, names)?.why).toContain("4 GiB");

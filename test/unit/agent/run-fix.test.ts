@@ -341,6 +341,23 @@ describe("runFix with in-memory ports", () => {
     expect(h.tests.runs).toEqual([]);
   });
 
+  it("says which submodules are missing, and stops before the model when the tests need one", async () => {
+    const h = harness({
+      decide: (_work, command) => ({
+        ...summary(command, []),
+        passed: false,
+        exitCode: 1,
+        tail: "Error: ENOENT: no such file or directory, open '/memory/clone-1/vendor/tz/tsconfig.json'",
+      }),
+    });
+    h.git.submodules = [{ path: "vendor/tz", ok: false, message: "could not read from https://example.com/tz.git" }];
+    const report = await runFix(h.deps, request);
+    expect(report.failure?.reason).toBe("tests-cannot-run");
+    expect(report.failure?.message).toContain("the submodule `vendor/tz` is not checked out");
+    expect(report.notes?.join(" ")).toContain("Submodules not checked out: vendor/tz (could not read from");
+    expect(h.model.requests).toHaveLength(0);
+  });
+
   it("checks a reproducing test red (without the fix) then green", async () => {
     const repro = [
       editBlock("test/add-repro.test.js", "", "assert(add(1, 2) === 3)"),

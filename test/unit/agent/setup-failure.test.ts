@@ -37,8 +37,8 @@ describe("describeSetupFailure", () => {
   it("says a limit or a timeout rather than an exit code", () => {
     const timedOut = failed({ failure: { command: "pip install .", exitCode: null, timedOut: true, tail: "" } });
     expect(describeSetupFailure(timedOut)).toContain("`pip install .` timed out");
-    const config = describeSetupFailure(failed({ source: "config" }));
-    expect(config).toContain("came from the config");
+    const config = describeSetupFailure(failed({ source: "repo-config" }));
+    expect(config).toContain("came from .github/patchsmith.yml");
   });
 });
 
