@@ -9,6 +9,18 @@ import type { TestSummary } from "./types.js";
 export interface EnvironmentProblem {
   /** What is wrong, in a sentence that names the missing piece when it can. */
   readonly why: string;
+  /** The line of the output that tells it (a long run's tail may no longer show it). */
+  readonly evidence?: string;
+}
+
+/** The whole line of `text` around `index`, trimmed and bounded. */
+function lineAt(text: string, index: number): string {
+  const start = text.lastIndexOf("\n", index) + 1;
+  const end = text.indexOf("\n", index);
+  return text
+    .slice(start, end === -1 ? undefined : end)
+    .trim()
+    .slice(0, 300);
 }
 
 interface Sign {
@@ -84,7 +96,10 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   }
   const submodule = missingSubmoduleIn(baseline.tail, names.missingSubmodules ?? []);
   if (submodule !== undefined) {
-    return { why: `the submodule \`${submodule}\` is not checked out, and the tests read files inside it` };
+    return {
+      why: `the submodule \`${submodule}\` is not checked out, and the tests read files inside it`,
+      evidence: lineAt(baseline.tail, baseline.tail.indexOf(`${submodule}/`)),
+    };
   }
   // A failing test that names its failures ran: whatever else it printed, the environment works. Unless no test
   // ran at all: then the "failures" are test files that could not load, and the signs below say why.
@@ -93,7 +108,7 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
     const match = sign.pattern.exec(baseline.tail);
     if (match === null) continue;
     const why = sign.why(match);
-    if (why !== undefined) return { why };
+    if (why !== undefined) return { why, evidence: lineAt(baseline.tail, match.index) };
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import type { GatheredContext } from "./context/gather.js";
 import { rankContext } from "./context/rank.js";
 import { selectContext } from "./context/select.js";
 import type { FixDeps, WorkTree } from "./deps.js";
-import { environmentProblem, pythonModulesOf } from "./environment-check.js";
+import { environmentProblem, pythonModulesOf, type EnvironmentProblem } from "./environment-check.js";
 import { restoreAfterTests } from "./evaluate.js";
 import { finishReport, type ReportScope } from "./finish.js";
 import { runLoop } from "./loop.js";
@@ -41,11 +41,14 @@ export interface RunScope {
 }
 
 /** Why the baseline says nothing about the code, for the report: the problem, the output's end, what to set. */
-export function describeBrokenTests(why: string, before: TestSummary): string {
+export function describeBrokenTests(problem: EnvironmentProblem, before: TestSummary): string {
   const how = before.timedOut ? "timed out" : `ended with exit code ${String(before.exitCode ?? "none")}`;
   return [
-    `The tests cannot run here: ${why}. No model was asked, since no change to the code can fix that.`,
+    `The tests cannot run here: ${problem.why}. No model was asked, since no change to the code can fix that.`,
     "",
+    ...(problem.evidence === undefined || problem.evidence === ""
+      ? []
+      : ["It printed:", "```", problem.evidence.replace(/```/g, "'''"), "```", ""]),
     `\`${before.command}\` ${how}:`,
     "```",
     tailForModel(before.tail).replace(/```/g, "'''"),
@@ -128,7 +131,7 @@ export async function runSteps(
         ...base,
         ...extras,
         before,
-        early: { reason: "tests-cannot-run", message: describeBrokenTests(problem.why, before) },
+        early: { reason: "tests-cannot-run", message: describeBrokenTests(problem, before) },
       });
     }
   }

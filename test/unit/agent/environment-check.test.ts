@@ -40,7 +40,7 @@ describe("environmentProblem", () => {
       "the Go module github.com/x/y is not downloaded",
     ],
   ])("%s", (tail, exitCode, why) => {
-    expect(environmentProblem(failed(tail, { exitCode }), names)).toEqual({ why });
+    expect(environmentProblem(failed(tail, { exitCode }), names)).toMatchObject({ why });
   });
 
   it("a missing module of the repository's own is the code's fault, not the environment's", () => {
@@ -63,6 +63,7 @@ describe("environmentProblem", () => {
     const loadFailures = { failing: ["src/a/test.ts"] };
     expect(environmentProblem(failed(vitest, loadFailures), names)).toEqual({
       why: "the package `fast-check` is not installed",
+      evidence: "Error: Cannot find package 'fast-check' imported from /clone/src/a/test.ts",
     });
     const jest = "FAIL test/a.test.js\n  Cannot find module 'supertest' from 'test/a.test.js'\nTests:       0 total";
     expect(environmentProblem(failed(jest, loadFailures), names)?.why).toBe("the package `supertest` is not installed");

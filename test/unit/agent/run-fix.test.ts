@@ -354,6 +354,7 @@ describe("runFix with in-memory ports", () => {
     const report = await runFix(h.deps, request);
     expect(report.failure?.reason).toBe("tests-cannot-run");
     expect(report.failure?.message).toContain("the submodule `vendor/tz` is not checked out");
+    expect(report.failure?.message).toContain("It printed:\n```\nError: ENOENT");
     expect(report.notes?.join(" ")).toContain("Submodules not checked out: vendor/tz (could not read from");
     expect(h.model.requests).toHaveLength(0);
   });
