@@ -28,6 +28,8 @@ export interface EditPhase {
   readonly failures: readonly EditResult[];
   /** The last reply held no edit at all (the next prompt teaches the format again). */
   readonly lastReplyEmpty: boolean;
+  /** The model answered DONE where it was allowed to (acceptsDone), with no edit. */
+  readonly declaredDone?: boolean;
   /** Set when the budget or the model stopped the phase. */
   readonly stop?: LoopStop;
 }
@@ -40,7 +42,12 @@ export interface EditPhaseInput {
   readonly testsFailing: boolean;
   readonly timings: Timings;
   readonly onApplying?: () => void;
+  /** The model may answer DONE instead of editing (the failures left all failed before the change). */
+  readonly acceptsDone?: boolean;
 }
+
+/** A reply that holds no edit and says DONE on a line of its own. */
+const DECLARES_DONE = /^\s*\**DONE\**\.?\s*$/im;
 
 export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   const outcomes: EditOutcome[] = [];
@@ -83,6 +90,9 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
 
   const first = await round(input.prompt);
   if ("stop" in first) return done(first.stop);
+  if (first.empty && input.acceptsDone === true && DECLARES_DONE.test(replies[0] ?? "")) {
+    return { ...done(), declaredDone: true };
+  }
   if (!first.empty && failures.length === 0) return done();
 
   retried = true;

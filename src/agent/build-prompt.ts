@@ -111,6 +111,8 @@ export interface ReflectionInput {
   /** Current content of the files changed so far (undefined: deleted). */
   readonly files: ReadonlyMap<string, string | undefined>;
   readonly redact: (text: string) => string;
+  /** Every failure left failed before the change too: the model may say the request is done. */
+  readonly mayDeclareDone?: boolean;
 }
 
 export function buildReflectionPrompt(input: ReflectionInput): string {
@@ -131,6 +133,15 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
     for (const [path, content] of input.files) {
       parts.push(content === undefined ? `${path}: deleted` : renderFile(path, content));
     }
+  }
+  if (input.mayDeclareDone === true) {
+    parts.push(
+      "",
+      "Your change is committed: it broke nothing, since every failure above was there before it. If the request " +
+        "needs these failures fixed, fix them with SEARCH/REPLACE blocks against the current content above, then " +
+        "the COMMIT line. If they have nothing to do with the request, reply with the single line DONE.",
+    );
+    return parts.join("\n");
   }
   parts.push(
     "",

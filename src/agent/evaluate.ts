@@ -75,7 +75,9 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
     comparison.verdict === "worse"
       ? comparison.why
       : comparison.verdict === "no-worse"
-        ? `no new failures, but ${comparison.stillFailing.length} test(s) that failed before still fail`
+        ? comparison.unnamed !== undefined
+          ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
+          : `no new failures, but ${comparison.stillFailing.length} test(s) that failed before still fail`
         : undefined;
   return { tests, comparison, accepted, ...(red ? { red } : {}), ...(note ? { note } : {}) };
 }

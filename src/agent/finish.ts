@@ -143,6 +143,14 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
       message: last ? `${why}\n\n${last.message}` : why,
     };
   }
+  if (loop?.leftFailing !== undefined) {
+    const { names, unnamed } = loop.leftFailing;
+    const what = names.length > 0 ? `${String(names.length)} test(s): ${names.slice(0, 10).join(", ")}` : unnamed[0];
+    notes.push(
+      `The tests still fail as they did before the change (${what ?? "unnamed"}); the model judged that unrelated ` +
+        "to the request.",
+    );
+  }
   const commits = loop?.commits ?? [];
   if (status !== "success" && commits.length > 0) {
     notes.push(`${commits.length} accepted change(s) are committed on ${branch}, but the run did not finish.`);

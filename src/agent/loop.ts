@@ -46,6 +46,18 @@ export interface LoopResult {
   /** Every path the model wrote at some point. */
   readonly touched: ReadonlySet<string>;
   readonly red?: { readonly testPath: string; readonly failedBefore: boolean };
+  /** Done with failures left that all failed before the job, which the model judged unrelated to the request. */
+  readonly leftFailing?: { readonly names: readonly string[]; readonly unnamed: readonly string[] };
+}
+
+/** Whether the request names one of the tests (whole, or its last part: `suite › name`, `file::name`). */
+export function namesAny(instruction: string, tests: readonly string[]): boolean {
+  const text = instruction.toLowerCase();
+  return tests.some((test) => {
+    const name = test.toLowerCase();
+    const last = name.split(/\s*(?:›|>|::|\s-\s)\s*/).at(-1) ?? name;
+    return text.includes(name) || (last.length >= 4 && text.includes(last));
+  });
 }
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
@@ -66,6 +78,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   let stop: LoopStop | undefined;
   let lastProblem: LoopResult["lastProblem"];
   let red: LoopResult["red"];
+  // After an accepted attempt that left only failures the baseline had: the model may answer DONE.
+  let mayDeclareDone: LoopResult["leftFailing"];
+  let leftFailing: LoopResult["leftFailing"];
 
   for (;;) {
     stop = checkBudget(session.limits, session.state(), session.now());
@@ -80,6 +95,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       rules: input.rules,
       prompt,
       testsFailing: baseline !== null && !baseline.passed,
+      acceptsDone: mayDeclareDone !== undefined,
       timings: input.timings,
       onApplying: () => {
         input.progress("applying", `attempt ${number}`);
@@ -96,6 +112,17 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     if (phase.written.length > 0) pending = true;
     const usage = usageSince(usageBefore, session.usage);
     const base = { number, edits: phase.outcomes, retried: phase.retried, usage };
+    if (phase.declaredDone === true && mayDeclareDone !== undefined) {
+      attempts.push({
+        ...base,
+        tests: null,
+        accepted: false,
+        note: "the model judged the failures left, all of which were there before the change, unrelated to the request",
+      });
+      leftFailing = mayDeclareDone;
+      done = true;
+      break;
+    }
 
     if (phase.written.length === 0) {
       const noEdits = phase.lastReplyEmpty;
@@ -153,6 +180,13 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         if (commit !== undefined) commits.push({ sha: commit, subject, message });
       }
       done = evaluation.tests === null || evaluation.tests.passed;
+      const cmp = evaluation.comparison;
+      mayDeclareDone =
+        cmp?.verdict === "no-worse" && !namesAny(request.instruction, cmp.stillFailing)
+          ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
+          : undefined;
+    } else {
+      mayDeclareDone = undefined;
     }
     attempts.push({
       ...base,
@@ -174,6 +208,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
         files,
         redact: input.redact,
+        mayDeclareDone: mayDeclareDone !== undefined,
       });
       lastProblem = { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt };
     } else {
@@ -201,5 +236,6 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     ...(stop ? { stop } : {}),
     ...(lastProblem ? { lastProblem } : {}),
     ...(red ? { red } : {}),
+    ...(leftFailing ? { leftFailing } : {}),
   };
 }

@@ -7,21 +7,53 @@ import type { TestSummary } from "./types.js";
 export type Comparison =
   /** Nothing fails any more. */
   | { readonly verdict: "green" }
-  /** Some tests still fail, but each of them failed before too. */
-  | { readonly verdict: "no-worse"; readonly stillFailing: readonly string[] }
+  /**
+   * Some tests still fail, but each of them failed before too; or, where no test can be named, the run fails with
+   * no error line the baseline did not print (`unnamed`: those lines).
+   */
+  | { readonly verdict: "no-worse"; readonly stillFailing: readonly string[]; readonly unnamed?: readonly string[] }
   /** At least one test fails that passed before (or the run timed out, or failures cannot be compared). */
   | { readonly verdict: "worse"; readonly newFailures: readonly string[]; readonly why: string };
 
+/** Lines that report a failure: errors, failed assertions, runner summaries. */
+const FAILURE_LINE = /error|fail|✖|✗|not ok|exception|traceback|panic/i;
+
+/**
+ * The failure lines of an output, durations and counters of time left out (they differ from run to run).
+ * Exported for tests.
+ */
+export function failureLines(output: string): Set<string> {
+  const lines = new Set<string>();
+  for (const line of output.split("\n")) {
+    if (!FAILURE_LINE.test(line)) continue;
+    lines.add(
+      line
+        .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
+        .replace(/\s+/g, " ")
+        .trim(),
+    );
+  }
+  return lines;
+}
+
 /**
  * Compares a test run with the baseline (the run before the attempt). When the runner could not name failing
- * tests, a failing run is only "no worse" if it fails the same way as a baseline that also failed unnamed
- * — never assumed: without names we cannot prove nothing new broke, so the run counts as worse.
+ * tests, a failing run is "no worse" only if it fails the same way as a baseline that also failed unnamed: the
+ * same exit code, and not one failure line the baseline did not print (a lint step failing before and after the
+ * change, on lines the change did not touch). Anything else counts as worse: nothing proves nothing new broke.
  */
 export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
   if (after.passed) return { verdict: "green" };
   if (after.timedOut) return { verdict: "worse", newFailures: [], why: "the tests timed out" };
   if (baseline === null || baseline.passed) {
     return { verdict: "worse", newFailures: [...after.failing], why: "tests that passed before now fail" };
+  }
+  if (after.failing.length === 0 && baseline.failing.length === 0 && after.exitCode === baseline.exitCode) {
+    const seen = failureLines(baseline.tail);
+    const lines = [...failureLines(after.tail)];
+    if (lines.length > 0 && lines.every((line) => seen.has(line))) {
+      return { verdict: "no-worse", stillFailing: [], unnamed: lines };
+    }
   }
   if (after.failing.length === 0 || baseline.failing.length === 0) {
     return {

@@ -48,10 +48,27 @@ describe("acceptance rule", () => {
     expect(compareTests(summary("t", []), summary("t", ["a"])).verdict).toBe("worse");
     expect(compareTests(before, summary("t", ["a"], { timedOut: true })).verdict).toBe("worse");
   });
-  it("unnamed failures cannot prove no-worse", () => {
+  it("unnamed failures cannot prove no-worse, unless the run fails exactly as the baseline did", () => {
     expect(compareTests(summary("t", [], { passed: false }), summary("t", [], { passed: false })).verdict).toBe(
       "worse",
     );
+    const lint = (extra: string, ms: number) =>
+      summary("t", [], {
+        passed: false,
+        exitCode: 1,
+        tail: `  12 passing (${String(ms)}ms)\n${extra}/clone/lib/usage.ts\n  515:7  error  Replace \`|\` prettier/prettier\n✖ 1 problem (1 error, 0 warnings)`,
+      });
+    expect(compareTests(lint("", 30), lint("", 41))).toEqual({
+      verdict: "no-worse",
+      stillFailing: [],
+      unnamed: ["515:7 error Replace `|` prettier/prettier", "✖ 1 problem (1 error, 0 warnings)"],
+    });
+    // One error line more, another exit code, or a run that prints no failure line: worse.
+    expect(compareTests(lint("", 30), lint("  9:1  error  Missing semicolon  semi\n", 30)).verdict).toBe("worse");
+    expect(compareTests(lint("", 30), { ...lint("", 30), exitCode: 2 }).verdict).toBe("worse");
+    expect(
+      compareTests(lint("", 30), summary("t", [], { passed: false, exitCode: 1, tail: "12 passing" })).verdict,
+    ).toBe("worse");
   });
   it("tells whether a run shows a new failure", () => {
     expect(showsNewFailure(summary("t", []), summary("t", ["x"]))).toBe(true);

@@ -341,6 +341,52 @@ describe("runFix with in-memory ports", () => {
     expect(h.tests.runs).toEqual([]);
   });
 
+  describe("failures that were there before the change", () => {
+    const decide = (work: ReadonlyMap<string, string>, command: string) => {
+      const math = work.get("src/math.js");
+      const failing =
+        math === FIXED
+          ? ["unrelated flaky"]
+          : math === BUGGY
+            ? ["math adds", "unrelated flaky"]
+            : ["math adds", "math subtracts", "unrelated flaky"];
+      return summary(command, failing);
+    };
+
+    it("the fix is committed, and a DONE from the model ends the run as a success with a note", async () => {
+      const h = harness({ decide, replies: [FIX_REPLY, "DONE"] });
+      const report = await runFix(h.deps, request);
+      expect(report.status).toBe("success");
+      expect(report.commits).toHaveLength(1);
+      expect(report.attempts).toHaveLength(2);
+      expect(report.attempts[0]).toMatchObject({ accepted: true });
+      expect(report.attempts[1]!.note).toContain("unrelated to the request");
+      expect(report.notes?.join(" ")).toContain("1 test(s): unrelated flaky");
+      // The prompt after the accepted change offered DONE and named what still fails.
+      const reflection = h.model.requests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain("Failing before and still failing: unrelated flaky");
+      expect(reflection).toContain("reply with the single line DONE");
+      expect(h.model.requests).toHaveLength(2);
+    });
+
+    it("DONE is not taken while the change itself is not accepted", async () => {
+      const broken = editBlock("src/math.js", "  return a - b;", "  return a * b;");
+      const h = harness({ decide, replies: [broken, "DONE", "DONE", "DONE"] });
+      const report = await runFix(h.deps, request);
+      expect(report.status).toBe("exhausted");
+      expect(report.commits).toHaveLength(0);
+      expect(h.model.requests[1]!.messages.at(-1)!.content).not.toContain("single line DONE");
+    });
+
+    it("DONE is not offered while a test the request names still fails", async () => {
+      const h = harness({ decide, replies: [FIX_REPLY, "DONE", "DONE", "DONE"] });
+      const report = await runFix(h.deps, { ...request, instruction: "Make the unrelated flaky test pass" });
+      expect(report.status).toBe("exhausted");
+      expect(report.commits).toHaveLength(1);
+      expect(h.model.requests[1]!.messages.at(-1)!.content).not.toContain("single line DONE");
+    });
+  });
+
   it("says which submodules are missing, and stops before the model when the tests need one", async () => {
     const h = harness({
       decide: (_work, command) => ({
