@@ -31,3 +31,14 @@ export async function applyOnDisk(reply: string, root: string): Promise<string |
   if (report.written.length > 0 && report.results.every((r) => r.ok)) return undefined;
   return describeFailures(report.results, report.summary);
 }
+
+/** A refusal's reason and message, for the refusals section: what a model would read. */
+export async function refusalOf(
+  reply: string,
+  path: string,
+  content: string,
+): Promise<{ readonly reason: string; readonly message: string }> {
+  const result = await applyEdits(reply, (p) => (p === path ? content : undefined));
+  const first = result.results[0];
+  return first === undefined || first.ok ? { reason: "applied", message: "" } : first;
+}

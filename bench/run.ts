@@ -19,6 +19,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "accuracy", load: async () => (await import("./accuracy.js")).accuracySection },
   { name: "speed", load: async () => (await import("./speed.js")).speedSection },
   { name: "drift", load: async () => (await import("./drift.js")).driftSection },
+  { name: "refusals", load: async () => (await import("./refusals.js")).refusalsSection },
   { name: "loop-overhead", load: async () => (await import("./loop-overhead.js")).loopOverheadSection },
   { name: "context", load: async () => (await import("./context.js")).contextSection },
   { name: "setup", load: async () => (await import("./setup.js")).setupSection },

@@ -7,6 +7,14 @@ import type { EditResult } from "../core/result.js";
 import type { NearestLines, Rung } from "../matcher/types.js";
 
 /** At most this many lines are quoted in one message, each cut at MAX_QUOTED_CHARS. */
+/** Places named in an ambiguity message: enough to tell them apart, never a wall of numbers for a prompt. */
+export const MAX_LISTED_PLACES = 20;
+
+function listed(lines: readonly number[]): string {
+  if (lines.length <= MAX_LISTED_PLACES) return lines.join(", ");
+  return `${lines.slice(0, MAX_LISTED_PLACES).join(", ")} and ${String(lines.length - MAX_LISTED_PLACES)} more`;
+}
+
 export const MAX_QUOTED_LINES = 15;
 export const MAX_QUOTED_CHARS = 200;
 
@@ -93,8 +101,8 @@ export const describe = {
     const s = edit.origin.format === "udiff" || edit.origin.format === "patch" ? "" : "s";
     const where =
       distinct.length === lines.length
-        ? `occur${s} ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${lines.join(", ")}`
-        : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line ${distinct.join(", ")}`;
+        ? `occur${s} ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${listed(lines)}`
+        : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line ${listed(distinct)}`;
     // Line hints are only read on the exact-to-unicode rungs: elision and fuzzy ties are broken by context alone.
     const advice =
       strategy === "elision" || strategy === "fuzzy"

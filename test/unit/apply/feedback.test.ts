@@ -1,3 +1,4 @@
+import { applyEdits } from "../../../src/engine.js";
 import { describe as group, expect, it } from "vitest";
 import { fenceFor, renderRetryPrompt } from "../../../src/apply/feedback-retry.js";
 import { describe, MAX_QUOTED_LINES, numberLines, summarize } from "../../../src/apply/feedback.js";
@@ -78,6 +79,30 @@ group("messages", () => {
     expect(message).toContain("ignoring trailing whitespace");
     expect(message).toContain("more surrounding lines");
     expect(describe.ambiguous("src/app.ts", edit("udiff"), [1, 2], "exact")).toContain("@@ -LINE");
+  });
+
+  it("ambiguity at very many places names the first 20 and counts the rest", () => {
+    const lines = Array.from({ length: 333_333 }, (_, i) => 3 * i + 3);
+    const message = describe.ambiguous("big.js", edit(), lines, "exact");
+    expect(message).toContain("occurs 333333 times");
+    expect(message).toContain(
+      "starting at lines 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60 and 333313 more;",
+    );
+    expect(message.length).toBeLessThan(1024);
+  });
+
+  it("an ambiguous one-line SEARCH in a 1,000,000-line file is refused with a bounded message", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 1_000_000; i++) lines.push(i % 3 === 2 ? "}" : `  line ${String(i)}`);
+    const file = `${lines.join("\r\n")}\r\n`;
+    const reply = "big.js\n```\n<<<<<<< SEARCH\n}\n=======\n};\n>>>>>>> REPLACE\n```\n";
+    const result = await applyEdits(reply, (p) => (p === "big.js" ? file : undefined));
+    const first = result.results[0]!;
+    expect(first.ok).toBe(false);
+    if (first.ok) return;
+    expect(first.reason).toBe("ambiguous-match");
+    expect(first.message).toContain("and 333313 more");
+    expect(first.message.length).toBeLessThan(1024);
   });
 
   it("elision and fuzzy ambiguity ask for more lines only: line hints are not read on those rungs", () => {
