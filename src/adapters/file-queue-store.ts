@@ -29,10 +29,14 @@ export interface JobRecord {
   readonly job: unknown;
 }
 
-/** What an id or key marker holds. `token` ties an id marker to the temp job file of the add that created it. */
+/**
+ * What an id or key marker holds. `token` ties an id marker to the temp job file of the add that created it;
+ * `owner` says who claimed a key.
+ */
 interface Marker {
   readonly at: number;
   readonly token?: string;
+  readonly owner?: string;
 }
 
 const JOB_FILE = /^(\d{16})-([0-9a-f]{16})\.json$/;
@@ -117,6 +121,12 @@ export async function createMarker(layout: QueueLayout, target: string, marker: 
 
 export const removeMarker = removeIfPresent;
 
+/** Takes a key marker for `owner` unless it exists; returns who holds it ("" for a marker without an owner). */
+export async function claimMarker(layout: QueueLayout, target: string, at: number, owner: string): Promise<string> {
+  if (await createMarker(layout, target, { at, owner })) return owner;
+  return (await readMarker(target))?.owner ?? "";
+}
+
 /**
  * Adds a job durably. The id marker is the commit point: the record is complete in tmp/ before the marker is linked,
  * so a crash between marker and rename is rolled forward at the next start (recoverTemps) instead of losing a job
@@ -151,7 +161,12 @@ async function readMarker(file: string): Promise<Marker | undefined> {
     if (typeof value !== "object" || value === null || !("at" in value) || typeof value.at !== "number")
       return undefined;
     const token = "token" in value && typeof value.token === "string" ? value.token : undefined;
-    return token === undefined ? { at: value.at } : { at: value.at, token };
+    const owner = "owner" in value && typeof value.owner === "string" ? value.owner : undefined;
+    return {
+      at: value.at,
+      ...(token === undefined ? {} : { token }),
+      ...(owner === undefined ? {} : { owner }),
+    };
   } catch {
     return undefined;
   }

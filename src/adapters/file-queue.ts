@@ -8,12 +8,12 @@
  * edits one progress comment in place).
  *
  * One process consumes a folder at a time: two live instances on one folder would both run its pending jobs. Adding
- * and dedupe (`add`, `remember`) are atomic across processes.
+ * and claims (`add`, `claim`) are atomic across processes.
  */
 import path from "node:path";
 import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
 import {
-  createMarker,
+  claimMarker,
   describeError,
   hashOf,
   loadJobs,
@@ -114,11 +114,8 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
       addChain = result.catch(() => undefined);
       return result;
     },
-    remember(key: string): Promise<boolean> {
-      return createMarker(layout, path.join(layout.keys, hashOf(key)), { at: now() });
-    },
-    forget(key: string): Promise<void> {
-      return removeMarker(path.join(layout.keys, hashOf(key)));
+    claim(key: string, owner: string): Promise<string> {
+      return claimMarker(layout, path.join(layout.keys, hashOf(key)), now(), owner);
     },
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));

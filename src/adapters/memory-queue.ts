@@ -14,40 +14,37 @@ export interface MemoryQueueOptions {
   readonly memory?: number;
 }
 
-/** A set that forgets its oldest entries past a size, so dedupe memory stays bounded on a long-running server. */
-class BoundedSet {
-  readonly #items = new Set<string>();
+/** A map that forgets its oldest entries past a size, so dedupe memory stays bounded on a long-running server. */
+class BoundedMap {
+  readonly #items = new Map<string, string>();
   constructor(private readonly limit: number) {}
-  addNew(key: string): boolean {
-    if (this.#items.has(key)) return false;
-    this.#items.add(key);
+  /** The value held for `key`, after setting it to `value` if there was none. */
+  claim(key: string, value: string): string {
+    const held = this.#items.get(key);
+    if (held !== undefined) return held;
+    this.#items.set(key, value);
     if (this.#items.size > this.limit) {
-      const oldest = this.#items.values().next().value;
+      const oldest = this.#items.keys().next().value;
       if (oldest !== undefined) this.#items.delete(oldest);
     }
-    return true;
-  }
-  delete(key: string): void {
-    this.#items.delete(key);
+    return value;
   }
 }
 
 export function createMemoryQueue<J>(options: MemoryQueueOptions = {}): JobQueue<J> {
-  const ids = new BoundedSet(options.memory ?? 50_000);
-  const keys = new BoundedSet(options.memory ?? 50_000);
+  const ids = new BoundedMap(options.memory ?? 50_000);
+  const keys = new BoundedMap(options.memory ?? 50_000);
   const scheduler = createGroupScheduler<J>({ concurrency: options.concurrency ?? 2 });
+  let added = 0;
 
   return {
     add(job: J, { id, group }: EnqueueOptions): Promise<boolean> {
-      if (scheduler.isClosed() || !ids.addNew(id)) return Promise.resolve(false);
+      const ticket = String(++added);
+      if (scheduler.isClosed() || ids.claim(id, ticket) !== ticket) return Promise.resolve(false);
       return Promise.resolve(scheduler.enqueue(group, job));
     },
-    remember(key: string): Promise<boolean> {
-      return Promise.resolve(keys.addNew(key));
-    },
-    forget(key: string): Promise<void> {
-      keys.delete(key);
-      return Promise.resolve();
+    claim(key: string, owner: string): Promise<string> {
+      return Promise.resolve(keys.claim(key, owner));
     },
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));

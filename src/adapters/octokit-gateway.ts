@@ -4,7 +4,7 @@
  * need the app (JWT) client.
  */
 import type { ProbotOctokit } from "probot";
-import { httpStatusOf } from "../github/api-error.js";
+import { httpStatusOf, isTokenMintFailure } from "../github/api-error.js";
 import { toPermission } from "../github/authorize.js";
 import type { AppIdentity, GitHubGateway, GitHubGatewayFactory, PullInfo, RepoRef } from "../ports/github-gateway.js";
 
@@ -29,7 +29,8 @@ async function orUndefinedOn404<T>(call: Promise<T>): Promise<T | undefined> {
   try {
     return await call;
   } catch (error) {
-    if (httpStatusOf(error) === 404) return undefined;
+    // A 404 from minting the installation token is a misconfigured app, not a missing thing.
+    if (httpStatusOf(error) === 404 && !isTokenMintFailure(error)) return undefined;
     throw error;
   }
 }
@@ -167,6 +168,20 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
         await octokit()
       ).rest.issues.createComment({ ...ids(repo), issue_number: issueNumber, body });
       return { id: data.id, htmlUrl: data.html_url };
+    },
+    async findComment(repo, issueNumber, marker, since) {
+      const client = await octokit();
+      const pages = client.paginate.iterator(client.rest.issues.listComments, {
+        ...ids(repo),
+        issue_number: issueNumber,
+        since: new Date(since).toISOString(),
+        per_page: 100,
+      });
+      for await (const page of pages) {
+        const found = page.data.find((comment) => comment.body?.includes(marker) === true);
+        if (found !== undefined) return { id: found.id, htmlUrl: found.html_url };
+      }
+      return undefined;
     },
     async updateComment(repo, commentId, body) {
       await (await octokit()).rest.issues.updateComment({ ...ids(repo), comment_id: commentId, body });

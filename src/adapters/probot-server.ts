@@ -1,11 +1,12 @@
 /**
- * Runs the app on probot 14 with our own `node:http` server (probot's middleware for the webhook path, a health
- * check, 404 for the rest): full control of host, port and shutdown. probot verifies `X-Hub-Signature-256` and
- * rejects unsigned or wrongly signed deliveries before any handler runs.
+ * The app's HTTP side on our own `node:http` server (the webhook path, a health check, 404 for the rest): full
+ * control of host, port, limits and shutdown. probot provides the GitHub App authentication (app JWTs, installation
+ * tokens, Octokit with throttling and retries); the webhook endpoint is ours (github/webhook-ingress.ts), because
+ * probot's middleware reads a whole body before checking its signature.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Probot, ProbotOctokit, createNodeMiddleware, type ApplicationFunction } from "probot";
+import { Probot, ProbotOctokit } from "probot";
 import type { Octokit } from "./octokit-gateway.js";
 
 export interface ProbotServerOptions {
@@ -45,7 +46,7 @@ function octokitClass(throttle: boolean): typeof ProbotOctokit {
 
 export async function startProbotServer(
   options: ProbotServerOptions,
-  createApp: (auth: RunningServer["auth"], tokenClient: RunningServer["tokenClient"]) => ApplicationFunction,
+  webhook: (request: IncomingMessage, response: ServerResponse) => void,
 ): Promise<RunningServer> {
   const probot = new Probot({
     appId: options.appId,
@@ -64,10 +65,6 @@ export async function startProbotServer(
       log: probot.log.child({ name: "github" }),
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     });
-  const middleware = await createNodeMiddleware(createApp(auth, tokenClient), {
-    probot,
-    webhooksPath: options.webhookPath,
-  });
 
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
@@ -75,9 +72,11 @@ export async function startProbotServer(
       response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
       return;
     }
-    void middleware(request, response, () => {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
-    });
+    if (request.method === "POST" && path === options.webhookPath) {
+      webhook(request, response);
+      return;
+    }
+    response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -12,13 +12,33 @@ export function httpStatusOf(error: unknown): number | undefined {
   return typeof error.status === "number" ? error.status : undefined;
 }
 
+/** The URL of the request an Octokit `RequestError` is about, if it says. */
+function requestUrlOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("request" in error)) return undefined;
+  const request = error.request;
+  if (typeof request !== "object" || request === null || !("url" in request)) return undefined;
+  return typeof request.url === "string" ? request.url : undefined;
+}
+
+/**
+ * Whether the failure is GitHub refusing the app an installation token (the token every installation call is made
+ * with, minted on first use): a wrong key or app id, an uninstalled or suspended app. A configuration fault, not an
+ * answer about the repository or the person: a 404 here must never read as "not a collaborator".
+ */
+export function isTokenMintFailure(error: unknown): boolean {
+  return /\/app\/installations\/[^/]+\/access_tokens/.test(requestUrlOf(error) ?? "");
+}
+
 /** "HTTP 404: Not Found" or the error's message; redacted, on one line, capped (error texts can quote a body). */
 export function describeApiError(error: unknown, secrets: readonly string[] = []): string {
   const message = error instanceof Error ? error.message : String(error);
   const status = httpStatusOf(error);
   const line = message.replace(/\s+/g, " ").trim().slice(0, 500);
   const text = status === undefined || line.includes(String(status)) ? line : `HTTP ${String(status)}: ${line}`;
-  return redactSecrets(text === "" ? "unknown error" : text, secrets);
+  const what = isTokenMintFailure(error)
+    ? `GitHub refused the app an installation token (check APP_ID, the private key, and that the app is still installed and not suspended): ${text}`
+    : text;
+  return redactSecrets(what === "" ? "unknown error" : what, secrets);
 }
 
 export interface BestEffortOptions {

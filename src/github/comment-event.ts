@@ -19,7 +19,7 @@ export interface CommentEvent {
     readonly id: number;
     readonly body: string;
     /** The body before an edit; undefined for a new comment. */
-    readonly previousBody?: string;
+    readonly previousBody?: string | undefined;
     readonly htmlUrl: string;
     readonly kind: "issue-comment" | "review-comment";
   };

@@ -9,7 +9,7 @@ const repoSchema = z.object({ owner: z.string().min(1), name: z.string().min(1) 
 const requesterSchema = z.object({ login: z.string().min(1), id: z.number().int() });
 
 /** Where the command was written. Review comments carry the lines they point at. */
-const targetSchema = z.discriminatedUnion("kind", [
+export const targetSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("issue"), number: z.number().int().positive() }),
   z.object({ kind: z.literal("pull"), number: z.number().int().positive() }),
   z.object({

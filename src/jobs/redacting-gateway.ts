@@ -24,6 +24,7 @@ export function withRedaction(gateway: GitHubGateway, secrets: () => readonly st
     createPull: (repo, pull) => gateway.createPull(repo, { ...pull, title: clean(pull.title), body: clean(pull.body) }),
     addReaction: (repo, target, content) => gateway.addReaction(repo, target, content),
     createComment: (repo, issue, body) => gateway.createComment(repo, issue, clean(body)),
+    findComment: (repo, issue, marker, since) => gateway.findComment(repo, issue, marker, since),
     updateComment: (repo, id, body) => gateway.updateComment(repo, id, clean(body)),
     replyToReviewComment: (repo, pull, id, body) => gateway.replyToReviewComment(repo, pull, id, clean(body)),
     createCheckRun: (repo, run) => gateway.createCheckRun(repo, { ...run, output: cleanOutput(run.output) }),

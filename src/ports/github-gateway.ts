@@ -95,6 +95,11 @@ export interface GitHubGateway {
   ): Promise<{ readonly number: number; readonly htmlUrl: string }>;
   addReaction(repo: RepoRef, target: ReactionTarget, content: "eyes" | "confused"): Promise<void>;
   createComment(repo: RepoRef, issueNumber: number, body: string): Promise<CommentRef>;
+  /**
+   * The first comment on the issue or pull request, written or edited since `since` (ms), whose body holds `marker`:
+   * how a handler run again after a crash finds the comment its first run already posted.
+   */
+  findComment(repo: RepoRef, issueNumber: number, marker: string, since: number): Promise<CommentRef | undefined>;
   updateComment(repo: RepoRef, commentId: number, body: string): Promise<void>;
   /** A reply in a pull request review thread (where a suggestion block can be applied). */
   replyToReviewComment(repo: RepoRef, pullNumber: number, commentId: number, body: string): Promise<CommentRef>;

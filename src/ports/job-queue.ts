@@ -16,12 +16,11 @@ export interface JobQueue<J> {
   /** False when a job with this id was already added (a replay): nothing is queued. */
   add(job: J, options: EnqueueOptions): Promise<boolean>;
   /**
-   * Records a key (a webhook delivery id, a reserved job id). False when the key was already recorded, so the
-   * caller can stop before doing any visible work twice.
+   * Takes `key` for `owner` unless someone took it first, and returns who holds it. A handler that runs again after
+   * a crash claims with the same owner and gets it back; another owner (a second delivery of the same command)
+   * learns it is a duplicate. Atomic, also across processes.
    */
-  remember(key: string): Promise<boolean>;
-  /** Forgets a key, so a delivery that failed half-way can be redelivered by hand. */
-  forget(key: string): Promise<void>;
+  claim(key: string, owner: string): Promise<string>;
   /** Number of jobs queued or running in a group (to tell the requester they wait behind another job). */
   pending(group: string): Promise<number>;
   /** Starts handing jobs to `handler`. Errors thrown by the handler are reported to `onError`, never lost. */

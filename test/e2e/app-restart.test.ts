@@ -71,10 +71,12 @@ function logsSinceRestart(harness: Harness): Record<string, unknown>[] {
 }
 
 const resumed = (harness: Harness): unknown =>
-  logsSinceRestart(harness).find((line) => line.msg === "resuming queued jobs")?.jobs;
+  logsSinceRestart(harness).find((line) => line.msg === "resuming queued work")?.jobs;
 
 const handled = (harness: Harness, result: string): boolean =>
-  logsSinceRestart(harness).some((line) => line.msg === "comment handled" && line.result === result);
+  logsSinceRestart(harness).some(
+    (line) => (line.msg === "webhook accepted" || line.msg === "command taken in") && line.result === result,
+  );
 
 const asks = (request: RecordedRequest, text: string): boolean =>
   request.messages.some((message) => message.content.includes(text));

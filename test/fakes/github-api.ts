@@ -315,6 +315,20 @@ export class FakeGitHub {
         },
       ],
       [
+        "GET",
+        new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+        (m) => [
+          200,
+          [...this.comments.entries()]
+            .filter(([, c]) => c.repo === full(m) && c.issue === Number(m[3]))
+            .map(([id, c]) => ({
+              id,
+              body: c.body,
+              html_url: `${this.url}/${full(m)}/issues/${m[3]!}#issuecomment-${String(id)}`,
+            })),
+        ],
+      ],
+      [
         "PATCH",
         new RegExp(`^${repoPath}/issues/comments/(\\d+)$`),
         (m, call) => {

@@ -103,22 +103,20 @@ describe("file queue: the memory queue's semantics", () => {
     expect(jobFiles(dir)).toEqual([]);
   });
 
-  it("adds an id only once and remembers keys until forgotten, also across a new instance on the same folder", async () => {
+  it("adds an id only once and keeps claims with their owner, also across a new instance on the same folder", async () => {
     const dir = tempDir();
     const first = await open(dir);
     expect(await first.add("x", { id: "1", group: "g" })).toBe(true);
     expect(await first.add("x again", { id: "1", group: "g" })).toBe(false);
-    expect(await first.remember("delivery-1")).toBe(true);
-    expect(await first.remember("delivery-1")).toBe(false);
-    expect(await first.remember("delivery-2")).toBe(true);
-    await first.forget("delivery-2");
-    await first.forget("never-remembered");
+    expect(await first.claim("command-1", "delivery-a")).toBe("delivery-a");
+    expect(await first.claim("command-1", "delivery-b")).toBe("delivery-a");
+    expect(await first.claim("command-1", "delivery-a")).toBe("delivery-a");
     await first.close();
 
     const second = await open(dir);
     expect(await second.add("x third", { id: "1", group: "g" })).toBe(false);
-    expect(await second.remember("delivery-1")).toBe(false);
-    expect(await second.remember("delivery-2")).toBe(true);
+    expect(await second.claim("command-1", "delivery-c")).toBe("delivery-a");
+    expect(await second.claim("command-2", "delivery-c")).toBe("delivery-c");
     // Finished jobs stay deduplicated too (their file is gone, their id marker is not).
     const log = record(second);
     await second.idle();
@@ -259,7 +257,7 @@ describe("file queue: durability", () => {
     let clock = 0;
     const now = (): number => clock;
     const first = await open(dir, { now });
-    await first.remember("old-key");
+    await first.claim("old-key", "o");
     await first.add("old-done", { id: "old-done", group: "g" });
     const log = record(first);
     await first.idle();
@@ -270,14 +268,14 @@ describe("file queue: durability", () => {
     await never.close();
     clock = 20 * DAY;
     const middle = await open(dir, { now });
-    await middle.remember("recent-key");
+    await middle.claim("recent-key", "o");
     await middle.close();
 
     clock = 31 * DAY;
     const last = await open(dir, { now, retentionMs: 30 * DAY });
     expect(last.swept).toBe(2);
-    expect(await last.remember("old-key")).toBe(true);
-    expect(await last.remember("recent-key")).toBe(false);
+    expect(await last.claim("old-key", "new")).toBe("new");
+    expect(await last.claim("recent-key", "new")).toBe("o");
     expect(await last.add("old-done", { id: "old-done", group: "g" })).toBe(true);
     expect(await last.add("old-pending", { id: "old-pending", group: "h" })).toBe(false);
   });
@@ -337,7 +335,7 @@ ${body}
     const runs = path.join(dir, "runs.log");
     const script = writeChild(
       dir,
-      `await queue.remember("delivery-1");
+      `await queue.claim("delivery-1", "first");
 for (const [id, group] of [["a1", "A"], ["a2", "A"], ["b1", "B"]]) await queue.add(id, { id, group });
 queue.start(async (job) => {
   appendFileSync(log, job + "\\n");
@@ -360,7 +358,7 @@ queue.start(async (job) => {
     // a1 and b1 finished before the kill and are gone; a2 runs again (at least once); a3 and b2 run once, A in order.
     expect(log.filter((job) => job.startsWith("a"))).toEqual(["a2", "a3"]);
     expect([...log].sort()).toEqual(["a2", "a3", "b2"]);
-    expect(await queue.remember("delivery-1")).toBe(false);
+    expect(await queue.claim("delivery-1", "other")).toBe("first");
     for (const id of ["a1", "a2", "a3", "b1", "b2"]) expect(await queue.add(id, { id, group: "A" })).toBe(false);
     expect(jobFiles(store)).toEqual([]);
   });

@@ -149,6 +149,15 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
       state.comments.set(id, body);
       return Promise.resolve({ id, htmlUrl: `${state.repo.htmlUrl}/issues/${issueNumber}#issuecomment-${id}` });
     },
+    findComment(repo, issueNumber, marker) {
+      record("findComment", repo, issueNumber, marker);
+      for (const [id, body] of state.comments) {
+        if (body.includes(marker)) {
+          return Promise.resolve({ id, htmlUrl: `${state.repo.htmlUrl}/issues/${issueNumber}#issuecomment-${id}` });
+        }
+      }
+      return Promise.resolve(undefined);
+    },
     updateComment(repo, commentId, body) {
       record("updateComment", repo, commentId, body);
       state.comments.set(commentId, body);

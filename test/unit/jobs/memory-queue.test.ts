@@ -61,23 +61,21 @@ describe("memory queue", () => {
     expect(log.slice(3)).toEqual(["end b1", "start a2", "end a2"]);
   });
 
-  it("adds an id only once, and remembers keys until forgotten", async () => {
+  it("adds an id only once, and keeps a claim with its first owner", async () => {
     const queue = createMemoryQueue<string>();
     expect(await queue.add("x", { id: "1", group: "g" })).toBe(true);
     expect(await queue.add("x again", { id: "1", group: "g" })).toBe(false);
-    expect(await queue.remember("delivery-1")).toBe(true);
-    expect(await queue.remember("delivery-1")).toBe(false);
-    await queue.forget("delivery-1");
-    expect(await queue.remember("delivery-1")).toBe(true);
+    expect(await queue.claim("command-1", "a")).toBe("a");
+    expect(await queue.claim("command-1", "b")).toBe("a");
   });
 
-  it("bounds its memory by forgetting the oldest keys", async () => {
+  it("bounds its memory by forgetting the oldest claims", async () => {
     const queue = createMemoryQueue<string>({ memory: 2 });
-    await queue.remember("k1");
-    await queue.remember("k2");
-    await queue.remember("k3");
-    expect(await queue.remember("k3")).toBe(false);
-    expect(await queue.remember("k1")).toBe(true);
+    await queue.claim("k1", "a");
+    await queue.claim("k2", "a");
+    await queue.claim("k3", "a");
+    expect(await queue.claim("k3", "b")).toBe("a");
+    expect(await queue.claim("k1", "b")).toBe("b");
   });
 
   it("reports handler errors and keeps going", async () => {

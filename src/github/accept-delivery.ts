@@ -1,0 +1,51 @@
+/**
+ * What a signed delivery becomes before the webhook answers: a comment event that holds a command, from someone who
+ * is not a bot, is written to the intake queue (deduplicated by delivery id); anything else is acknowledged and
+ * dropped. No GitHub call happens here: the answer waits only for the disk.
+ */
+import { asStoredEvent, intakeGroup, type IntakeRecord } from "../jobs/intake-schema.js";
+import type { JobQueue } from "../ports/job-queue.js";
+import type { Logger } from "../ports/logger.js";
+import { screenActor } from "./authorize.js";
+import { toCommentEvent, type CommentEvent } from "./comment-event.js";
+import { MARKER } from "./markdown.js";
+import { selectCommand } from "./parse-command.js";
+import type { Delivery } from "./webhook-ingress.js";
+
+export type Acceptance = "stored" | "duplicate-delivery" | "not-a-comment" | "no-command" | "ignored";
+
+/** A comment event worth the intake's time: a new command, not patchsmith's own text, not from a bot. */
+export function holdsCommand(event: CommentEvent): boolean {
+  if (event.comment.body.includes(MARKER)) return false;
+  if (selectCommand(event.comment.body, event.comment.previousBody) === undefined) return false;
+  return screenActor(event.sender, undefined).ok;
+}
+
+export async function acceptDelivery(
+  delivery: Delivery,
+  inbox: JobQueue<IntakeRecord>,
+  logger: Logger,
+  now: () => number,
+): Promise<Acceptance> {
+  if (delivery.name !== "issue_comment" && delivery.name !== "pull_request_review_comment") return "not-a-comment";
+  const parsed = toCommentEvent(delivery.name, delivery.payload);
+  if (!parsed.ok) {
+    if (parsed.reason !== "ignored-action") {
+      logger.warn("ignoring a comment event", {
+        delivery: delivery.id,
+        reason: parsed.reason,
+        problem: parsed.message,
+      });
+    }
+    return "ignored";
+  }
+  if (!holdsCommand(parsed.event)) return "no-command";
+  const record: IntakeRecord = {
+    version: 1,
+    deliveryId: delivery.id,
+    receivedAt: now(),
+    event: asStoredEvent(parsed.event),
+  };
+  const group = intakeGroup(parsed.event.repo, parsed.event.target.number);
+  return (await inbox.add(record, { id: `delivery-${delivery.id}`, group })) ? "stored" : "duplicate-delivery";
+}
