@@ -18,6 +18,7 @@ import { createWebhookIngress } from "./github/webhook-ingress.js";
 import { runIntake } from "./jobs/intake.js";
 import { parseIntake, type IntakeRecord } from "./jobs/intake-schema.js";
 import { parseJob, type Job } from "./jobs/job-schema.js";
+import { createPushLedger } from "./jobs/push-ledger.js";
 import { createWorker } from "./jobs/worker.js";
 import type { Logger } from "./ports/logger.js";
 
@@ -127,6 +128,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     secrets,
     defaultModel: fixDeps.defaultModel,
     tempRoot: fixDeps.tempRoot,
+    pushes: createPushLedger(jobs),
   });
   jobs.start(work, (error, job) => {
     logger.error("job crashed", { job: job.id, error: describeApiError(error, secrets) });

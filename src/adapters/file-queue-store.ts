@@ -127,6 +127,10 @@ export async function claimMarker(layout: QueueLayout, target: string, at: numbe
   return (await readMarker(target))?.owner ?? "";
 }
 
+export async function markerOwner(target: string): Promise<string | undefined> {
+  return (await readMarker(target))?.owner;
+}
+
 /**
  * Adds a job durably. The id marker is the commit point: the record is complete in tmp/ before the marker is linked,
  * so a crash between marker and rename is rolled forward at the next start (recoverTemps) instead of losing a job

@@ -14,6 +14,7 @@ import path from "node:path";
 import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
 import {
   claimMarker,
+  markerOwner,
   describeError,
   hashOf,
   loadJobs,
@@ -116,6 +117,9 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
     },
     claim(key: string, owner: string): Promise<string> {
       return claimMarker(layout, path.join(layout.keys, hashOf(key)), now(), owner);
+    },
+    recall(key: string): Promise<string | undefined> {
+      return markerOwner(path.join(layout.keys, hashOf(key)));
     },
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));

@@ -29,6 +29,9 @@ class BoundedMap {
     }
     return value;
   }
+  get(key: string): string | undefined {
+    return this.#items.get(key);
+  }
 }
 
 export function createMemoryQueue<J>(options: MemoryQueueOptions = {}): JobQueue<J> {
@@ -45,6 +48,9 @@ export function createMemoryQueue<J>(options: MemoryQueueOptions = {}): JobQueue
     },
     claim(key: string, owner: string): Promise<string> {
       return Promise.resolve(keys.claim(key, owner));
+    },
+    recall(key: string): Promise<string | undefined> {
+      return Promise.resolve(keys.get(key));
     },
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));

@@ -157,7 +157,10 @@ export async function runIntake(record: IntakeRecord, deps: IntakeDeps, attempt:
   }
   const group = jobGroup(event.repo, number);
   const waitingBehind = await jobs.pending(group);
-  if (waitingBehind >= MAX_WAITING_PER_THREAD) {
+  // The verdict is kept: a rerun after a crash that came after the job was added would count that job against the
+  // cap, and refuse a command that is already queued.
+  const verdict = await jobs.claim(`verdict-${deliveryId}`, waitingBehind >= MAX_WAITING_PER_THREAD ? "busy" : "queue");
+  if (verdict === "busy") {
     const busy = renderBusy(event.sender.login, describeCommand(command), waitingBehind);
     await bestEffort("say the thread is busy", () => postOnce("busy", busy), undefined, effort);
     logger.info("command refused: thread busy", { ...fields, job: id, waiting: waitingBehind });

@@ -1,7 +1,8 @@
 /**
  * What every command checks when its job starts (the queue delay is a window in which things change): the repo
  * config from the default branch, the requester's live permission, and the branch to work on with the SHA the
- * push will be leased on. Returns either a plan or the outcome that ends the job.
+ * push will be leased on. A pull request whose head moved since the command was written stops the job, unless only
+ * patchsmith's own pushes moved it (an earlier command on the same thread: see push-ledger.ts). Returns either a plan or the outcome that ends the job.
  */
 import type { Identity } from "../agent/types.js";
 import { REPO_CONFIG_PATH, loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
@@ -11,6 +12,7 @@ import type { Outcome } from "../github/outcome.js";
 import type { AppIdentity, GitHubGateway, RepoInfo } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
+import type { PushLedger } from "./push-ledger.js";
 
 export interface BranchPlan {
   /** The branch the clone starts from. */
@@ -44,7 +46,12 @@ export function issueBranch(number: number): string {
   return `patchsmith/issue-${number}`;
 }
 
-async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo): Promise<BranchPlan | Outcome> {
+async function planBranch(
+  gateway: GitHubGateway,
+  job: Job,
+  repoInfo: RepoInfo,
+  pushes: PushLedger | undefined,
+): Promise<BranchPlan | Outcome> {
   const repo = job.repo;
   if (job.target.kind === "issue") {
     const into = issueBranch(job.target.number);
@@ -77,7 +84,12 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
       detail: `Pull request #${pull.number} is ${pull.merged ? "merged" : "closed"}; nothing was changed.`,
     };
   }
-  if (job.headSha !== null && pull.headSha !== job.headSha) {
+  const headRepo = pull.headRepoFullName ?? `${repo.owner}/${repo.name}`;
+  if (
+    job.headSha !== null &&
+    pull.headSha !== job.headSha &&
+    !(await pushes?.onlyOwnPushes(headRepo, job.headSha, pull.headSha))
+  ) {
     return {
       kind: "stopped",
       stop: "head-moved",
@@ -97,7 +109,7 @@ async function planBranch(gateway: GitHubGateway, job: Job, repoInfo: RepoInfo):
     headSha: pull.headSha,
     cloneUrl: fork ? pull.headCloneUrl! : repoInfo.cloneUrl,
     fork,
-    headRepo: pull.headRepoFullName ?? `${repo.owner}/${repo.name}`,
+    headRepo,
     // Never commit straight onto the default branch (a PR from `main` into a release branch): answer with a patch.
     canPush: (!fork || pull.maintainerCanModify) && !(!fork && pull.headRef === repoInfo.defaultBranch),
     pull: { number: pull.number, title: pull.title, body: pull.body },
@@ -111,7 +123,12 @@ export const FALLBACK_IDENTITY: AppIdentity = { slug: "patchsmith", botLogin: "p
  * Essential calls (repository, config, permission, branch or pull request) throw a `StepError` naming the step; the
  * app's identity is best-effort (`FALLBACK_IDENTITY`).
  */
-export async function prepare(gateway: GitHubGateway, job: Job, logger: Logger): Promise<Prepared> {
+export async function prepare(
+  gateway: GitHubGateway,
+  job: Job,
+  logger: Logger,
+  pushes?: PushLedger,
+): Promise<Prepared> {
   const repoInfo = await step("read the repository", () => gateway.getRepo(job.repo));
   const loaded = await step(`read ${REPO_CONFIG_PATH} from ${repoInfo.defaultBranch}`, () =>
     loadRepoConfig(gateway, job.repo, repoInfo.defaultBranch),
@@ -129,7 +146,7 @@ export async function prepare(gateway: GitHubGateway, job: Job, logger: Logger):
   if (!auth.ok) {
     return { ok: false, outcome: { kind: "denied", reason: auth.reason, login: job.requester.login, permission } };
   }
-  const branch = await planBranch(gateway, job, repoInfo);
+  const branch = await planBranch(gateway, job, repoInfo, pushes);
   if ("kind" in branch) return { ok: false, outcome: branch };
   return { ok: true, plan: { repoInfo, config: loaded.config, app, branch } };
 }

@@ -9,6 +9,7 @@ import { StepError, bestEffort, describeApiError, step } from "../github/api-err
 import type { GitHubGateway, IssueInfo } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
+import { notePush, type PushLedger } from "./push-ledger.js";
 import { botIdentity, coAuthorOf, webHostOf, type Plan } from "./prepare.js";
 import type { Tracker } from "./tracker.js";
 
@@ -16,6 +17,7 @@ export interface FixJobDeps {
   readonly runFix: (request: FixRequest) => Promise<FixReport>;
   readonly logger: Logger;
   readonly defaultModel?: string | undefined;
+  readonly pushes?: PushLedger | undefined;
 }
 
 type FixCommand = Extract<Job["command"], { kind: "fix" }>;
@@ -104,6 +106,13 @@ export function buildFixRequest(
   };
 }
 
+/** Records what this job pushed (or what its interrupted earlier run had), so the next command builds on it. */
+async function recordPush(report: FixReport, plan: Plan, deps: FixJobDeps): Promise<void> {
+  const from = report.resumedFrom ?? plan.branch.lease;
+  if (!report.pushed || from === null) return;
+  await notePush(deps.pushes, deps.logger, { repo: plan.branch.headRepo, from, to: report.headSha });
+}
+
 /** The trailer naming the job a commit came from. */
 const JOB_TRAILER = "Patchsmith-Job";
 
@@ -182,6 +191,7 @@ export async function runFixJob(
   const request = buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel);
   const report = await deps.runFix(request);
   if (report.resumedFrom !== undefined) tracker.earlierRunFrom(report.resumedFrom);
+  await recordPush(report, plan, deps);
 
   if (report.status !== "success") {
     if (isPushRace(report)) {

@@ -6,14 +6,18 @@ import { step } from "../github/api-error.js";
 import type { Outcome } from "../github/outcome.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway } from "../ports/github-gateway.js";
+import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
 import { botIdentity, webHostOf, type Plan } from "./prepare.js";
+import { notePush, type PushLedger } from "./push-ledger.js";
 import type { Tracker } from "./tracker.js";
 import { findUndoTarget } from "./undo-target.js";
 
 export interface UndoJobDeps {
   readonly git: GitSandboxFactory;
   readonly tempRoot?: string | undefined;
+  readonly logger: Logger;
+  readonly pushes?: PushLedger | undefined;
 }
 
 export async function runUndoJob(
@@ -84,6 +88,7 @@ export async function runUndoJob(
       }
       return { kind: "error", message: `The push was refused: ${pushed.message ?? "unknown reason"}` };
     }
+    await notePush(deps.pushes, deps.logger, { repo: branch.headRepo, from: branch.lease, to: revertSha });
     const link = (sha: string, subject: string) => ({ sha, subject, url: `${repoInfo.htmlUrl}/commit/${sha}` });
     return {
       kind: "undone",

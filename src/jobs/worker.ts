@@ -14,6 +14,7 @@ import type { GitHubGateway, GitHubGatewayFactory } from "../ports/github-gatewa
 import type { Logger } from "../ports/logger.js";
 import { parseJob, type Job } from "./job-schema.js";
 import { prepare } from "./prepare.js";
+import type { PushLedger } from "./push-ledger.js";
 import { withRedactedLogs, withRedaction } from "./redacting-gateway.js";
 import { runFixJob } from "./run-fix-job.js";
 import { runUndoJob } from "./run-undo-job.js";
@@ -28,6 +29,8 @@ export interface WorkerDeps {
   readonly secrets: readonly string[];
   readonly defaultModel?: string | undefined;
   readonly tempRoot?: string | undefined;
+  /** patchsmith's own pushes, so a queued command builds on its predecessor's commits (none: any move stops it). */
+  readonly pushes?: PushLedger | undefined;
 }
 
 function errorMessage(error: unknown): string {
@@ -124,7 +127,7 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
   logger.info("job started", log);
   let outcome: Outcome;
   try {
-    const prepared = await prepare(gateway, job, logger);
+    const prepared = await prepare(gateway, job, logger, deps.pushes);
     if (!prepared.ok) {
       outcome = prepared.outcome;
     } else {

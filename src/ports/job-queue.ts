@@ -21,6 +21,8 @@ export interface JobQueue<J> {
    * learns it is a duplicate. Atomic, also across processes.
    */
   claim(key: string, owner: string): Promise<string>;
+  /** Who holds `key`, without taking it; undefined when nobody does (or it was forgotten). */
+  recall(key: string): Promise<string | undefined>;
   /** Number of jobs queued or running in a group (to tell the requester they wait behind another job). */
   pending(group: string): Promise<number>;
   /** Starts handing jobs to `handler`. Errors thrown by the handler are reported to `onError`, never lost. */

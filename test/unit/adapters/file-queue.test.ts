@@ -116,6 +116,8 @@ describe("file queue: the memory queue's semantics", () => {
     const second = await open(dir);
     expect(await second.add("x third", { id: "1", group: "g" })).toBe(false);
     expect(await second.claim("command-1", "delivery-c")).toBe("delivery-a");
+    expect(await second.recall("command-1")).toBe("delivery-a");
+    expect(await second.recall("command-3")).toBeUndefined();
     expect(await second.claim("command-2", "delivery-c")).toBe("delivery-c");
     // Finished jobs stay deduplicated too (their file is gone, their id marker is not).
     const log = record(second);

@@ -230,4 +230,15 @@ describe("runIntake", () => {
     });
     expect(await run(elsewhere)).toBe("enqueued");
   });
+
+  it("run again after a crash that came after its job was added, does not count that job against the cap", async () => {
+    const { run, added, bodies } = setup();
+    for (let k = 0; k < MAX_WAITING_PER_THREAD - 1; k++) await run(issueCommand(`d-cap-${k}`, withComment(2000 + k)));
+    const last = issueCommand("d-cap-last", withComment(2100));
+    expect(await run(last)).toBe("enqueued");
+    // Its own job now fills the thread; the rerun keeps the first verdict.
+    expect(await run(last)).toBe("enqueued");
+    expect(added).toHaveLength(MAX_WAITING_PER_THREAD);
+    expect(bodies().some((body) => body.includes("was not queued"))).toBe(false);
+  });
 });

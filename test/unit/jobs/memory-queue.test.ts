@@ -67,6 +67,10 @@ describe("memory queue", () => {
     expect(await queue.add("x again", { id: "1", group: "g" })).toBe(false);
     expect(await queue.claim("command-1", "a")).toBe("a");
     expect(await queue.claim("command-1", "b")).toBe("a");
+    expect(await queue.recall("command-1")).toBe("a");
+    expect(await queue.recall("command-2")).toBeUndefined();
+    // Recalling takes nothing.
+    expect(await queue.claim("command-2", "b")).toBe("b");
   });
 
   it("bounds its memory by forgetting the oldest claims", async () => {

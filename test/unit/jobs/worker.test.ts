@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FixReport, FixRequest } from "../../../src/agent/types.js";
+import { createMemoryQueue } from "../../../src/adapters/memory-queue.js";
+import { createPushLedger, type PushLedger } from "../../../src/jobs/push-ledger.js";
 import { createWorker } from "../../../src/jobs/worker.js";
 import type { GitSandboxFactory } from "../../../src/ports/git-sandbox.js";
 import type { Logger } from "../../../src/ports/logger.js";
@@ -16,7 +18,7 @@ function logger(): Logger & { lines: string[] } {
   return { lines, debug: log, info: log, warn: log, error: log };
 }
 
-function setup(report: FixReport | ((request: FixRequest) => FixReport) = successReport()) {
+function setup(report: FixReport | ((request: FixRequest) => FixReport) = successReport(), pushes?: PushLedger) {
   const fake = createFakeGateway();
   const stub = stubRunFix(report);
   const log = logger();
@@ -26,6 +28,7 @@ function setup(report: FixReport | ((request: FixRequest) => FixReport) = succes
     git: noGit,
     logger: log,
     secrets: ["super-secret-webhook-value"],
+    pushes,
   });
   const finalComment = () => fake.state.comments.get(500) ?? "";
   const check = () => [...fake.state.checks.values()][0];
@@ -211,6 +214,36 @@ describe("worker: /fix on a pull request", () => {
     expect(finalComment()).toContain("the branch moved");
     expect(finalComment()).toContain("aaaaaaa");
     expect(finalComment()).toContain("eeeeeee");
+  });
+
+  it("builds on what an earlier command on the thread pushed, but not on anyone else's push", async () => {
+    const [a, c, d, e] = ["a", "c", "d", "e"].map((x) => x.repeat(40)) as [string, string, string, string];
+    // The first command pushes a→c, the second (written at a, queued behind it) c→d, the third d→e.
+    const pushedOnto = new Map([
+      [a, c],
+      [c, d],
+      [d, e],
+    ]);
+    const pushes = createPushLedger(createMemoryQueue());
+    const { fake, stub, work, finalComment } = setup((request) => {
+      const lease = request.push === false || request.push === undefined ? null : request.push.lease;
+      return successReport({ branch: "csv-export", headSha: pushedOnto.get(lease ?? "") ?? "0".repeat(40) });
+    }, pushes);
+    await work(pullJob());
+    expect(stub.requests[0]?.push).toEqual({ lease: a });
+    fake.state.pulls[34] = samplePull({ headSha: c });
+    await work(pullJob());
+    expect(stub.requests[1]?.push).toEqual({ lease: c });
+    expect(finalComment()).toContain("Pushed 1 commit to `csv-export`");
+    // Two own pushes in a row are followed back to the SHA the command saw.
+    fake.state.pulls[34] = samplePull({ headSha: d });
+    await work(pullJob());
+    expect(stub.requests[2]?.push).toEqual({ lease: d });
+    // Someone else's commit on top of patchsmith's: the command stops, as for any move it did not make.
+    fake.state.pulls[34] = samplePull({ headSha: "f".repeat(40) });
+    await work(pullJob());
+    expect(stub.requests).toHaveLength(3);
+    expect(finalComment()).toContain("the branch moved");
   });
 
   it("says so when someone pushed during the run (stale lease)", async () => {
