@@ -27,7 +27,9 @@ export function leaseFor(request: FixRequest, sandbox: Sandbox, branch: string):
 }
 
 export async function pushBranch(request: FixRequest, sandbox: Sandbox, branch: string): Promise<PushOutcome> {
-  const result = await sandbox.push(branch, leaseFor(request, sandbox, branch));
+  const lease = leaseFor(request, sandbox, branch);
+  await request.beforePush?.({ from: lease, to: await sandbox.headSha() });
+  const result = await sandbox.push(branch, lease);
   if (result.ok) return { pushed: true };
   const stale = result.reason === "rejected-stale";
   return {

@@ -67,6 +67,11 @@ export interface FixRequest {
    * `null` means the branch must not exist yet.
    */
   readonly push?: false | { readonly lease: string | null };
+  /**
+   * Called just before the push with the lease and the head about to be pushed, so the caller can note it durably
+   * first (a crash right after the push must not leave it unrecorded). A failure stops the push.
+   */
+  readonly beforePush?: (push: { readonly from: string | null; readonly to: string }) => Promise<void>;
   /** Do not commit at all: apply and test only, and report the diff (suggestions, patches for forks). */
   readonly noCommit?: boolean;
   /** Leave the clone on disk and report its path. */

@@ -106,13 +106,6 @@ export function buildFixRequest(
   };
 }
 
-/** Records what this job pushed (or what its interrupted earlier run had), so the next command builds on it. */
-async function recordPush(report: FixReport, plan: Plan, deps: FixJobDeps): Promise<void> {
-  const from = report.resumedFrom ?? plan.branch.lease;
-  if (!report.pushed || from === null) return;
-  await notePush(deps.pushes, deps.logger, { repo: plan.branch.headRepo, from, to: report.headSha });
-}
-
 /** The trailer naming the job a commit came from. */
 const JOB_TRAILER = "Patchsmith-Job";
 
@@ -188,10 +181,15 @@ export async function runFixJob(
   const token = await step("create an installation token for git", () => gateway.createRepoToken(job.repo));
   const issue = await readIssue(gateway, job);
   const context = untrustedContext(issue, plan);
-  const request = buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel);
+  const request: FixRequest = {
+    ...buildFixRequest(job, command, plan, { token, context, noCommit, tracker }, deps.defaultModel),
+    // Noted before the push, so the next command on the thread builds on it even if this process dies right after.
+    beforePush: async ({ from, to }) => {
+      if (from !== null) await notePush(deps.pushes, deps.logger, { repo: plan.branch.headRepo, from, to });
+    },
+  };
   const report = await deps.runFix(request);
   if (report.resumedFrom !== undefined) tracker.earlierRunFrom(report.resumedFrom);
-  await recordPush(report, plan, deps);
 
   if (report.status !== "success") {
     if (isPushRace(report)) {

@@ -196,10 +196,21 @@ describe("runFix with in-memory ports", () => {
     expect(h.sandbox().pushes).toEqual([{ branch: report.branch, lease: null, head: report.headSha }]);
 
     const h2 = harness();
-    const into = await runFix(h2.deps, { ...request, into: "main", push: { lease: null } });
+    const announced: unknown[] = [];
+    const into = await runFix(h2.deps, {
+      ...request,
+      into: "main",
+      push: { lease: null },
+      beforePush: (push) => {
+        // Announced before the push, with the lease and the head it is about to push.
+        announced.push({ ...push, pushedYet: h2.sandbox().pushes.length });
+        return Promise.resolve();
+      },
+    });
     expect(into.branch).toBe("main");
     expect(h2.sandbox().pushes[0]).toMatchObject({ branch: "main", lease: into.baseSha });
     expect(into.pushed).toBe(true);
+    expect(announced).toEqual([{ from: into.baseSha, to: into.headSha, pushedYet: 0 }]);
   });
 
   it("reports a push refused by the lease as failed, never forcing", async () => {

@@ -68,7 +68,12 @@ export function stubRunFix(report: FixReport | ((request: FixRequest) => FixRepo
       // The real loop does I/O between stages; let the progress edits go out.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return typeof report === "function" ? report(request) : report;
+    const result = typeof report === "function" ? report(request) : report;
+    // As the real loop does: the push is announced before it happens.
+    if (result.pushed && request.push !== undefined && request.push !== false) {
+      await request.beforePush?.({ from: request.push.lease, to: result.headSha });
+    }
+    return result;
   };
   return { runFix, requests };
 }
