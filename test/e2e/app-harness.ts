@@ -43,6 +43,8 @@ export interface Harness {
   modelStep: ScriptStep;
   /** Everything every app process of this harness printed, in order. */
   output(): string;
+  /** The running app process's id (for /proc). */
+  pid(): number;
   /** Sends a signal to the app process; resolves when it has exited. */
   kill(signal: NodeJS.Signals): Promise<AppExit>;
   /** Starts a new app process with the same HOME, data folder, key and fakes (the previous one must have exited). */
@@ -124,6 +126,7 @@ export async function startHarness(
     },
     dataDir: env.PATCHSMITH_DATA_DIR ?? path.join(root, ".local", "state", "patchsmith"),
     output: () => output,
+    pid: () => current.app.pid ?? -1,
     kill,
     async restart() {
       if (!exited()) throw new Error("restart: the app is still running (kill it first)");
