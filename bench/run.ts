@@ -23,6 +23,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "loop-overhead", load: async () => (await import("./loop-overhead.js")).loopOverheadSection },
   { name: "context", load: async () => (await import("./context.js")).contextSection },
   { name: "setup", load: async () => (await import("./setup.js")).setupSection },
+  { name: "answers", load: async () => (await import("./answers.js")).answersSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {
