@@ -4,8 +4,10 @@
  */
 import { createConsoleLogger } from "./adapters/console-logger.js";
 import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { prepareCloneFolder, removeCloneFolder } from "./adapters/clone-folder.js";
+import { lockDataFolder, type DataFolderLock } from "./adapters/data-folder-lock.js";
 import { createFileQueue, type CorruptRecord } from "./adapters/file-queue.js";
 import { createIdentityLoader, createOctokitGatewayFactory, type Octokit } from "./adapters/octokit-gateway.js";
 import { startProbotServer } from "./adapters/probot-server.js";
@@ -42,7 +44,26 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const { env } = options;
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
   const logger = options.logger ?? createConsoleLogger({ secrets });
-  // Clones go in a folder of this app's own, emptied at start: a job killed mid-run leaves nothing behind.
+  // One process per data folder: the queues and the clone folder below are this process's alone.
+  await mkdir(env.dataDir, { recursive: true, mode: 0o700 });
+  const lock = await lockDataFolder(env.dataDir);
+  try {
+    return await startLocked(options, logger, secrets, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(
+  options: ComposeAppOptions,
+  logger: Logger,
+  secrets: readonly string[],
+  lock: DataFolderLock,
+): Promise<RunningApp> {
+  const { env } = options;
+  // Clones go in a folder of this app's own, emptied at start: a job killed mid-run leaves nothing behind. The data
+  // folder's lock makes it ours: no other process can have clones in it.
   const ownFolder = options.fixDeps.tempRoot === undefined;
   const tempRoot = options.fixDeps.tempRoot ?? (await prepareCloneFolder(env.dataDir));
   // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
@@ -150,6 +171,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       // Every job has finished and removed its clone: the folder itself goes too (a crash leaves it for the next
       // start to empty).
       if (ownFolder) await removeCloneFolder(tempRoot);
+      await lock.release();
     },
   };
 }

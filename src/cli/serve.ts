@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startSetupServer } from "../adapters/probot-setup.js";
+import { DataFolderBusy } from "../adapters/data-folder-lock.js";
 import { startApp } from "../compose-app.js";
 import { composeFixDeps } from "../compose.js";
 import { modelSettings, parseEnv } from "../config/env.js";
@@ -89,7 +90,13 @@ export async function run(argv: string[]): Promise<number> {
     defaultSandbox: "bwrap",
     cacheRoot: join(appEnv.env.dataDir, "cache"),
   });
-  const app = await startApp({ env: appEnv.env, fixDeps });
+  let app: Awaited<ReturnType<typeof startApp>>;
+  try {
+    app = await startApp({ env: appEnv.env, fixDeps });
+  } catch (error) {
+    if (error instanceof DataFolderBusy) return fail(error.message);
+    throw error;
+  }
   process.stdout.write(`patchsmith: listening on ${app.url}${appEnv.env.webhookPath}\n`);
   process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.runner)}\n`);
   const signal = await waitForSignal();

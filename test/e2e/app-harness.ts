@@ -47,6 +47,8 @@ export interface Harness {
   pid(): number;
   /** Sends a signal to the app process; resolves when it has exited. */
   kill(signal: NodeJS.Signals): Promise<AppExit>;
+  /** Starts one more app process beside the running one, on the same data folder; resolves when it exits. */
+  launchBeside(): Promise<{ readonly code: number | null; readonly output: string }>;
   /** Starts a new app process with the same HOME, data folder, key and fakes (the previous one must have exited). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -128,6 +130,23 @@ export async function startHarness(
     output: () => output,
     pid: () => current.app.pid ?? -1,
     kill,
+    launchBeside() {
+      return new Promise((resolve) => {
+        const second = spawn(process.execPath, [BUILT_CLI, "serve"], {
+          cwd: root,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let text = "";
+        const timer = setTimeout(() => second.kill("SIGKILL"), 30_000);
+        second.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        second.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+        second.once("close", (code) => {
+          clearTimeout(timer);
+          resolve({ code, output: text });
+        });
+      });
+    },
     async restart() {
       if (!exited()) throw new Error("restart: the app is still running (kill it first)");
       output += "\n--- restart ---\n";

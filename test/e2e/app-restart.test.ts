@@ -315,4 +315,31 @@ describe("patchsmith serve across restarts", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "refuses a second process on the same data folder, and leaves the first one's clones alone",
+    async () => {
+      const harness = (h = await startHarness({ tmpInRoot: true }));
+      const full = createRepo(harness);
+      const hung = gated(FIX_REPLY);
+      harness.modelStep = hung.step;
+      await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`));
+      await waitFor(harness, "the model request", () => (harness.openai.chatRequests.length === 1 ? true : undefined));
+      const clones = cloneDirs(harness);
+      expect(clones.length).toBeGreaterThan(0);
+
+      const second = await harness.launchBeside();
+      expect(second.code).toBe(2);
+      expect(second.output).toContain("another patchsmith process");
+      expect(second.output).toContain(harness.dataDir);
+      expect(clones.filter((dir) => existsSync(dir))).toEqual(clones);
+
+      // The first one is unharmed and finishes its job.
+      hung.release();
+      await waitFor(harness, "the final comment", () =>
+        commentsOf(harness, full).find((body) => body.includes("✅ done")),
+      );
+    },
+    TIMEOUT,
+  );
 });
