@@ -40,8 +40,8 @@ describe("the data folder lock", () => {
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(DataFolderBusy);
-    expect(String((refused as Error).message)).toContain(`pid ${String(other.pid)}`);
-    expect(String((refused as Error).message)).toContain(dir);
+    expect((refused as Error).message).toContain(`pid ${String(other.pid)}`);
+    expect((refused as Error).message).toContain(dir);
     await theirs.release();
     const mine = await lockDataFolder(dir);
     await mine.release();
