@@ -17,8 +17,10 @@ export interface OpenAIModelClientOptions {
   /** Retries after the first attempt (default 3). */
   readonly maxRetries?: number;
   /**
-   * Which field carries the output limit. OpenAI's newer models refuse `max_tokens`; many compatible servers only
-   * know it. Default: `max_completion_tokens` for api.openai.com, `max_tokens` elsewhere.
+   * Which field carries the output limit first. OpenAI's newer models (and reasoning models on Azure and other hosts)
+   * refuse `max_tokens`; many compatible servers only know it. Default: `max_completion_tokens` for api.openai.com,
+   * `max_tokens` elsewhere. An endpoint that refuses the field by name gets the other one, with the same limit, from
+   * then on.
    */
   readonly maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** Replaces the global fetch (tests, proxies). */
@@ -36,6 +38,17 @@ function isOpenAIHost(baseURL: string | undefined): boolean {
     return false;
   }
 }
+
+type LimitField = "max_tokens" | "max_completion_tokens";
+
+/** A 400 that names the output-limit field the request used: the endpoint wants the other one. */
+function refusesLimitField(error: unknown, field: LimitField): boolean {
+  if (!(error instanceof OpenAI.APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  const param = (error as { param?: unknown }).param;
+  return param === field || error.message.includes(field);
+}
+
+const otherField = (field: LimitField): LimitField => (field === "max_tokens" ? "max_completion_tokens" : "max_tokens");
 
 /** What an endpoint that has no function tools says when offered some (vLLM, Ollama builds, older proxies). */
 const TOOLS_REFUSED = /tool|function/i;
@@ -126,20 +139,20 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
     logLevel: "off",
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const limitField = options.maxTokensField ?? (isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens");
+  let limitField: LimitField =
+    options.maxTokensField ?? (isOpenAIHost(baseURL) ? "max_completion_tokens" : "max_tokens");
   const secrets = [options.apiKey];
 
   return {
     async complete(request: ChatRequest): Promise<ChatResponse> {
       const offeredTools = request.tools !== undefined && request.tools.length > 0;
-      let completion: OpenAI.Chat.Completions.ChatCompletion;
-      try {
-        completion = await untilAborted(
+      const create = (field: LimitField) =>
+        untilAborted(
           client.chat.completions.create(
             {
               model: request.model,
               messages: request.messages.map(toSdkMessage),
-              ...(request.maxTokens === undefined ? {} : { [limitField]: request.maxTokens }),
+              ...(request.maxTokens === undefined ? {} : { [field]: request.maxTokens }),
               ...(offeredTools
                 ? {
                     tools: (request.tools ?? []).map((tool) => ({
@@ -153,6 +166,15 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
           ),
           request.signal,
         );
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      try {
+        try {
+          completion = await create(limitField);
+        } catch (error) {
+          if (request.maxTokens === undefined || !refusesLimitField(error, limitField)) throw error;
+          limitField = otherField(limitField);
+          completion = await create(limitField);
+        }
       } catch (error) {
         throw toModelError(error, secrets, offeredTools);
       }

@@ -64,6 +64,8 @@ export interface FakeOpenAIServer {
 export interface FakeOpenAIOptions {
   /** Answer 400 to any request that offers tools, as endpoints without function calling do. */
   readonly rejectTools?: boolean;
+  /** Answer 400 to a request that carries this output-limit field, as reasoning models and some hosts do. */
+  readonly rejectLimitField?: "max_tokens" | "max_completion_tokens";
   /** Answer when the script is used up: a step, or (default) HTTP 500 "script exhausted" — tests should notice. */
   readonly whenExhausted?: ScriptStep;
   /** Require this API key (401 otherwise). */
@@ -226,6 +228,19 @@ export async function startFakeOpenAI(
       if (options.rejectTools === true && offersTools) {
         sendJson(response, 400, {
           error: { message: "tools are not supported by this model", type: "invalid_request_error" },
+        });
+        return;
+      }
+      const field = options.rejectLimitField;
+      if (field !== undefined && typeof body === "object" && body !== null && field in body) {
+        const other = field === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+        sendJson(response, 400, {
+          error: {
+            message: `Unsupported parameter: '${field}' is not supported with this model. Use '${other}' instead.`,
+            type: "invalid_request_error",
+            param: field,
+            code: "unsupported_parameter",
+          },
         });
         return;
       }

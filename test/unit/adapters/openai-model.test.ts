@@ -148,6 +148,22 @@ describe("createOpenAIModelClient against a fake OpenAI-compatible server", () =
     expect(fake.chatRequests[0]?.body).not.toHaveProperty("max_tokens");
   });
 
+  it.each(["max_tokens", "max_completion_tokens"] as const)(
+    "sends the other limit field, with the same limit, to an endpoint that refuses %s, and keeps to it",
+    async (refused) => {
+      server = await startFakeOpenAI(["a", "b"], { apiKey: API_KEY, rejectLimitField: refused });
+      const client = createOpenAIModelClient({ apiKey: API_KEY, baseURL: server.url, maxTokensField: refused });
+      expect((await client.complete({ model: "m", messages, maxTokens: 42 })).text).toBe("a");
+      expect((await client.complete({ model: "m", messages, maxTokens: 43 })).text).toBe("b");
+      const other = refused === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+      // One refused request, then the other field only.
+      expect(server.chatRequests.map((r) => Object.keys(r.body as object).filter((k) => k.startsWith("max_")))).toEqual(
+        [[refused], [other], [other]],
+      );
+      expect(server.chatRequests[2]?.body).toMatchObject({ [other]: 43 });
+    },
+  );
+
   it("answers from a function step and estimates usage when the script gives none", async () => {
     const fake = await serve([(request) => `you said: ${request.messages.at(-1)?.content ?? ""}`]);
     const client = createOpenAIModelClient({ apiKey: API_KEY, baseURL: fake.url });
