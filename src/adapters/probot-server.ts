@@ -44,10 +44,15 @@ function octokitClass(throttle: boolean): typeof ProbotOctokit {
   }));
 }
 
-export async function startProbotServer(
-  options: ProbotServerOptions,
-  webhook: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<RunningServer> {
+export interface ProbotAuth {
+  /** The app-authenticated client (no id) or an installation's client. */
+  readonly auth: (installationId?: number) => Promise<Octokit>;
+  /** A client authenticated with one installation token, on the app's API base URL (to revoke that token). */
+  readonly tokenClient: (token: string) => Octokit;
+}
+
+/** probot's GitHub App authentication alone: what a worker without a webhook endpoint needs. */
+export function createProbotAuth(options: Omit<ProbotServerOptions, "host" | "port" | "webhookPath">): ProbotAuth {
   const probot = new Probot({
     appId: options.appId,
     privateKey: options.privateKey,
@@ -57,14 +62,23 @@ export async function startProbotServer(
     ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
   });
-  const auth = (installationId?: number): Promise<Octokit> => probot.auth(installationId);
   const OctokitClass = octokitClass(options.throttle);
-  const tokenClient = (token: string): Octokit =>
-    new OctokitClass({
-      auth: { token },
-      log: probot.log.child({ name: "github" }),
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    });
+  return {
+    auth: (installationId?: number): Promise<Octokit> => probot.auth(installationId),
+    tokenClient: (token: string): Octokit =>
+      new OctokitClass({
+        auth: { token },
+        log: probot.log.child({ name: "github" }),
+        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      }),
+  };
+}
+
+export async function startProbotServer(
+  options: ProbotServerOptions,
+  webhook: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<RunningServer> {
+  const { auth, tokenClient } = createProbotAuth(options);
 
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];

@@ -1,51 +1,34 @@
 /**
- * `patchsmith serve` (`npm start`): the GitHub App. With credentials it serves webhooks and runs jobs in-process;
- * without them it serves probot's registration page (the manifest flow), which writes them to `.env`.
+ * `patchsmith serve` (`npm start`): the GitHub App. With credentials it serves webhooks and runs jobs in-process
+ * (`--workers 0` with the shared queue: it only takes webhooks, `patchsmith worker` processes run the jobs); without
+ * them it serves probot's registration page (the manifest flow), which writes them to `.env`.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { startSetupServer } from "../adapters/probot-setup.js";
 import { DataFolderBusy } from "../adapters/data-folder-lock.js";
-import { startApp } from "../compose-app.js";
-import { composeFixDeps } from "../compose.js";
-import { modelSettings, parseEnv } from "../config/env.js";
-import { needsSetup, parseAppEnv } from "../github/app-env.js";
-import type { SandboxRunner } from "../ports/sandbox-runner.js";
+import { startSetupServer } from "../adapters/probot-setup.js";
+import { StartupRefused, startApp } from "../compose-app.js";
+import { needsSetup } from "../github/app-env.js";
+import { describeSandbox, loadAppConfig, loadEnvFile, waitForSignal } from "./app-config.js";
 
-const HELP = `usage: patchsmith serve
+const HELP = `usage: patchsmith serve [--workers N]
 
-Runs the patchsmith GitHub App (webhooks, an in-process job queue, the fix loop).
+Runs the patchsmith GitHub App (webhooks, a durable queue, the fix loop).
+  --workers N   jobs this process runs at once (default PATCHSMITH_CONCURRENCY); 0 with
+                PATCHSMITH_REDIS_URL: only take webhooks, \`patchsmith worker\` processes run the jobs
 Configuration comes from the environment (and ./.env): APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH,
 WEBHOOK_SECRET, PORT, HOST, WEBHOOK_PATH, GHE_HOST, GHE_PROTOCOL, OPENAI_API_KEY, OPENAI_BASE_URL,
-PATCHSMITH_MODEL, PATCHSMITH_CONCURRENCY. Without APP_ID and a private key it serves the page that
-registers the app on GitHub (see docs/install-app.md).
+PATCHSMITH_MODEL, PATCHSMITH_CONCURRENCY, PATCHSMITH_DATA_DIR, PATCHSMITH_REDIS_URL. Without APP_ID and a
+private key it serves the page that registers the app on GitHub (see docs/install-app.md).
 `;
-
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((done) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      done(signal);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}
 
 function fail(message: string): number {
   process.stderr.write(`patchsmith serve: ${message}\n`);
   return 2;
 }
 
-/** One line on how repositories' commands will run, for the start-up log. */
-async function describeSandbox(runner: SandboxRunner): Promise<string> {
-  try {
-    const mode = await runner.describe();
-    return mode.warning === undefined ? `sandbox: ${mode.detail}` : `WARNING: ${mode.warning}`;
-  } catch (error) {
-    return `WARNING: tests cannot run: ${error instanceof Error ? error.message : String(error)}`;
-  }
+function parseWorkers(argv: readonly string[]): number | undefined | string {
+  if (argv.length === 0) return undefined;
+  if (argv.length === 2 && argv[0] === "--workers" && /^\d+$/.test(argv[1] ?? "")) return Number(argv[1]);
+  return `unexpected argument '${argv.join(" ")}'\n\n${HELP}`;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -53,10 +36,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  if (argv.length > 0) return fail(`unexpected argument '${argv[0] ?? ""}'\n\n${HELP}`);
-  // The manifest flow writes the credentials to ./.env; variables already set win over the file.
-  if (existsSync(".env")) process.loadEnvFile(".env");
-  const vars = process.env;
+  const workers = parseWorkers(argv);
+  if (typeof workers === "string") return fail(workers);
+  const vars = loadEnvFile();
 
   if (needsSetup(vars)) {
     const setup = await startSetupServer();
@@ -68,37 +50,17 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
-  let keyFile: string | undefined;
-  const keyPath = vars.PRIVATE_KEY_PATH?.trim();
-  if (keyPath !== undefined && keyPath !== "" && (vars.PRIVATE_KEY ?? "").trim() === "") {
-    try {
-      keyFile = readFileSync(resolve(keyPath), "utf8");
-    } catch (error) {
-      return fail(`cannot read PRIVATE_KEY_PATH ${keyPath}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  const appEnv = parseAppEnv(vars, keyFile);
-  if (!appEnv.ok) return fail(appEnv.message);
-  const env = parseEnv(vars);
-  if (!env.ok) return fail(env.message);
-  const model = modelSettings(env.env);
-  if (!model.ok) return fail(model.message);
-
-  // Fail closed: tests of pull requests are untrusted code; without a working sandbox they are not run at all
-  // unless PATCHSMITH_TEST_SANDBOX=none says so explicitly.
-  const fixDeps = composeFixDeps(env.env, model.settings, {
-    defaultSandbox: "bwrap",
-    cacheRoot: join(appEnv.env.dataDir, "cache"),
-  });
+  const config = loadAppConfig(vars);
+  if (!config.ok) return fail(config.message);
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
-    app = await startApp({ env: appEnv.env, fixDeps });
+    app = await startApp({ env: config.env, fixDeps: config.fixDeps, ...(workers === undefined ? {} : { workers }) });
   } catch (error) {
-    if (error instanceof DataFolderBusy) return fail(error.message);
+    if (error instanceof DataFolderBusy || error instanceof StartupRefused) return fail(error.message);
     throw error;
   }
-  process.stdout.write(`patchsmith: listening on ${app.url}${appEnv.env.webhookPath}\n`);
-  process.stdout.write(`patchsmith: ${await describeSandbox(fixDeps.runner)}\n`);
+  process.stdout.write(`patchsmith: listening on ${app.url}${config.env.webhookPath}\n`);
+  process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
   const signal = await waitForSignal();
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
   await app.close();

@@ -1,15 +1,41 @@
 /**
- * `patchsmith worker`: a separate queue worker, for scaling out over a shared queue. This build's queue is an
- * embedded store on local disk that `patchsmith serve` works on itself; a standalone worker needs a shared queue.
+ * `patchsmith worker`: runs commands and jobs from the shared queue (PATCHSMITH_REDIS_URL), beside a
+ * `patchsmith serve` that takes the webhooks. SIGTERM: no new job starts, running ones finish, then it exits; a
+ * worker that dies instead has its job taken over by another (after PATCHSMITH_WORKER_LOCK_SECONDS).
  */
-export function run(argv: string[]): Promise<number> {
+import { startWorker } from "../compose-worker.js";
+import { describeSandbox, loadAppConfig, loadEnvFile, waitForSignal } from "./app-config.js";
+
+const HELP = `usage: patchsmith worker
+
+Runs jobs from the shared queue (PATCHSMITH_REDIS_URL) with the same configuration as \`patchsmith serve\`
+(APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, OPENAI_API_KEY, ...). PATCHSMITH_CONCURRENCY jobs at once in this
+process; PATCHSMITH_GLOBAL_CONCURRENCY caps all workers together.
+`;
+
+function fail(message: string): number {
+  process.stderr.write(`patchsmith worker: ${message}\n`);
+  return 2;
+}
+
+export async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write("usage: patchsmith worker\n\nProcesses jobs from a shared queue (PATCHSMITH_REDIS_URL).\n");
-    return Promise.resolve(0);
+    process.stdout.write(HELP);
+    return 0;
   }
-  process.stderr.write(
-    "patchsmith worker: this build's queue is an embedded store that `patchsmith serve` works on itself;\n" +
-      "a separate worker needs a shared queue (PATCHSMITH_REDIS_URL), which is not available yet.\n",
-  );
-  return Promise.resolve(2);
+  if (argv.length > 0) return fail(`unexpected argument '${argv[0] ?? ""}'\n\n${HELP}`);
+  const config = loadAppConfig(loadEnvFile());
+  if (!config.ok) return fail(config.message);
+  if (config.env.redisUrl === undefined) {
+    return fail(
+      "a separate worker needs the shared queue: set PATCHSMITH_REDIS_URL (with the embedded store, `patchsmith serve` runs the jobs itself)",
+    );
+  }
+  const worker = await startWorker({ env: config.env, fixDeps: config.fixDeps });
+  process.stdout.write(`patchsmith: worker ready\n`);
+  process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
+  const signal = await waitForSignal();
+  process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
+  await worker.close();
+  return 0;
 }

@@ -16,7 +16,12 @@ const envSchema = z.object({
   GHE_PROTOCOL: z.enum(["http", "https"]).default("https"),
   PATCHSMITH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   PATCHSMITH_THROTTLE: z.enum(["on", "off"]).default("on"),
-  PATCHSMITH_REDIS_URL: z.string().optional(),
+  PATCHSMITH_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  PATCHSMITH_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  PATCHSMITH_WORKER_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
@@ -32,6 +37,12 @@ export interface AppEnv {
   /** `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`, or undefined for github.com. */
   readonly baseUrl: string | undefined;
   readonly concurrency: number;
+  /** The shared queue (PATCHSMITH_REDIS_URL); undefined: the embedded store in `dataDir`. */
+  readonly redisUrl: string | undefined;
+  /** Jobs all workers together run at once (Redis only). */
+  readonly globalConcurrency: number | undefined;
+  /** How long a dead worker's job waits before another worker takes it over (Redis only). */
+  readonly workerLockMs: number;
   /** Where the durable job queue lives: PATCHSMITH_DATA_DIR, else the user's state folder. */
   readonly dataDir: string;
   readonly throttle: boolean;
@@ -74,14 +85,6 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
     return { ok: false, message: `invalid environment:\n  ${lines.join("\n  ")}` };
   }
   const env = parsed.data;
-  if (env.PATCHSMITH_REDIS_URL !== undefined) {
-    return {
-      ok: false,
-      message:
-        "PATCHSMITH_REDIS_URL is set, but this build has no Redis queue yet: unset it (jobs are kept durably in " +
-        "PATCHSMITH_DATA_DIR).",
-    };
-  }
   const privateKey = normalizePrivateKey(privateKeyFile ?? vars.PRIVATE_KEY ?? "");
   if (privateKey === undefined) {
     return {
@@ -100,6 +103,9 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       webhookPath: env.WEBHOOK_PATH,
       baseUrl: env.GHE_HOST === undefined ? undefined : `${env.GHE_PROTOCOL}://${env.GHE_HOST}/api/v3`,
       concurrency: env.PATCHSMITH_CONCURRENCY,
+      redisUrl: env.PATCHSMITH_REDIS_URL,
+      globalConcurrency: env.PATCHSMITH_GLOBAL_CONCURRENCY,
+      workerLockMs: env.PATCHSMITH_WORKER_LOCK_SECONDS * 1000,
       dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),
       throttle: env.PATCHSMITH_THROTTLE === "on",
       logLevel: env.LOG_LEVEL,

@@ -65,8 +65,9 @@ describe("patchsmith serve against hostile requests", () => {
       expect(declared.status).toBe(413);
 
       const grew = peakMemory(harness.pid()) - before;
-      // Reading stops at GitHub's 25 MB cap at the latest: far less than the 500 MB sent, each time.
-      expect(grew).toBeLessThan(64 * MiB);
+      // Reading stops at GitHub's 25 MB cap at the latest (held once, and once more as it is joined): far less than
+      // the 500 MB sent, each time.
+      expect(grew, `peak memory grew by ${String(Math.round(grew / MiB))} MiB`).toBeLessThan(96 * MiB);
       const refusals = harness
         .output()
         .slice(logBefore)

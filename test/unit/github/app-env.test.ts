@@ -56,14 +56,19 @@ describe("app environment", () => {
     expect(dirOf({})).toBe(".patchsmith-data");
   });
 
-  it("refuses PATCHSMITH_REDIS_URL, which this build cannot use", () => {
+  it("takes the shared queue's URL and its limits, and refuses a URL that is not Redis's", () => {
+    const base = { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "x" };
     const result = parseAppEnv({
-      APP_ID: "1",
-      PRIVATE_KEY: privateKey,
-      WEBHOOK_SECRET: "x",
-      PATCHSMITH_REDIS_URL: "redis://r",
+      ...base,
+      PATCHSMITH_REDIS_URL: "redis://r:6379/2",
+      PATCHSMITH_GLOBAL_CONCURRENCY: "12",
+      PATCHSMITH_WORKER_LOCK_SECONDS: "5",
     });
-    expect(!result.ok && result.message).toContain("PATCHSMITH_REDIS_URL");
+    expect(result.ok && result.env).toMatchObject({ redisUrl: "redis://r:6379/2", globalConcurrency: 12, workerLockMs: 5000 });
+    const embedded = parseAppEnv(base);
+    expect(embedded.ok && embedded.env).toMatchObject({ redisUrl: undefined, globalConcurrency: undefined });
+    const wrong = parseAppEnv({ ...base, PATCHSMITH_REDIS_URL: "http://r" });
+    expect(!wrong.ok && wrong.message).toContain("PATCHSMITH_REDIS_URL must be a redis:// or rediss:// URL");
   });
 
   it("accepts a key with escaped newlines, quoted, or base64, and refuses anything else", () => {

@@ -1,0 +1,70 @@
+/**
+ * The work behind the webhook, wherever it runs (in `serve`, or in `patchsmith worker` on the shared queue): the
+ * intake of commands (permission, 👀, the queued comment) and the jobs (the fix loop, git, the answer).
+ */
+import { randomUUID } from "node:crypto";
+import { createIdentityLoader, createOctokitGatewayFactory, type IdentityLoader } from "./adapters/octokit-gateway.js";
+import type { ProbotAuth } from "./adapters/probot-server.js";
+import type { FixDeps } from "./agent/deps.js";
+import { runFix } from "./agent/run-fix.js";
+import { describeApiError, httpStatusOf } from "./github/api-error.js";
+import { runIntake } from "./jobs/intake.js";
+import { createPushLedger } from "./jobs/push-ledger.js";
+import { createWorker } from "./jobs/worker.js";
+import type { Logger } from "./ports/logger.js";
+import type { Queues } from "./compose-queues.js";
+
+function identityOf(auth: ProbotAuth, logger: Logger): IdentityLoader {
+  return createIdentityLoader(
+    () => auth.auth(),
+    (what, error) => {
+      logger.warn(`could not ${what}; using the fallback`, {
+        status: httpStatusOf(error),
+        error: describeApiError(error),
+      });
+    },
+  );
+}
+
+/** Starts taking commands and jobs from the queues. */
+export function startProcessing(options: {
+  readonly queues: Queues;
+  readonly auth: ProbotAuth;
+  readonly fixDeps: FixDeps;
+  readonly logger: Logger;
+  readonly secrets: readonly string[];
+}): void {
+  const { queues, auth, fixDeps, logger, secrets } = options;
+  const identity = identityOf(auth, logger);
+  const gateways = createOctokitGatewayFactory(auth.auth, auth.tokenClient, identity);
+  const { inbox, jobs } = queues;
+  inbox.start(
+    async (record) => {
+      const result = await runIntake(
+        record,
+        { gateway: gateways, jobs, logger, now: Date.now, identity },
+        randomUUID(),
+      );
+      logger.debug("command taken in", { delivery: record.deliveryId, result });
+    },
+    (error, record) => {
+      logger.error("intake crashed", { delivery: record.deliveryId, error: describeApiError(error, secrets) });
+    },
+  );
+  const work = createWorker({
+    gateways,
+    runFix: (request) => runFix(fixDeps, request),
+    git: fixDeps.git,
+    logger,
+    secrets,
+    defaultModel: fixDeps.defaultModel,
+    tempRoot: fixDeps.tempRoot,
+    pushes: createPushLedger(jobs),
+  });
+  jobs.start(work, (error, job) => {
+    logger.error("job crashed", { job: job.id, error: describeApiError(error, secrets) });
+  });
+  // Learn the bot's login early, so the first command does not wait for it (the loader never fails: it logs, falls
+  // back to patchsmith[bot] and tries again on the next call).
+  void identity();
+}

@@ -1,0 +1,55 @@
+/**
+ * `patchsmith worker`: commands and jobs from the shared queue (Redis), with no webhook endpoint. Any number run on
+ * any number of machines beside one `serve --workers 0`; a worker killed mid-job has its job taken over by another.
+ */
+import { createConsoleLogger } from "./adapters/console-logger.js";
+import { createProbotAuth } from "./adapters/probot-server.js";
+import type { FixDeps } from "./agent/deps.js";
+import type { AppEnv } from "./github/app-env.js";
+import type { Logger } from "./ports/logger.js";
+import { startProcessing } from "./compose-processing.js";
+import { openQueues } from "./compose-queues.js";
+
+export interface RunningWorker {
+  /** Starts no new job, waits for the running ones, then disconnects. */
+  close(): Promise<void>;
+}
+
+export async function startWorker(options: {
+  readonly env: AppEnv;
+  readonly fixDeps: FixDeps;
+  readonly logger?: Logger;
+}): Promise<RunningWorker> {
+  const { env } = options;
+  if (env.redisUrl === undefined) {
+    throw new Error(
+      "a separate worker needs the shared queue: set PATCHSMITH_REDIS_URL (with the embedded store, `patchsmith serve` runs the jobs itself)",
+    );
+  }
+  const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
+  const logger = options.logger ?? createConsoleLogger({ secrets });
+  const queues = await openQueues(env, logger);
+  const auth = createProbotAuth({
+    appId: env.appId,
+    privateKey: env.privateKey,
+    webhookSecret: env.webhookSecret,
+    baseUrl: env.baseUrl,
+    throttle: env.throttle,
+    logLevel: env.logLevel,
+    logFormat: env.logFormat,
+  });
+  const fixDeps: FixDeps = {
+    ...options.fixDeps,
+    logger,
+    secrets,
+    tempRoot: options.fixDeps.tempRoot ?? queues.cloneFolder,
+  };
+  startProcessing({ queues, auth, fixDeps, logger, secrets });
+  return {
+    async close() {
+      queues.inbox.pause();
+      queues.jobs.pause();
+      await queues.close();
+    },
+  };
+}
