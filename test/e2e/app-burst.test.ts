@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeNodeRepo } from "../fakes/git-repos.js";
+import { startRedis, type RedisServer } from "../fakes/redis-server.js";
 import type { RecordedRequest } from "../fakes/openai-server.js";
 import {
   addPull,
@@ -31,10 +32,14 @@ const KILL_AFTER_ACKS = 220;
 const TIMEOUT = 600_000;
 
 let h: Harness | undefined;
+let redis: RedisServer | undefined;
 
 afterEach(async () => {
   await h?.stop();
   h = undefined;
+  await redis?.stop();
+  redis?.cleanup();
+  redis = undefined;
 });
 
 const instruction = (n: number): string => `add the note for ticket T${String(n)}`;
@@ -95,13 +100,23 @@ function branchLog(harness: Harness, full: string, branch: string): string[] {
     .filter((line) => line !== "");
 }
 
-describe("patchsmith serve under a burst of deliveries and a kill -9", () => {
+describe.each([
+  ["the embedded store: one `serve`", false],
+  ["Redis: `serve --workers 0` and three `patchsmith worker`", true],
+] as const)("under a burst of deliveries and a kill -9 of every process, with %s", (_name, shared) => {
   it(
     "runs every acknowledged command once, in order per thread, or refuses it by name; leaves nothing queued",
     async () => {
+      if (shared) redis = await startRedis();
       const harness = (h = await startHarness({
-        env: { PATCHSMITH_CONCURRENCY: "5", PATCHSMITH_LOG_LEVEL: "info" },
+        env: {
+          PATCHSMITH_CONCURRENCY: shared ? "2" : "5",
+          PATCHSMITH_LOG_LEVEL: "info",
+          // A killed worker's job is taken over by another after this long.
+          PATCHSMITH_WORKER_LOCK_SECONDS: "2",
+        },
         tmpInRoot: true,
+        ...(redis === undefined ? {} : { redis: { url: redis.url, workers: 3 } }),
       }));
       harness.modelStep = modelReply;
       const work = makeNodeRepo({ bug: false, files: { ".github/patchsmith.yml": "test: node --test\n" } });
@@ -150,6 +165,8 @@ describe("patchsmith serve under a burst of deliveries and a kill -9", () => {
       await harness.restart();
       await send("after");
       expect(ackedOnce.size).toBe(COMMANDS);
+      // Three workers before the kill and three after it took the jobs; the webhook process took none.
+      if (shared) expect(harness.output().match(/worker ready/g)).toHaveLength(6);
 
       const refusal = (n: number): string => `\`/fix ${instruction(n)}\` was not queued`;
       const outcomeOf = (n: number, comments: string[], logs: Map<number, string[]>) => {
@@ -203,6 +220,13 @@ describe("patchsmith serve under a burst of deliveries and a kill -9", () => {
       const progress = settled.comments.filter((c) => c.includes("/fix add the note") && !c.includes("was not queued"));
       expect(progress).toHaveLength(ran);
       expect(progress.every((c) => c.includes("✅ done"))).toBe(true);
+      if (shared) {
+        const started = harness
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"msg":"job started"'));
+        expect(started.length).toBeGreaterThanOrEqual(ran);
+      }
     },
     TIMEOUT,
   );

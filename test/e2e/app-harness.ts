@@ -69,6 +69,8 @@ export async function startHarness(
     env?: Readonly<Record<string, string>>;
     /** The app's TMPDIR under `root`, so clones left by a killed process are removed with it. */
     tmpInRoot?: boolean;
+    /** The shared queue: `serve --workers 0` takes the webhooks and this many `patchsmith worker` processes run. */
+    redis?: { readonly url: string; readonly workers: number };
   } = {},
 ): Promise<Harness> {
   const { privateKey } = generateKeyPairSync("rsa", {
@@ -104,18 +106,45 @@ export async function startHarness(
     PATCHSMITH_LOG_LEVEL: "warn",
     LOG_LEVEL: "warn",
     ...(options.tmpInRoot === true ? { TMPDIR: path.join(root, "tmp") } : {}),
+    ...(options.redis === undefined ? {} : { PATCHSMITH_REDIS_URL: options.redis.url }),
     ...options.env,
   };
+  const serveArgs = options.redis === undefined ? [] : ["--workers", "0"];
+  const workerCount = options.redis?.workers ?? 0;
   if (env.TMPDIR !== undefined) mkdirSync(env.TMPDIR, { recursive: true });
   let output = "";
-  let current = await launchApp(root, env, (text) => {
-    output += text;
-  });
-  const exited = (): boolean => current.app.exitCode !== null || current.app.signalCode !== null;
-  const kill = (signal: NodeJS.Signals): Promise<AppExit> => {
-    const exit = current.exit;
-    if (!exited()) current.app.kill(signal);
-    return exit;
+  let current = await launchApp(
+    root,
+    env,
+    (text) => {
+      output += text;
+    },
+    serveArgs,
+  );
+  const launchWorkers = () =>
+    Promise.all(
+      Array.from({ length: workerCount }, () =>
+        launchApp(
+          root,
+          env,
+          (text) => {
+            output += text;
+          },
+          ["worker"],
+        ),
+      ),
+    );
+  let workers = await launchWorkers();
+  const exitedOf = (p: RunningProcess): boolean => p.app.exitCode !== null || p.app.signalCode !== null;
+  const exited = (): boolean => exitedOf(current);
+  const killOne = (p: RunningProcess, signal: NodeJS.Signals): Promise<AppExit> => {
+    if (!exitedOf(p)) p.app.kill(signal);
+    return p.exit;
+  };
+  // With the shared queue, the workers go down with the app (each with the same signal).
+  const kill = async (signal: NodeJS.Signals): Promise<AppExit> => {
+    const all = await Promise.all([killOne(current, signal), ...workers.map((w) => killOne(w, signal))]);
+    return all[0]!;
   };
   // A literal, not Object.assign: the appUrl getter must stay a getter (it follows restarts).
   const harness: Harness = {
@@ -150,9 +179,15 @@ export async function startHarness(
     async restart() {
       if (!exited()) throw new Error("restart: the app is still running (kill it first)");
       output += "\n--- restart ---\n";
-      current = await launchApp(root, env, (text) => {
-        output += text;
-      });
+      current = await launchApp(
+        root,
+        env,
+        (text) => {
+          output += text;
+        },
+        serveArgs,
+      );
+      workers = await launchWorkers();
     },
     async stop() {
       // A job stuck on a held model answer would keep a SIGTERM-ed app waiting: after a while, kill it outright.
@@ -178,9 +213,11 @@ async function launchApp(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   print: (text: string) => void,
+  args: readonly string[] = [],
 ): Promise<RunningProcess> {
   let seen = "";
-  const app: ChildProcess = spawn(process.execPath, [BUILT_CLI, "serve"], {
+  const command = args[0] === "worker" ? args : ["serve", ...args];
+  const app: ChildProcess = spawn(process.execPath, [BUILT_CLI, ...command], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -197,6 +234,7 @@ async function launchApp(
       print(text);
       const match = /listening on (http:\/\/\S+?)\/api\/github\/webhooks/.exec(seen);
       if (match?.[1] !== undefined) resolve(match[1]);
+      if (command[0] === "worker" && seen.includes("worker ready")) resolve("");
     };
     app.stdout!.on("data", onData);
     app.stderr!.on("data", onData);

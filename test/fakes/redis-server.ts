@@ -61,7 +61,11 @@ export async function startRedis(): Promise<RedisServer> {
       reject(new Error(`redis-server exited (${String(code)}):\n${output}`));
     });
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      resolve();
+    }),
+  );
   return {
     url: `redis://127.0.0.1:${String(port)}`,
     port,

@@ -64,7 +64,11 @@ describe("app environment", () => {
       PATCHSMITH_GLOBAL_CONCURRENCY: "12",
       PATCHSMITH_WORKER_LOCK_SECONDS: "5",
     });
-    expect(result.ok && result.env).toMatchObject({ redisUrl: "redis://r:6379/2", globalConcurrency: 12, workerLockMs: 5000 });
+    expect(result.ok && result.env).toMatchObject({
+      redisUrl: "redis://r:6379/2",
+      globalConcurrency: 12,
+      workerLockMs: 5000,
+    });
     const embedded = parseAppEnv(base);
     expect(embedded.ok && embedded.env).toMatchObject({ redisUrl: undefined, globalConcurrency: undefined });
     const wrong = parseAppEnv({ ...base, PATCHSMITH_REDIS_URL: "http://r" });
