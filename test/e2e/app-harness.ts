@@ -144,7 +144,7 @@ export async function startHarness(
   // With the shared queue, the workers go down with the app (each with the same signal).
   const kill = async (signal: NodeJS.Signals): Promise<AppExit> => {
     const all = await Promise.all([killOne(current, signal), ...workers.map((w) => killOne(w, signal))]);
-    return all[0]!;
+    return all[0];
   };
   // A literal, not Object.assign: the appUrl getter must stay a getter (it follows restarts).
   const harness: Harness = {
