@@ -4,6 +4,7 @@
 # Build:  docker build -t patchsmith .
 # Run:    docker run --env-file patchsmith.env -p 3000:3000 \
 #           --security-opt seccomp=unconfined --security-opt apparmor=unconfined patchsmith
+# Scaled out (the App, Redis and two workers): compose.yaml.
 #
 # Tests of the repositories patchsmith fixes run inside bubblewrap (no network, no secrets, own PID namespace).
 # bwrap creates user, PID and network namespaces; Docker's default seccomp profile (and AppArmor on Ubuntu hosts)
@@ -12,7 +13,8 @@
 # and `mount` (start from Docker's default profile). Without a working bwrap, set PATCHSMITH_TEST_SANDBOX=none
 # only if you accept running untrusted test code unsandboxed inside the container.
 
-ARG NODE_VERSION=20
+# The current Node LTS (26, Active LTS since 2026-10-28); the code also runs on Node 20.18+, which CI tests.
+ARG NODE_VERSION=26
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
