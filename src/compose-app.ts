@@ -10,7 +10,9 @@ import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
 import type { Logger } from "./ports/logger.js";
-import { startProcessing } from "./compose-processing.js";
+import { createPromMetrics } from "./adapters/prom-metrics.js";
+import { measured, startProcessing } from "./compose-processing.js";
+import { createReadiness } from "./readiness.js";
 import { openQueues } from "./compose-queues.js";
 
 export interface RunningApp {
@@ -44,6 +46,10 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     );
   }
   const queues = await openQueues(env, logger, Math.max(1, workers));
+  const metrics = createPromMetrics([
+    { name: "inbox", depth: () => queues.inbox.depth() },
+    { name: "jobs", depth: () => queues.jobs.depth() },
+  ]);
   try {
     const ingress = createWebhookIngress({
       secret: env.webhookSecret,
@@ -65,9 +71,20 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
         throttle: env.throttle,
         logLevel: env.logLevel,
         logFormat: env.logFormat,
+        onRequest: (method, status, remaining) => {
+          metrics.githubRequest(method, status, remaining);
+        },
       },
       ingress,
+      {
+        "/metrics": async () => ({ status: 200, type: metrics.contentType(), body: await metrics.render() }),
+        "/readyz": async () => {
+          const readiness = await ready();
+          return { status: readiness.ready ? 200 : 503, type: "application/json", body: JSON.stringify(readiness) };
+        },
+      },
     );
+    const ready = createReadiness({ queue: queues.jobs, runner: options.fixDeps.runner, app: () => server.auth() });
     // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
     const fixDeps: FixDeps = {
       ...options.fixDeps,
@@ -75,7 +92,8 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       secrets,
       tempRoot: options.fixDeps.tempRoot ?? queues.cloneFolder,
     };
-    if (workers > 0) startProcessing({ queues, auth: server, fixDeps, logger, secrets });
+    if (workers > 0)
+      startProcessing({ queues, auth: server, fixDeps: measured(fixDeps, metrics), logger, secrets, metrics });
     return {
       url: server.url,
       port: server.port,

@@ -12,6 +12,8 @@ import { runIntake } from "./jobs/intake.js";
 import { createPushLedger } from "./jobs/push-ledger.js";
 import { createWorker } from "./jobs/worker.js";
 import type { Logger } from "./ports/logger.js";
+import type { Metrics } from "./ports/metrics.js";
+import { measuredModel, measuredRunner } from "./adapters/measured.js";
 import type { Queues } from "./compose-queues.js";
 
 function identityOf(auth: ProbotAuth, logger: Logger): IdentityLoader {
@@ -26,6 +28,11 @@ function identityOf(auth: ProbotAuth, logger: Logger): IdentityLoader {
   );
 }
 
+/** The fix loop's model and sandbox, reporting to the metrics. */
+export function measured(fixDeps: FixDeps, metrics: Metrics): FixDeps {
+  return { ...fixDeps, model: measuredModel(fixDeps.model, metrics), runner: measuredRunner(fixDeps.runner, metrics) };
+}
+
 /** Starts taking commands and jobs from the queues. */
 export function startProcessing(options: {
   readonly queues: Queues;
@@ -33,6 +40,7 @@ export function startProcessing(options: {
   readonly fixDeps: FixDeps;
   readonly logger: Logger;
   readonly secrets: readonly string[];
+  readonly metrics?: Metrics;
 }): void {
   const { queues, auth, fixDeps, logger, secrets } = options;
   const identity = identityOf(auth, logger);
@@ -60,6 +68,7 @@ export function startProcessing(options: {
     defaultModel: fixDeps.defaultModel,
     tempRoot: fixDeps.tempRoot,
     pushes: createPushLedger(jobs),
+    metrics: options.metrics,
   });
   jobs.start(work, (error, job) => {
     logger.error("job crashed", { job: job.id, error: describeApiError(error, secrets) });

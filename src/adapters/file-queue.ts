@@ -124,6 +124,7 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));
     },
+    depth: () => Promise.resolve(scheduler.depth()),
     start(jobHandler: JobHandler<J>, errorHandler: (error: unknown, job: J) => void): void {
       scheduler.start(
         (entry) => jobHandler(entry.job),

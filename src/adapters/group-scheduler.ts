@@ -19,6 +19,8 @@ export interface GroupScheduler<T> {
   enqueue(group: string, job: T): boolean;
   /** Jobs of the group queued or running. */
   pending(group: string): number;
+  /** All jobs queued (not yet running) and running. */
+  depth(): { readonly queued: number; readonly running: number };
   /** Starts handing jobs to `handler`; its errors, and the settle hook's, go to `onError`. */
   start(handler: (job: T) => Promise<void>, onError: (error: unknown, job: T) => void): void;
   /** Resolves when nothing is queued or running. */
@@ -107,6 +109,11 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
     },
     pending(group: string): number {
       return (groups.get(group)?.length ?? 0) + (running.has(group) ? 1 : 0);
+    },
+    depth() {
+      let queued = 0;
+      for (const jobs of groups.values()) queued += jobs.length;
+      return { queued, running: running.size };
     },
     start(jobHandler: (job: T) => Promise<void>, errorHandler: (error: unknown, job: T) => void): void {
       handler = jobHandler;

@@ -55,6 +55,7 @@ export function createMemoryQueue<J>(options: MemoryQueueOptions = {}): JobQueue
     pending(group: string): Promise<number> {
       return Promise.resolve(scheduler.pending(group));
     },
+    depth: () => Promise.resolve(scheduler.depth()),
     start(jobHandler: JobHandler<J>, errorHandler: (error: unknown, job: J) => void): void {
       scheduler.start(jobHandler, errorHandler);
     },

@@ -22,6 +22,8 @@ export interface ProbotServerOptions {
   readonly throttle: boolean;
   readonly logLevel?: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | undefined;
   readonly logFormat?: "json" | "pretty" | undefined;
+  /** Told of every GitHub API answer (metrics): method, status, and the rate limit left when GitHub says. */
+  readonly onRequest?: ((method: string, status: number, rateLimitRemaining: number | undefined) => void) | undefined;
 }
 
 export interface RunningServer {
@@ -63,20 +65,43 @@ export function createProbotAuth(options: Omit<ProbotServerOptions, "host" | "po
     ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
   });
   const OctokitClass = octokitClass(options.throttle);
+  const observed = (octokit: Octokit): Octokit => {
+    const report = options.onRequest;
+    if (report === undefined) return octokit;
+    const remaining = (headers: Record<string, unknown> | undefined): number | undefined => {
+      const value = Number(headers?.["x-ratelimit-remaining"]);
+      return Number.isFinite(value) ? value : undefined;
+    };
+    octokit.hook.after("request", (response, request) => {
+      report(request.method, response.status, remaining(response.headers));
+    });
+    octokit.hook.error("request", (error, request) => {
+      const failure = error as { status?: number; response?: { headers?: Record<string, unknown> } };
+      report(request.method, failure.status ?? 0, remaining(failure.response?.headers));
+      throw error;
+    });
+    return octokit;
+  };
   return {
-    auth: (installationId?: number): Promise<Octokit> => probot.auth(installationId),
+    auth: async (installationId?: number): Promise<Octokit> => observed(await probot.auth(installationId)),
     tokenClient: (token: string): Octokit =>
-      new OctokitClass({
-        auth: { token },
-        log: probot.log.child({ name: "github" }),
-        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      }),
+      observed(
+        new OctokitClass({
+          auth: { token },
+          log: probot.log.child({ name: "github" }),
+          ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+        }),
+      ),
   };
 }
+
+/** A GET endpoint beside the webhook (metrics, readiness): it answers with a status, a content type and a body. */
+export type GetRoute = () => Promise<{ readonly status: number; readonly type: string; readonly body: string }>;
 
 export async function startProbotServer(
   options: ProbotServerOptions,
   webhook: (request: IncomingMessage, response: ServerResponse) => void,
+  routes: Readonly<Record<string, GetRoute>> = {},
 ): Promise<RunningServer> {
   const { auth, tokenClient } = createProbotAuth(options);
 
@@ -84,6 +109,19 @@ export async function startProbotServer(
     const path = (request.url ?? "/").split("?")[0];
     if (request.method === "GET" && (path === "/healthz" || path === "/ping")) {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+      return;
+    }
+    const route = request.method === "GET" && path !== undefined ? routes[path] : undefined;
+    if (route !== undefined) {
+      route().then(
+        (answer) => {
+          response.writeHead(answer.status, { "content-type": answer.type }).end(answer.body);
+        },
+        (error: unknown) => {
+          const why = error instanceof Error ? error.message : String(error);
+          response.writeHead(500, { "content-type": "text/plain" }).end(`${why}\n`);
+        },
+      );
       return;
     }
     if (request.method === "POST" && path === options.webhookPath) {

@@ -148,6 +148,18 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
       return (await redis.get(key.claim(name))) ?? undefined;
     },
     pending: (group: string) => redis.llen(key.group(group)),
+    async depth() {
+      // Every id in a group list is queued or running; BullMQ knows which run.
+      let total = 0;
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${base}:group:*`, "COUNT", 200);
+        cursor = next;
+        for (const groupKey of keys) total += await redis.llen(groupKey);
+      } while (cursor !== "0");
+      const running = (await queue.getJobCounts("active")).active ?? 0;
+      return { queued: Math.max(0, total - running), running };
+    },
     async sweep() {
       return sweep();
     },

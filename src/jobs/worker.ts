@@ -11,7 +11,9 @@ import type { Outcome } from "../github/outcome.js";
 import { renderDenied, renderHelp } from "../github/render-comment.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway, GitHubGatewayFactory } from "../ports/github-gateway.js";
+import { performance } from "node:perf_hooks";
 import type { Logger } from "../ports/logger.js";
+import type { Metrics } from "../ports/metrics.js";
 import { parseJob, type Job } from "./job-schema.js";
 import { prepare } from "./prepare.js";
 import type { PushLedger } from "./push-ledger.js";
@@ -31,6 +33,7 @@ export interface WorkerDeps {
   readonly tempRoot?: string | undefined;
   /** patchsmith's own pushes, so a queued command builds on its predecessor's commits (none: any move stops it). */
   readonly pushes?: PushLedger | undefined;
+  readonly metrics?: Metrics | undefined;
 }
 
 function errorMessage(error: unknown): string {
@@ -124,6 +127,7 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
     queuedHeadSha: job.headSha,
   });
   if (!(await tracker.open())) return;
+  const started = performance.now();
   logger.info("job started", log);
   let outcome: Outcome;
   try {
@@ -142,5 +146,6 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
     outcome = { kind: "error", message: errorMessage(error) };
   }
   await tracker.finish(outcome);
+  deps.metrics?.jobFinished(command.kind, outcome.kind, (performance.now() - started) / 1000);
   logger.info("job finished", { ...log, outcome: outcome.kind });
 }

@@ -1,0 +1,82 @@
+/**
+ * What an operator watches, on the real process (`node dist/cli.js serve`): /metrics in Prometheus' format after a
+ * job, /readyz with its checks, /healthz.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  FIX_REPLY,
+  INSTRUCTION,
+  completedCheck,
+  createRepo,
+  deliver,
+  issueComment,
+  startHarness,
+  type Harness,
+} from "./app-harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+/** The value of one sample line, e.g. `patchsmith_jobs_total{kind="fix",outcome="fixed"}`. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(name)) continue;
+    const match = /^([a-z_]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
+    if (match?.[1] !== name) continue;
+    const have = (match[2] ?? "").split(",");
+    if (wanted.every((w) => have.includes(w))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe("patchsmith serve for its operators", () => {
+  it("counts jobs, model calls, sandboxed runs and GitHub requests on /metrics, and says it is ready", async () => {
+    const harness = (h = await startHarness());
+    harness.modelStep = FIX_REPLY;
+    const full = createRepo(harness);
+    expect(await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`))).toBe(200);
+    expect((await completedCheck(harness, full)).body.conclusion).toBe("success");
+
+    const response = await fetch(`${harness.appUrl}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const text = await response.text();
+    // The job is counted when its answer is written, a moment before the check run completes: wait for it.
+    let metrics = text;
+    for (let i = 0; i < 50 && sample(metrics, "patchsmith_jobs_total", { kind: "fix" }) === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      metrics = await (await fetch(`${harness.appUrl}/metrics`)).text();
+    }
+    expect(sample(metrics, "patchsmith_jobs_total", { kind: "fix", outcome: "fixed" })).toBe(1);
+    expect(sample(metrics, "patchsmith_job_duration_seconds_count", { kind: "fix" })).toBe(1);
+    expect(sample(metrics, "patchsmith_model_calls_total", { model: "fake-model", outcome: "ok" })).toBeGreaterThan(0);
+    expect(sample(metrics, "patchsmith_model_tokens_total", { model: "fake-model" })).toBeGreaterThan(0);
+    expect(sample(metrics, "patchsmith_sandbox_runs_total", { phase: "tests", result: "passed" })).toBeGreaterThan(0);
+    expect(sample(metrics, "patchsmith_github_requests_total", { method: "POST", status: "201" })).toBeGreaterThan(0);
+    expect(sample(metrics, "patchsmith_queue_jobs", { queue: "jobs", state: "queued" })).toBe(0);
+    expect(sample(metrics, "patchsmith_queue_jobs", { queue: "inbox", state: "running" })).toBe(0);
+    expect(sample(metrics, "patchsmith_process_resident_memory_bytes")).toBeGreaterThan(0);
+    // Nothing secret in it.
+    expect(metrics).not.toContain("sk-e2e");
+
+    const ready = await fetch(`${harness.appUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { queue: "ok", sandbox: "ok", credentials: "ok" } });
+    expect((await fetch(`${harness.appUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("is alive but not ready when GitHub refuses its credentials", async () => {
+    const harness = (h = await startHarness({ refusals: [{ pattern: /^GET \/app$/, status: 401 }] }));
+    const ready = await fetch(`${harness.appUrl}/readyz`);
+    expect(ready.status).toBe(503);
+    const body = (await ready.json()) as { ready: boolean; checks: Record<string, string> };
+    expect(body.ready).toBe(false);
+    expect(body.checks.queue).toBe("ok");
+    expect(body.checks.credentials).not.toBe("ok");
+    expect((await fetch(`${harness.appUrl}/healthz`)).status).toBe(200);
+  });
+});
