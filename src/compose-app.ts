@@ -8,6 +8,7 @@ import { startProbotServer } from "./adapters/probot-server.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
+import { scheduleReconciliation } from "./github/reconcile-deliveries.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
 import type { Logger } from "./ports/logger.js";
 import { createPromMetrics } from "./adapters/prom-metrics.js";
@@ -92,6 +93,9 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       secrets,
       tempRoot: options.fixDeps.tempRoot ?? queues.cloneFolder,
     };
+    // The webhook process asks GitHub for what it missed (it is the one GitHub delivers to).
+    const reconciliation =
+      env.reconcileMs > 0 ? scheduleReconciliation(() => server.auth(), logger, env.reconcileMs) : undefined;
     if (workers > 0)
       startProcessing({ queues, auth: server, fixDeps: measured(fixDeps, metrics), logger, secrets, metrics });
     return {
@@ -99,6 +103,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
       port: server.port,
       async close() {
         // Nothing queued starts once shutdown begins; webhooks still in flight are stored for the next start.
+        reconciliation?.stop();
         queues.inbox.pause();
         queues.jobs.pause();
         await server.close();

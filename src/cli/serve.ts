@@ -59,9 +59,11 @@ export async function run(argv: string[]): Promise<number> {
     if (error instanceof DataFolderBusy || error instanceof StartupRefused) return fail(error.message);
     throw error;
   }
+  // Listened for before anything says it is up: a SIGTERM right after start is still a graceful stop.
+  const stopped = waitForSignal();
   process.stdout.write(`patchsmith: listening on ${app.url}${config.env.webhookPath}\n`);
   process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
-  const signal = await waitForSignal();
+  const signal = await stopped;
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
   await app.close();
   return 0;

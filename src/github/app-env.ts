@@ -22,6 +22,7 @@ const envSchema = z.object({
     .optional(),
   PATCHSMITH_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   PATCHSMITH_WORKER_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  PATCHSMITH_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
@@ -43,6 +44,8 @@ export interface AppEnv {
   readonly globalConcurrency: number | undefined;
   /** How long a dead worker's job waits before another worker takes it over (Redis only). */
   readonly workerLockMs: number;
+  /** How often missed webhook deliveries are asked for again (0: never). */
+  readonly reconcileMs: number;
   /** Where the durable job queue lives: PATCHSMITH_DATA_DIR, else the user's state folder. */
   readonly dataDir: string;
   readonly throttle: boolean;
@@ -106,6 +109,7 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       redisUrl: env.PATCHSMITH_REDIS_URL,
       globalConcurrency: env.PATCHSMITH_GLOBAL_CONCURRENCY,
       workerLockMs: env.PATCHSMITH_WORKER_LOCK_SECONDS * 1000,
+      reconcileMs: env.PATCHSMITH_RECONCILE_SECONDS * 1000,
       dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),
       throttle: env.PATCHSMITH_THROTTLE === "on",
       logLevel: env.LOG_LEVEL,

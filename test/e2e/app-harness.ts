@@ -103,6 +103,7 @@ export async function startHarness(
     OPENAI_API_KEY: API_KEY,
     PATCHSMITH_MODEL: "fake-model",
     PATCHSMITH_THROTTLE: "off",
+    PATCHSMITH_RECONCILE_SECONDS: "0",
     PATCHSMITH_LOG_LEVEL: "warn",
     LOG_LEVEL: "warn",
     ...(options.tmpInRoot === true ? { TMPDIR: path.join(root, "tmp") } : {}),
@@ -135,6 +136,11 @@ export async function startHarness(
       ),
     );
   let workers = await launchWorkers();
+  // GitHub redelivers to the running app.
+  const target = (): void => {
+    github.webhookTarget = { url: `${current.url}/api/github/webhooks`, secret: SECRET };
+  };
+  target();
   const exitedOf = (p: RunningProcess): boolean => p.app.exitCode !== null || p.app.signalCode !== null;
   const exited = (): boolean => exitedOf(current);
   const killOne = (p: RunningProcess, signal: NodeJS.Signals): Promise<AppExit> => {
@@ -188,6 +194,7 @@ export async function startHarness(
         serveArgs,
       );
       workers = await launchWorkers();
+      target();
     },
     async stop() {
       // A job stuck on a held model answer would keep a SIGTERM-ed app waiting: after a while, kill it outright.

@@ -80,3 +80,30 @@ describe("patchsmith serve for its operators", () => {
     expect((await fetch(`${harness.appUrl}/healthz`)).status).toBe(200);
   });
 });
+
+describe("patchsmith serve and the deliveries it missed", () => {
+  it("asks GitHub to redeliver a command sent while it was down, and runs it; leaves refused and delivered ones alone", async () => {
+    const harness = (h = await startHarness({ env: { PATCHSMITH_RECONCILE_SECONDS: "1" } }));
+    harness.modelStep = FIX_REPLY;
+    const full = createRepo(harness);
+    expect(await harness.kill("SIGTERM")).toEqual({ code: 0, signal: null });
+    // While it was down: GitHub tried and got no answer.
+    const missed = issueComment(harness, full, 1, `/fix ${INSTRUCTION}`);
+    harness.github.recordDelivery("missed-guid", "issue_comment", missed, 0);
+    // Refused on purpose (a bad signature, say), and one that arrived: neither is asked for again.
+    harness.github.recordDelivery("refused-guid", "issue_comment", missed, 401);
+    harness.github.recordDelivery("delivered-guid", "issue_comment", issueComment(harness, full, 1, "hello"), 200);
+
+    await harness.restart();
+    expect((await completedCheck(harness, full)).body.conclusion).toBe("success");
+    const asked = harness.github.find(/^POST \/app\/hook\/deliveries\/\d+\/attempts$/).map((c) => c.path);
+    const idOf = (guid: string) => harness.github.deliveries.find((d) => d.guid === guid && !d.redelivery)!.id;
+    expect(asked).toContain(`/app/hook/deliveries/${String(idOf("missed-guid"))}/attempts`);
+    expect(asked.some((p) => p.includes(`/${String(idOf("refused-guid"))}/`))).toBe(false);
+    expect(asked.some((p) => p.includes(`/${String(idOf("delivered-guid"))}/`))).toBe(false);
+    // Once redelivered and answered 200, it is not asked for again in the next rounds.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const again = harness.github.find(/^POST \/app\/hook\/deliveries\/\d+\/attempts$/).length;
+    expect(again).toBe(asked.length);
+  });
+});

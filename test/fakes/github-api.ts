@@ -4,7 +4,7 @@
  * verified with the app's public key, and installation tokens are checked on every API and git request.
  */
 import { execFileSync } from "node:child_process";
-import { createPublicKey, verify } from "node:crypto";
+import { createHmac, createPublicKey, verify } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveGit } from "./git-http-server.js";
@@ -17,6 +17,17 @@ export interface RecordedCall {
   readonly body: Record<string, unknown>;
   /** The installation token the call was made with (`Authorization: token …`), if any. */
   readonly token: string | undefined;
+}
+
+/** One attempt to deliver a webhook to the app. */
+export interface FakeDelivery {
+  readonly id: number;
+  readonly guid: string;
+  readonly event: string;
+  readonly payload: unknown;
+  readonly statusCode: number;
+  readonly redelivery: boolean;
+  readonly deliveredAt: string;
 }
 
 /** Makes the fake answer some calls with an error, as a GitHub without those endpoints (or having a bad day) would. */
@@ -72,6 +83,10 @@ export class FakeGitHub {
   readonly revoked = new Set<string>();
   /** Calls answered with an error status instead of their route (checked before authentication). */
   refusals: Refusal[] = [];
+  /** The app's webhook delivery attempts, oldest first (GitHub lists them newest first). */
+  readonly deliveries: FakeDelivery[] = [];
+  /** Where a requested redelivery is sent, signed with the secret (undefined: redelivery attempts fail). */
+  webhookTarget: { readonly url: string; readonly secret: string } | undefined;
   /** Called for each API call before it is answered (to make the world change at a precise moment). */
   onCall: (call: RecordedCall) => void = () => undefined;
   /** Holds a call's answer until the promise settles (to show that something does not wait for it). */
@@ -83,6 +98,47 @@ export class FakeGitHub {
 
   constructor(private readonly options: FakeGitHubOptions) {
     this.routes = this.buildRoutes();
+  }
+
+  /** Records an attempt to deliver a webhook, as GitHub would after sending it (`statusCode` 0: no answer). */
+  recordDelivery(guid: string, event: string, payload: unknown, statusCode: number, redelivery = false): FakeDelivery {
+    const delivery: FakeDelivery = {
+      id: this.nextId++,
+      guid,
+      event,
+      payload,
+      statusCode,
+      redelivery,
+      deliveredAt: new Date().toISOString(),
+    };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  /** Sends a delivery again to the webhook target and records the attempt. */
+  private async redeliver(original: FakeDelivery): Promise<void> {
+    const target = this.webhookTarget;
+    let status = 0;
+    if (target !== undefined) {
+      const body = JSON.stringify(original.payload);
+      try {
+        const response = await fetch(target.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": original.event,
+            "x-github-delivery": original.guid,
+            "x-hub-signature-256": `sha256=${createHmac("sha256", target.secret).update(body).digest("hex")}`,
+          },
+          body,
+        });
+        await response.text();
+        status = response.status;
+      } catch {
+        status = 0;
+      }
+    }
+    this.recordDelivery(original.guid, original.event, original.payload, status, true);
   }
 
   addRepo(repo: FakeRepo): void {
@@ -209,6 +265,36 @@ export class FakeGitHub {
           }
           this.revoked.add(call.token);
           return [204, undefined];
+        },
+      ],
+      [
+        "GET",
+        /^\/app\/hook\/deliveries$/,
+        () => [
+          200,
+          [...this.deliveries].reverse().map((d) => ({
+            id: d.id,
+            guid: d.guid,
+            delivered_at: d.deliveredAt,
+            redelivery: d.redelivery,
+            duration: 0.1,
+            status: d.statusCode >= 200 && d.statusCode < 300 ? "OK" : "Invalid HTTP Response",
+            status_code: d.statusCode,
+            event: d.event,
+            action: "created",
+            installation_id: 42,
+            repository_id: 1,
+          })),
+        ],
+      ],
+      [
+        "POST",
+        /^\/app\/hook\/deliveries\/(\d+)\/attempts$/,
+        (m) => {
+          const original = this.deliveries.find((d) => d.id === Number(m[1]));
+          if (original === undefined) return [404, { message: "Not Found" }];
+          void this.redeliver(original);
+          return [202, {}];
         },
       ],
       ["GET", /^\/app$/, () => [200, { id: 1, slug: this.options.appSlug ?? "patchsmith", name: "patchsmith" }]],
