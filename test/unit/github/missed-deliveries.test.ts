@@ -9,16 +9,15 @@ import {
 const NOW = Date.parse("2026-11-25T12:00:00Z");
 let nextId = 1;
 const at = (minutesAgo: number): string => new Date(NOW - minutesAgo * 60_000).toISOString();
-const attempt = (guid: string, statusCode: number, minutesAgo: number, extra: Partial<DeliveryAttempt> = {}) =>
-  ({
-    id: nextId++,
-    guid,
-    deliveredAt: at(minutesAgo),
-    redelivery: false,
-    statusCode,
-    event: "issue_comment",
-    ...extra,
-  }) as DeliveryAttempt;
+const attempt = (guid: string, statusCode: number, minutesAgo: number, extra: Partial<DeliveryAttempt> = {}) => ({
+  id: nextId++,
+  guid,
+  deliveredAt: at(minutesAgo),
+  redelivery: false,
+  statusCode,
+  event: "issue_comment",
+  ...extra,
+});
 
 describe("which missed deliveries to ask for again", () => {
   it("asks for the latest failed attempt of a delivery no attempt of which succeeded", () => {
