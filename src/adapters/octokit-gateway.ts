@@ -6,7 +6,14 @@
 import type { ProbotOctokit } from "probot";
 import { httpStatusOf, isTokenMintFailure } from "../github/api-error.js";
 import { toPermission } from "../github/authorize.js";
-import type { AppIdentity, GitHubGateway, GitHubGatewayFactory, PullInfo, RepoRef } from "../ports/github-gateway.js";
+import type {
+  AppIdentity,
+  ConfigLayers,
+  GitHubGateway,
+  GitHubGatewayFactory,
+  PullInfo,
+  RepoRef,
+} from "../ports/github-gateway.js";
 
 export type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -91,11 +98,21 @@ export function createOctokitGateway(options: OctokitGatewayOptions): GitHubGate
         private: loose.private ?? true,
       };
     },
-    async getFileContent(repo, path, ref) {
-      const response = await orUndefinedOn404((await octokit()).rest.repos.getContent({ ...ids(repo), path, ref }));
-      const data = response?.data;
-      if (data === undefined || Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
-      return Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8").toString("utf8");
+    async getConfigLayers(repo, path, ref) {
+      const client = await octokit();
+      const layersOf = (
+        files: readonly { owner: string; repo: string; path: string; config: unknown }[],
+      ): ConfigLayers["repo"] =>
+        files
+          .filter((file) => file.config !== null)
+          .reverse()
+          .map((file) => ({ source: `${file.owner}/${file.repo}:${file.path}`, data: file.config }));
+      const own = await client.config.get({ ...ids(repo), path, branch: ref });
+      // No file of its own: the plugin already fell back to the organisation's, which is then the only layer.
+      if (own.files[0]?.config === null) return { repo: [], org: layersOf(own.files) };
+      if (repo.name === ".github") return { repo: layersOf(own.files), org: [] };
+      const org = await client.config.get({ owner: repo.owner, repo: ".github", path });
+      return { repo: layersOf(own.files), org: layersOf(org.files) };
     },
     async getBranchSha(repo, branch) {
       const response = await orUndefinedOn404((await octokit()).rest.repos.getBranch({ ...ids(repo), branch }));

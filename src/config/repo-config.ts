@@ -5,7 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { TriggerRule } from "../github/authorize.js";
-import type { GitHubGateway, RepoRef } from "../ports/github-gateway.js";
+import type { ConfigLayers, GitHubGateway, RepoRef } from "../ports/github-gateway.js";
 
 export const REPO_CONFIG_PATH = ".github/patchsmith.yml";
 export const WORKFLOWS_GLOB = ".github/workflows/**";
@@ -76,6 +76,14 @@ export type RepoConfigResult =
   | { readonly ok: true; readonly config: RepoConfig }
   | { readonly ok: false; readonly reason: "invalid-yaml" | "invalid-config" | "too-large"; readonly message: string };
 
+type RepoConfigFile = z.infer<typeof repoConfigSchema>;
+
+const invalid = (source: string, error: z.ZodError): RepoConfigResult => ({
+  ok: false,
+  reason: "invalid-config",
+  message: `${source} has settings patchsmith cannot use:\n${z.prettifyError(error)}`,
+});
+
 /** Parses the file's text; undefined (no file) gives the defaults. */
 export function parseRepoConfig(text: string | undefined): RepoConfigResult {
   if (text === undefined) return { ok: true, config: DEFAULT_REPO_CONFIG };
@@ -90,21 +98,18 @@ export function parseRepoConfig(text: string | undefined): RepoConfigResult {
     return { ok: false, reason: "invalid-yaml", message: `${REPO_CONFIG_PATH} is not valid YAML: ${detail}` };
   }
   const parsed = repoConfigSchema.safeParse(data);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      reason: "invalid-config",
-      message: `${REPO_CONFIG_PATH} has settings patchsmith cannot use:\n${z.prettifyError(parsed.error)}`,
-    };
-  }
-  const file = parsed.data;
+  if (!parsed.success) return invalid(REPO_CONFIG_PATH, parsed.error);
+  return { ok: true, config: configFromFile(parsed.data) };
+}
+
+function configFromFile(file: RepoConfigFile): RepoConfig {
   // The config file itself is never the model's to change: an injected instruction could widen who may trigger.
   const forbidden = [
     ...(file.paths?.["allow-workflows"] === true ? [] : [WORKFLOWS_GLOB]),
     REPO_CONFIG_PATH,
     ...(file.paths?.forbidden ?? []),
   ];
-  const config: RepoConfig = {
+  return {
     ...(file.setup === undefined
       ? {}
       : { setupCommands: file.setup === false ? [] : typeof file.setup === "string" ? [file.setup] : file.setup }),
@@ -121,14 +126,80 @@ export function parseRepoConfig(text: string | undefined): RepoConfigResult {
     },
     fromFile: true,
   };
-  return { ok: true, config };
 }
 
-/** Reads and parses the config from the default branch. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Objects merged key by key (the later wins); lists and values replaced. */
+function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) merged[key] = key in base ? deepMerge(base[key], value) : value;
+  return merged;
+}
+
+const PERMISSION_RANK = { write: 1, maintain: 2, admin: 3 } as const;
+
+/** The organisation's protections, which a repository may tighten but never loosen. */
+function withFloor(config: RepoConfig, floor: RepoConfig): RepoConfig {
+  const minPermission =
+    PERMISSION_RANK[floor.trigger.minPermission] > PERMISSION_RANK[config.trigger.minPermission]
+      ? floor.trigger.minPermission
+      : config.trigger.minPermission;
+  const orgUsers = floor.trigger.users;
+  const users =
+    orgUsers === undefined
+      ? config.trigger.users
+      : (config.trigger.users ?? orgUsers).filter((user) =>
+          orgUsers.some((allowed) => allowed.toLowerCase() === user.toLowerCase()),
+        );
+  return {
+    ...config,
+    forbiddenPaths: [...new Set([...floor.forbiddenPaths, ...config.forbiddenPaths])],
+    trigger: { minPermission, ...(users === undefined ? {} : { users }) },
+  };
+}
+
+/**
+ * The settings of a repository from its layers: the organisation's file gives the defaults, the repository's own
+ * file (and what it extends) overrides them key by key, and the organisation's protected paths and trigger rules are
+ * a floor the repository cannot lower. Every layer is validated on its own, so an error names its file.
+ */
+export function resolveRepoConfig(layers: ConfigLayers): RepoConfigResult {
+  const validated: RepoConfigFile[] = [];
+  for (const layer of [...layers.org, ...layers.repo]) {
+    if (JSON.stringify(layer.data ?? {}).length > MAX_CONFIG_BYTES) {
+      return { ok: false, reason: "too-large", message: `${layer.source} is larger than 64 KiB.` };
+    }
+    const parsed = repoConfigSchema.safeParse(layer.data ?? {});
+    if (!parsed.success) return invalid(layer.source, parsed.error);
+    validated.push(parsed.data);
+  }
+  if (validated.length === 0) return { ok: true, config: DEFAULT_REPO_CONFIG };
+  const merged = validated.reduce<unknown>((base, file) => deepMerge(base, file), {});
+  const config = configFromFile(repoConfigSchema.parse(merged));
+  if (layers.org.length === 0) return { ok: true, config };
+  const orgFile = layers.org.map((l) => l.data).reduce<unknown>((base, data) => deepMerge(base, data ?? {}), {});
+  return { ok: true, config: withFloor(config, configFromFile(repoConfigSchema.parse(orgFile))) };
+}
+
+/** Reads the config from the default branch, with the organisation's defaults and floor. */
 export async function loadRepoConfig(
   gateway: GitHubGateway,
   repo: RepoRef,
   defaultBranch: string,
 ): Promise<RepoConfigResult> {
-  return parseRepoConfig(await gateway.getFileContent(repo, REPO_CONFIG_PATH, defaultBranch));
+  let layers: ConfigLayers;
+  try {
+    layers = await gateway.getConfigLayers(repo, REPO_CONFIG_PATH, defaultBranch);
+  } catch (error) {
+    // probot's config plugin throws on a file it cannot parse (or an `_extends` loop): the file's author can fix it.
+    const message = error instanceof Error ? error.message : String(error);
+    const plugin = "[@probot/octokit-plugin-config] ";
+    if (!message.startsWith(plugin)) throw error;
+    return { ok: false, reason: "invalid-yaml", message: message.slice(plugin.length) };
+  }
+  return resolveRepoConfig(layers);
 }

@@ -16,7 +16,7 @@ export function withRedaction(gateway: GitHubGateway, secrets: () => readonly st
   return {
     getPermission: (repo, login) => gateway.getPermission(repo, login),
     getRepo: (repo) => gateway.getRepo(repo),
-    getFileContent: (repo, path, ref) => gateway.getFileContent(repo, path, ref),
+    getConfigLayers: (repo, path, ref) => gateway.getConfigLayers(repo, path, ref),
     getBranchSha: (repo, branch) => gateway.getBranchSha(repo, branch),
     getIssue: (repo, number) => gateway.getIssue(repo, number),
     getPull: (repo, number) => gateway.getPull(repo, number),

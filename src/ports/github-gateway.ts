@@ -78,8 +78,11 @@ export type ReactionTarget = { readonly kind: "issue-comment" | "review-comment"
 export interface GitHubGateway {
   getPermission(repo: RepoRef, login: string): Promise<Permission>;
   getRepo(repo: RepoRef): Promise<RepoInfo>;
-  /** A file's text at `ref`, or undefined when it does not exist. */
-  getFileContent(repo: RepoRef, path: string, ref: string): Promise<string | undefined>;
+  /**
+   * A config file the way probot reads it (its config plugin: `_extends` followed, the organisation's `.github`
+   * repository when the repository has none) from `ref`, and the organisation's own file as a separate layer.
+   */
+  getConfigLayers(repo: RepoRef, path: string, ref: string): Promise<ConfigLayers>;
   /** The branch's head SHA, or undefined when the branch does not exist. */
   getBranchSha(repo: RepoRef, branch: string): Promise<string | undefined>;
   getIssue(repo: RepoRef, number: number): Promise<IssueInfo>;
@@ -140,3 +143,17 @@ export interface GitHubGateway {
 
 /** Gateways are per installation: the worker gets one for each job's installation id. */
 export type GitHubGatewayFactory = (installationId: number) => GitHubGateway;
+
+/** One config file as probot's config plugin found it (parsed, `_extends` followed and removed). */
+export interface ConfigLayer {
+  /** `owner/repo:path`, for messages. */
+  readonly source: string;
+  readonly data: unknown;
+}
+
+export interface ConfigLayers {
+  /** The repository's own file and what it extends, base first; empty when it has none. */
+  readonly repo: readonly ConfigLayer[];
+  /** The organisation's file (its `.github` repository) and what it extends, base first; empty when none. */
+  readonly org: readonly ConfigLayer[];
+}

@@ -3,13 +3,16 @@
  * job, /readyz with its checks, /healthz.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { makeNodeRepo } from "../fakes/git-repos.js";
 import {
   FIX_REPLY,
   INSTRUCTION,
   completedCheck,
   createRepo,
   deliver,
+  commentsOf,
   issueComment,
+  publishRepo,
   startHarness,
   type Harness,
 } from "./app-harness.js";
@@ -105,5 +108,34 @@ describe("patchsmith serve and the deliveries it missed", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const again = harness.github.find(/^POST \/app\/hook\/deliveries\/\d+\/attempts$/).length;
     expect(again).toBe(asked.length);
+  });
+});
+
+describe("patchsmith serve and an organisation's configuration", () => {
+  it("reads the repository's file through probot's config plugin, follows _extends, and keeps the organisation's floor", async () => {
+    const harness = (h = await startHarness());
+    harness.modelStep = FIX_REPLY;
+    const publish = (name: string, config: string): string => {
+      const work = makeNodeRepo({ files: { ".github/patchsmith.yml": config } });
+      const full = publishRepo(harness, work, name);
+      work.cleanup();
+      return full;
+    };
+    // The organisation's `.github` repository: its protected paths are a floor for every repository.
+    publish(".github", "paths: { forbidden: ['src/**'] }\nbudget: { attempts: 1 }\n");
+    publish("shared-config", "model: shared-model\ntest: node --test\n");
+    const full = publish("widgets-extends", "_extends: shared-config\npaths: { forbidden: [] }\n");
+    harness.github.issues.set(`${full}#1`, { title: "The mean is off", body: "mean([2, 4, 6]) gives 6." });
+
+    expect(await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`))).toBe(200);
+    expect((await completedCheck(harness, full)).body.conclusion).toBe("failure");
+    // The model came from the extended file; the organisation's budget held (one attempt, with its one retry of
+    // the refused edit; three attempts would have asked more).
+    const models = harness.openai.chatRequests.map((r) => r.model);
+    expect(new Set(models)).toEqual(new Set(["shared-model"]));
+    expect(models.length).toBeLessThanOrEqual(2);
+    // The repository's empty list did not lift the organisation's protection.
+    expect(commentsOf(harness, full).at(-1)).toContain("patchsmith may not change paths matching src/**");
+    expect(harness.github.branchSha(full, "patchsmith/issue-1")).toBeUndefined();
   });
 });

@@ -17,6 +17,13 @@ export interface RecordedCall {
   readonly body: Record<string, unknown>;
   /** The installation token the call was made with (`Authorization: token …`), if any. */
   readonly token: string | undefined;
+  /** The Accept header (`application/vnd.github.raw` asks for a file's bytes). */
+  readonly accept: string;
+}
+
+/** A handler's answer sent as the file's own bytes (the contents API's raw media type), not as JSON. */
+export class RawText {
+  constructor(readonly text: string) {}
 }
 
 /** One attempt to deliver a webhook to the app. */
@@ -313,13 +320,16 @@ export class FakeGitHub {
         "GET",
         new RegExp(`^${repoPath}/contents/(.+)$`),
         (m, call) => {
-          const ref = call.query.get("ref") ?? this.repos.get(full(m))!.defaultBranch;
+          const repo = this.repos.get(full(m));
+          if (repo === undefined) return [404, { message: "Not Found" }];
+          const ref = call.query.get("ref") ?? repo.defaultBranch;
           const path = decodeURIComponent(m[3]!);
           try {
             const text = execFileSync("git", ["show", `${ref}:${path}`], {
               cwd: this.gitDir(full(m)),
               stdio: ["ignore", "pipe", "ignore"],
             });
+            if (call.accept.includes("raw")) return [200, new RawText(text.toString("utf8"))];
             return [200, { type: "file", path, encoding: "base64", content: text.toString("base64") }];
           } catch {
             return [404, { message: "Not Found" }];
@@ -515,13 +525,16 @@ export class FakeGitHub {
       query: url.searchParams,
       body: raw === "" ? {} : (JSON.parse(raw) as Json),
       token: /^token (\S+)$/i.exec(auth)?.[1],
+      accept: request.headers.accept ?? "",
     };
     this.calls.push(call);
     this.onCall(call);
     await this.hold(call);
     const send = (status: number, body: unknown): void => {
       if (status === 204) response.writeHead(204).end();
-      else response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      else if (body instanceof RawText)
+        response.writeHead(status, { "content-type": "application/vnd.github.raw; charset=utf-8" }).end(body.text);
+      else response.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
     };
     const refusal = this.refusals.find((r) => r.pattern.test(`${call.method} ${path}`));
     if (refusal !== undefined) {

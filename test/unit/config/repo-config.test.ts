@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REPO_CONFIG, parseRepoConfig } from "../../../src/config/repo-config.js";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, resolveRepoConfig } from "../../../src/config/repo-config.js";
 
 describe("parseRepoConfig", () => {
   it("gives the defaults when there is no file", () => {
@@ -85,5 +85,66 @@ describe("parseRepoConfig", () => {
 
   it("refuses huge files", () => {
     expect(parseRepoConfig(`# ${"x".repeat(70_000)}`)).toMatchObject({ ok: false, reason: "too-large" });
+  });
+});
+
+describe("resolveRepoConfig: organisation defaults, the repository's overrides, and the organisation's floor", () => {
+  const org = (data: unknown) => [{ source: "acme/.github:.github/patchsmith.yml", data }];
+  const repo = (data: unknown) => [{ source: "acme/widgets:.github/patchsmith.yml", data }];
+
+  it("takes the organisation's settings as defaults that the repository overrides key by key", () => {
+    const result = resolveRepoConfig({
+      org: org({ model: "org-model", budget: { attempts: 2, tokens: 50_000 }, test: "npm test" }),
+      repo: repo({ budget: { attempts: 5 }, test: "npm run test:unit" }),
+    });
+    expect(result.ok && result.config).toMatchObject({
+      model: "org-model",
+      maxAttempts: 5,
+      tokenBudget: 50_000,
+      testCommand: "npm run test:unit",
+    });
+  });
+
+  it("applies extended files first and the repository's own last", () => {
+    const result = resolveRepoConfig({
+      org: [],
+      repo: [
+        { source: "acme/shared:.github/patchsmith.yml", data: { model: "base", test: "make test" } },
+        { source: "acme/widgets:.github/patchsmith.yml", data: { model: "mine" } },
+      ],
+    });
+    expect(result.ok && result.config).toMatchObject({ model: "mine", testCommand: "make test" });
+  });
+
+  it("never lets a repository lower the organisation's protected paths or trigger rules", () => {
+    const result = resolveRepoConfig({
+      org: org({
+        paths: { forbidden: ["secrets/**"] },
+        triggers: { "min-permission": "maintain", users: ["Alice", "bob"] },
+      }),
+      repo: repo({
+        paths: { forbidden: [], "allow-workflows": true },
+        triggers: { "min-permission": "write", users: ["alice", "mallory"] },
+      }),
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.forbiddenPaths).toEqual(expect.arrayContaining([".github/workflows/**", "secrets/**"]));
+    expect(result.config.trigger).toEqual({ minPermission: "maintain", users: ["alice"] });
+  });
+
+  it("lets a repository tighten what the organisation set", () => {
+    const result = resolveRepoConfig({
+      org: org({ triggers: { "min-permission": "write" } }),
+      repo: repo({ paths: { forbidden: ["db/**"] }, triggers: { "min-permission": "admin" } }),
+    });
+    expect(result.ok && result.config.trigger.minPermission).toBe("admin");
+    expect(result.ok && result.config.forbiddenPaths).toContain("db/**");
+  });
+
+  it("names the file whose settings are wrong, and gives the defaults when there is no file at all", () => {
+    const wrong = resolveRepoConfig({ org: org({ budget: { atempts: 2 } }), repo: [] });
+    expect(!wrong.ok && wrong.message).toContain("acme/.github:.github/patchsmith.yml has settings");
+    expect(resolveRepoConfig({ org: [], repo: [] })).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
   });
 });

@@ -1,4 +1,5 @@
 /** An in-memory GitHub gateway for unit tests: state you can set, and every call recorded in order. */
+import { parse as parseYaml } from "yaml";
 import type {
   AppIdentity,
   CheckConclusion,
@@ -106,9 +107,24 @@ export function createFakeGateway(initial: Partial<FakeState> = {}): {
       record("getRepo", repo);
       return Promise.resolve(state.repo);
     },
-    getFileContent(repo, path, ref) {
-      record("getFileContent", repo, path, ref);
-      return Promise.resolve(state.files[`${ref}:${path}`]);
+    getConfigLayers(repo, path, ref) {
+      record("getConfigLayers", repo, path, ref);
+      // As probot's config plugin: the file parsed (an error for invalid YAML), and the organisation's as a layer
+      // (`org:<path>` in the files).
+      const layer = (key: string, source: string) => {
+        const text = state.files[key];
+        if (text === undefined) return [];
+        try {
+          return [{ source, data: (parseYaml(text) as unknown) ?? {} }];
+        } catch {
+          throw new Error(
+            `[@probot/octokit-plugin-config] Configuration could not be parsed from ${source} (invalid YAML)`,
+          );
+        }
+      };
+      const own = layer(`${ref}:${path}`, `${repo.owner}/${repo.name}:${path}`);
+      const org = layer(`org:${path}`, `${repo.owner}/.github:${path}`);
+      return Promise.resolve({ repo: own, org });
     },
     getBranchSha(repo, branch) {
       record("getBranchSha", repo, branch);

@@ -64,10 +64,10 @@ describe("worker: /fix on an issue", () => {
     expect(request.resumeTrailer).toEqual({ key: "Patchsmith-Job", value: sampleJob().id });
 
     const methods = fake.methods();
-    expect(methods.indexOf("getFileContent")).toBeLessThan(methods.indexOf("createCheckRun"));
+    expect(methods.indexOf("getConfigLayers")).toBeLessThan(methods.indexOf("createCheckRun"));
     expect(methods.indexOf("createCheckRun")).toBeLessThan(methods.indexOf("createRepoToken"));
     expect(methods.indexOf("createPull")).toBeLessThan(methods.lastIndexOf("updateComment"));
-    expect(fake.calls.find((c) => c.method === "getFileContent")?.args.slice(1)).toEqual([
+    expect(fake.calls.find((c) => c.method === "getConfigLayers")?.args.slice(1)).toEqual([
       ".github/patchsmith.yml",
       "main",
     ]);
