@@ -24,6 +24,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "context", load: async () => (await import("./context.js")).contextSection },
   { name: "setup", load: async () => (await import("./setup.js")).setupSection },
   { name: "answers", load: async () => (await import("./answers.js")).answersSection },
+  { name: "queues", load: async () => (await import("./queues.js")).queuesSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

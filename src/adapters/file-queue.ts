@@ -89,13 +89,14 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
   });
   for (const job of loaded) scheduler.enqueue(job.record.group, { name: job.name, job: job.job });
   let nextSeq = loaded.reduce((max, job) => Math.max(max, job.seq), -1) + 1;
-  // Adds run one after another so jobs of a group are queued in call order even when callers do not await.
-  let addChain: Promise<unknown> = Promise.resolve();
+  // Adds of one group run one after another, so its jobs are queued (and numbered) in call order even when callers
+  // do not await; groups add side by side, so their fsyncs overlap instead of queueing behind each other (a burst
+  // over many threads on a busy disk would otherwise wait for every other thread's fsyncs).
+  const addChains = new Map<string, Promise<unknown>>();
 
-  async function addNow(job: J, { id, group }: EnqueueOptions): Promise<boolean> {
+  async function addNow(job: J, { id, group }: EnqueueOptions, seq: number): Promise<boolean> {
     if (scheduler.isClosed()) return false;
     const at = now();
-    const seq = nextSeq++;
     const name = await writeJob(layout, seq, { id, group, enqueuedAt: at, job }, at);
     if (name === undefined) return false;
     // After a close() that began while the file was written the scheduler refuses it: the job stays on disk for the
@@ -111,8 +112,14 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
     recovered: loaded.length,
     swept,
     add(job: J, where: EnqueueOptions): Promise<boolean> {
-      const result = addChain.then(() => addNow(job, where));
-      addChain = result.catch(() => undefined);
+      const seq = nextSeq++;
+      const result = (addChains.get(where.group) ?? Promise.resolve()).then(() => addNow(job, where, seq));
+      const settled = result.catch(() => undefined);
+      addChains.set(where.group, settled);
+      // A group with nothing left to add is forgotten, so the map stays as small as the burst.
+      void settled.then(() => {
+        if (addChains.get(where.group) === settled) addChains.delete(where.group);
+      });
       return result;
     },
     claim(key: string, owner: string): Promise<string> {
@@ -140,7 +147,7 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
     async close(): Promise<void> {
       // Queued jobs stay on disk for the next instance; only the in-memory view is dropped.
       const stopped = scheduler.close();
-      await addChain;
+      await Promise.all(addChains.values());
       await stopped;
     },
   };

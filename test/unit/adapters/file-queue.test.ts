@@ -75,13 +75,11 @@ describe("file queue: the memory queue's semantics", () => {
       },
       () => undefined,
     );
-    // Not awaited one by one: the queue must still keep call order within a group.
-    await Promise.all([
-      queue.add("a1", { id: "a1", group: "A" }),
-      queue.add("a2", { id: "a2", group: "A" }),
-      queue.add("b1", { id: "b1", group: "B" }),
-      queue.add("c1", { id: "c1", group: "C" }),
-    ]);
+    // Not awaited one by one: the queue must still keep call order within a group (groups add side by side, so
+    // the order between groups is the order their adds finish: awaited here to make it the call order).
+    await Promise.all([queue.add("a1", { id: "a1", group: "A" }), queue.add("a2", { id: "a2", group: "A" })]);
+    await queue.add("b1", { id: "b1", group: "B" });
+    await queue.add("c1", { id: "c1", group: "C" });
     expect(log).toEqual(["start a1", "start b1"]);
     expect(await queue.pending("A")).toBe(2);
     expect(await queue.pending("C")).toBe(1);
@@ -176,6 +174,28 @@ describe("file queue: the memory queue's semantics", () => {
     expect(log).toEqual(["two"]);
     // "three" was refused, not half-added: its id is still free.
     expect(await next.add("three", { id: "3", group: "g" })).toBe(true);
+  });
+});
+
+describe("file queue: adds side by side", () => {
+  it("keeps each group's call order when adds to many groups are not awaited, also after a restart", async () => {
+    const dir = tempDir();
+    const first = await open(dir, { concurrency: 4 });
+    const calls = Array.from({ length: 200 }, (_, i) => ({
+      job: `g${String(i % 10)}-${String(i)}`,
+      group: `g${String(i % 10)}`,
+    }));
+    await Promise.all(calls.map((c) => first.add(c.job, { id: c.job, group: c.group })));
+    await first.close();
+    // Read back by a new instance: the order on disk is the call order too.
+    const second = await open(dir, { concurrency: 4 });
+    const ran = record(second);
+    await second.idle();
+    for (let g = 0; g < 10; g++) {
+      const mine = calls.filter((c) => c.group === `g${String(g)}`).map((c) => c.job);
+      expect(ran.filter((job) => job.startsWith(`g${String(g)}-`))).toEqual(mine);
+    }
+    await second.close();
   });
 });
 
