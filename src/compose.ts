@@ -6,6 +6,7 @@ import { createFsTree } from "./adapters/fs-tree.js";
 import { createPackageCaches } from "./adapters/package-caches.js";
 import { createGitSandboxFactory } from "./adapters/git-sandbox.js";
 import { createOpenAIModelClient } from "./adapters/openai-model.js";
+import { createRoutedModelClient } from "./adapters/routed-model.js";
 import { systemClock } from "./adapters/system-clock.js";
 import { createSandboxRunner } from "./adapters/sandbox/runner.js";
 import { DEFAULT_SETUP_RULES } from "./adapters/sandbox/egress-rules.js";
@@ -33,13 +34,15 @@ export function defaultCacheRoot(env: Env, vars: Readonly<Record<string, string 
 }
 
 export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsOptions = {}): FixDeps {
-  const secrets = [model.apiKey].filter((s) => s.length >= 8);
+  const routeKeys = [...(model.routes?.values() ?? [])].flatMap((route) =>
+    route.apiKey === undefined ? [] : [route.apiKey],
+  );
+  const secrets = [model.apiKey, ...routeKeys].filter((s) => s.length >= 8);
+  const endpoint = { apiKey: model.apiKey, ...(model.baseURL !== undefined ? { baseURL: model.baseURL } : {}) };
   return {
     git: createGitSandboxFactory(),
-    model: createOpenAIModelClient({
-      apiKey: model.apiKey,
-      ...(model.baseURL !== undefined ? { baseURL: model.baseURL } : {}),
-    }),
+    model:
+      model.routes === undefined ? createOpenAIModelClient(endpoint) : createRoutedModelClient(model.routes, endpoint),
     runner: createSandboxRunner({
       mode: env.PATCHSMITH_TEST_SANDBOX ?? options.defaultSandbox ?? "auto",
       ...(env.PATCHSMITH_SANDBOX_USER === undefined ? {} : { user: env.PATCHSMITH_SANDBOX_USER }),

@@ -15,7 +15,8 @@ export function createRoutedModelClient(
   const fallback = createOpenAIModelClient(defaults);
   const clients = new Map<string, ModelClient>();
   const clientFor = (name: string, route: ModelRoute): ModelClient => {
-    if (route.baseURL === undefined && route.apiKey === undefined && route.maxTokensField === undefined) return fallback;
+    if (route.baseURL === undefined && route.apiKey === undefined && route.maxTokensField === undefined)
+      return fallback;
     let client = clients.get(name);
     if (client === undefined) {
       client = createOpenAIModelClient({
@@ -33,7 +34,7 @@ export function createRoutedModelClient(
       const route = routes.get(request.model);
       if (route === undefined) return fallback.complete(request);
       const response = await clientFor(request.model, route).complete({ ...request, model: route.model });
-      return route.price === undefined ? response : ({ ...response, price: route.price } as ChatResponse);
+      return route.price === undefined ? response : { ...response, price: route.price };
     },
   };
 }

@@ -42,6 +42,11 @@ function withEstimated(usage: Omit<Usage, "estimatedCalls">, estimatedCalls: num
   return estimatedCalls > 0 ? { ...usage, estimatedCalls } : usage;
 }
 
+/** A cost only when some call had one, so reports of unpriced models do not change. */
+function costOf(a: number | undefined, b: number | undefined, sign = 1): { costUsd?: number } {
+  return a === undefined && b === undefined ? {} : { costUsd: (a ?? 0) + sign * (b ?? 0) };
+}
+
 export function addUsage(a: Usage, b: Omit<Usage, "calls"> & { calls?: number }): Usage {
   return withEstimated(
     {
@@ -49,6 +54,7 @@ export function addUsage(a: Usage, b: Omit<Usage, "calls"> & { calls?: number })
       promptTokens: a.promptTokens + b.promptTokens,
       completionTokens: a.completionTokens + b.completionTokens,
       totalTokens: a.totalTokens + b.totalTokens,
+      ...costOf(a.costUsd, b.costUsd),
     },
     (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0),
   );
@@ -62,6 +68,7 @@ export const usageSince = (earlier: Usage, later: Usage): Usage =>
       promptTokens: later.promptTokens - earlier.promptTokens,
       completionTokens: later.completionTokens - earlier.completionTokens,
       totalTokens: later.totalTokens - earlier.totalTokens,
+      ...costOf(later.costUsd, earlier.costUsd, -1),
     },
     (later.estimatedCalls ?? 0) - (earlier.estimatedCalls ?? 0),
   );

@@ -6,6 +6,7 @@
  * rounded up, over the text of every message sent (the whole conversation, since each call re-sends it) and over the
  * reply. It errs a little high for code, which is the safe side for a budget.
  */
+import { costOf } from "../core/money.js";
 import type { ChatMessage, ChatResponse } from "../ports/model-client.js";
 import type { Usage } from "./types.js";
 
@@ -22,6 +23,12 @@ function isReported(usage: ChatResponse["usage"]): boolean {
 
 /** One call's usage: the endpoint's figures when it gave any, else the estimate (marked in `estimatedCalls`). */
 export function usageOfCall(messages: readonly ChatMessage[], response: ChatResponse): Usage {
+  const usage = tokensOfCall(messages, response);
+  const price = response.price;
+  return price === undefined ? usage : { ...usage, costUsd: costOf(price, usage.promptTokens, usage.completionTokens) };
+}
+
+function tokensOfCall(messages: readonly ChatMessage[], response: ChatResponse): Usage {
   const reported = response.usage;
   if (isReported(reported)) {
     const { promptTokens, completionTokens, totalTokens } = reported;

@@ -2,6 +2,7 @@
  * The report for people (Markdown) and for machines (`--json`, the DESIGN section 4 shape first, then the extra
  * fields). Pure: the CLI prints these, the GitHub worker builds its comment from the same report.
  */
+import { formatUsd } from "../core/money.js";
 import { fenceFor } from "../apply/feedback-retry.js";
 import type { SetupReport } from "./setup-step.js";
 import type { AttemptReport, FixReport, TestSummary } from "./types.js";
@@ -72,7 +73,8 @@ function describeUsage(usage: FixReport["usage"]): string {
   const estimated = usage.estimatedCalls ?? 0;
   const tokens = `${estimated > 0 ? "~" : ""}${usage.totalTokens.toLocaleString("en-US")} tokens`;
   const how = estimated > 0 ? ` (estimated for ${estimated} of ${usage.calls})` : "";
-  return `${tokens} in ${plural(usage.calls, "model call")}${how}`;
+  const cost = usage.costUsd === undefined ? "" : `, ${estimated > 0 ? "~" : ""}${formatUsd(usage.costUsd)}`;
+  return `${tokens} in ${plural(usage.calls, "model call")}${how}${cost}`;
 }
 
 export function renderReportMarkdown(report: FixReport): string {

@@ -158,6 +158,8 @@ export interface Usage {
    * usage; absent when every figure was reported.
    */
   readonly estimatedCalls?: number;
+  /** US dollars, for the calls to models the operator priced (PATCHSMITH_MODELS_FILE); absent when none was. */
+  readonly costUsd?: number;
 }
 
 export interface ChangedFile {

@@ -2,9 +2,11 @@
  * The process environment, parsed once with zod (DESIGN section 5). Everything is optional here; each use case
  * asks for what it needs (`modelSettings` for the model) and gets a readable error instead of a crash.
  */
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseEgressRules } from "../adapters/sandbox/egress-rules.js";
 import { parseBytes } from "../core/bytes.js";
+import { parseModelRoutes, type ModelRoute } from "./model-routes.js";
 
 const optionalText = z
   .string()
@@ -63,6 +65,8 @@ export const envSchema = z.object({
   PATCHSMITH_LOG_LEVEL: optionalText,
   PATCHSMITH_REDIS_URL: optionalText,
   PATCHSMITH_DATA_DIR: optionalText,
+  /** The operator's model table (config/model-routes.ts): endpoints, names and prices per model. */
+  PATCHSMITH_MODELS_FILE: optionalText,
   APP_ID: optionalText,
   PRIVATE_KEY: optionalText,
   PRIVATE_KEY_PATH: optionalText,
@@ -97,6 +101,8 @@ export interface ModelSettings {
   readonly apiKey: string;
   readonly baseURL?: string;
   readonly model: string;
+  /** Model names the operator routes to other endpoints, or prices (PATCHSMITH_MODELS_FILE). */
+  readonly routes?: ReadonlyMap<string, ModelRoute>;
 }
 
 /**
@@ -105,6 +111,8 @@ export interface ModelSettings {
  */
 export function modelSettings(
   env: Env,
+  vars: Readonly<Record<string, string | undefined>> = process.env,
+  read: (path: string) => string = (path) => readFileSync(path, "utf8"),
 ): { readonly ok: true; readonly settings: ModelSettings } | { readonly ok: false; readonly message: string } {
   if (env.OPENAI_API_KEY === undefined && env.OPENAI_BASE_URL === undefined) {
     return {
@@ -112,12 +120,29 @@ export function modelSettings(
       message: "OPENAI_API_KEY is not set (or set OPENAI_BASE_URL for a local OpenAI-compatible server)",
     };
   }
+  let routes: ReadonlyMap<string, ModelRoute> | undefined;
+  const file = env.PATCHSMITH_MODELS_FILE;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = read(file);
+    } catch (error) {
+      return {
+        ok: false,
+        message: `cannot read PATCHSMITH_MODELS_FILE ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+    const parsed = parseModelRoutes(text, file, vars);
+    if (!parsed.ok) return parsed;
+    routes = parsed.routes;
+  }
   return {
     ok: true,
     settings: {
       apiKey: env.OPENAI_API_KEY ?? "not-needed",
       ...(env.OPENAI_BASE_URL !== undefined ? { baseURL: env.OPENAI_BASE_URL } : {}),
       model: env.PATCHSMITH_MODEL ?? DEFAULT_MODEL,
+      ...(routes === undefined ? {} : { routes }),
     },
   };
 }

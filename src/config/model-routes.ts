@@ -59,7 +59,10 @@ export function parseModelRoutes(
   try {
     data = parseYaml(text, { maxAliasCount: 10 }) ?? {};
   } catch (error) {
-    return { ok: false, message: `${source} is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `${source} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const parsed = tableSchema.safeParse(data);
   if (!parsed.success) return { ok: false, message: `${source}:\n${z.prettifyError(parsed.error)}` };
@@ -79,9 +82,4 @@ export function parseModelRoutes(
     });
   }
   return { ok: true, routes };
-}
-
-/** What a call cost, from its tokens and the price per million. */
-export function costOf(price: Price, promptTokens: number, completionTokens: number): number {
-  return (promptTokens * price.input + completionTokens * price.output) / 1_000_000;
 }

@@ -1,4 +1,5 @@
 /** The parts of a FixReport people read: what changed, tests before and after, attempts, tokens (pure). */
+import { formatUsd } from "../core/money.js";
 import type { FixReport, TestSummary } from "../agent/types.js";
 import { describeSetup } from "../agent/render-report.js";
 import { details, fence, plural, quoteInline, truncate } from "./markdown.js";
@@ -35,7 +36,8 @@ export function renderUsage(report: FixReport): string {
   const approx = estimated > 0 ? "~" : "";
   const note = estimated > 0 ? `; estimated for ${estimated} of ${u.calls} calls` : "";
   const tokens = `${approx}${u.totalTokens.toLocaleString("en-US")} tokens (${u.promptTokens.toLocaleString("en-US")} prompt + ${u.completionTokens.toLocaleString("en-US")} completion${note})`;
-  return `**Attempts:** ${report.attempts.length} · **Model calls:** ${u.calls} · **Tokens:** ${tokens}`;
+  const cost = u.costUsd === undefined ? "" : ` · **Cost:** ${approx}${formatUsd(u.costUsd)}`;
+  return `**Attempts:** ${report.attempts.length} · **Model calls:** ${u.calls} · **Tokens:** ${tokens}${cost}`;
 }
 
 /** One line per attempt: what the edits did, whether tests passed, whether it was kept. */

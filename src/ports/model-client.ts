@@ -36,6 +36,8 @@ export interface ChatResponse {
   readonly text: string;
   readonly toolCalls?: readonly ToolCall[];
   readonly usage: { readonly promptTokens: number; readonly completionTokens: number; readonly totalTokens: number };
+  /** USD per million tokens, when the operator priced this model: the loop counts the cost. */
+  readonly price?: { readonly input: number; readonly output: number };
 }
 
 /** Thrown by adapters for failures the loop reports as `failed` (after the adapter's own retries). */

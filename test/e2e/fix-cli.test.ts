@@ -3,7 +3,8 @@
  * pointing at the fake OpenAI server, against a bare remote of a real repository with a failing test.
  */
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeBareRemote, makeNodeRepo, type BareRemote, type TempRepo } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../fakes/openai-server.js";
@@ -133,6 +134,40 @@ describe("node dist/cli.js fix", () => {
     expect(again.branch).toBe("patchsmith/fix-the-mean-2");
     expect(git(repo.dir, ["rev-parse", again.branch]).trim()).toBe(again.commits[0]!.sha);
     expect(treeState(repo)).toEqual(before);
+  });
+
+  it("routes a model name to the operator's endpoint with its key, and reports the cost of its calls", async () => {
+    repo = makeNodeRepo();
+    const fix = block("src/stats.js", "  return total / (values.length - 1);", "  return total / values.length;");
+    const localKey = "sk-local-route-key-0123456789abcdef";
+    server = await startFakeOpenAI([fix], { apiKey: localKey });
+    const table = join(repo.dir, "..", `models-${String(Date.now())}.yml`);
+    writeFileSync(
+      table,
+      `cheap-coder:\n  base-url: ${server.url}\n  api-key-env: LOCAL_MODEL_KEY\n  model: coder-7b\n  price: { input: 1000, output: 2000 }\n`,
+    );
+    try {
+      const result = await runCli(["fix", "--repo", repo.dir, "--json", "--model", "cheap-coder", "Fix the mean"], {
+        // The default endpoint is somewhere else: only the route reaches the fake server.
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+        OPENAI_API_KEY: SECRET,
+        LOCAL_MODEL_KEY: localKey,
+        PATCHSMITH_MODELS_FILE: table,
+      });
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout) as {
+        status: string;
+        usage: { promptTokens: number; completionTokens: number; costUsd?: number };
+      };
+      expect(report.status).toBe("success");
+      expect(server.chatRequests.map((r) => r.model)).toEqual(["coder-7b"]);
+      const { promptTokens, completionTokens } = report.usage;
+      expect(report.usage.costUsd).toBeCloseTo((promptTokens * 1000 + completionTokens * 2000) / 1_000_000, 6);
+      expect(result.stdout).not.toContain(localKey);
+      expect(result.stderr).not.toContain(localKey);
+    } finally {
+      rmSync(table, { force: true });
+    }
   });
 
   it("without --push on a URL keeps the clone that holds the branch and prints its path", async () => {

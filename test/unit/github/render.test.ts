@@ -69,6 +69,14 @@ describe("final comment", () => {
     );
   });
 
+  it("gives the cost when the operator priced the model, and only then", () => {
+    const report = successReport();
+    expect(renderUsage({ ...report, usage: { ...report.usage, costUsd: 0.0456 } })).toBe(
+      "**Attempts:** 1 · **Model calls:** 1 · **Tokens:** 1,500 tokens (1,200 prompt + 300 completion) · **Cost:** $0.046",
+    );
+    expect(renderUsage(report)).not.toContain("Cost");
+  });
+
   it("keeps a huge patch delivery under GitHub's comment size limit and says it was cut", () => {
     const diff = `diff --git a/x b/x\n${"+ a long added line of generated text\n".repeat(5000)}`;
     const body = renderOutcome(
