@@ -3,14 +3,13 @@
  * the queues (embedded or Redis), and — unless it only takes webhooks (`--workers 0`, Redis only) — the processing
  * of commands and jobs. The one place the app's adapters are wired together; `patchsmith worker` is compose-worker.ts.
  */
-import { createConsoleLogger } from "./adapters/console-logger.js";
+import { createAppLogger } from "./adapters/app-logger.js";
 import { startProbotServer } from "./adapters/probot-server.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
 import { scheduleReconciliation } from "./github/reconcile-deliveries.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
-import type { Logger } from "./ports/logger.js";
 import { createPromMetrics } from "./adapters/prom-metrics.js";
 import { measured, startProcessing } from "./compose-processing.js";
 import { createReadiness } from "./readiness.js";
@@ -26,7 +25,6 @@ export interface RunningApp {
 export interface ComposeAppOptions {
   readonly env: AppEnv;
   readonly fixDeps: FixDeps;
-  readonly logger?: Logger;
   /** Jobs this process runs at once; 0 (Redis only): it only takes webhooks, workers run the rest. */
   readonly workers?: number;
 }
@@ -39,7 +37,15 @@ export class StartupRefused extends Error {
 export async function startApp(options: ComposeAppOptions): Promise<RunningApp> {
   const { env } = options;
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
-  const logger = options.logger ?? createConsoleLogger({ secrets });
+  // One log for the process: probot's lines and ours, one level, redacted.
+  const log = await createAppLogger({
+    level: env.logLevel,
+    format: env.logFormat,
+    levelInString: env.logLevelInString,
+    sentryDsn: env.sentryDsn,
+    secrets: () => secrets,
+  });
+  const logger = log.logger;
   const workers = options.workers ?? env.concurrency;
   if (workers === 0 && env.redisUrl === undefined) {
     throw new StartupRefused(
@@ -70,8 +76,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
         port: env.port,
         webhookPath: env.webhookPath,
         throttle: env.throttle,
-        logLevel: env.logLevel,
-        logFormat: env.logFormat,
+        log: log.pino,
         onRequest: (method, status, remaining) => {
           metrics.githubRequest(method, status, remaining);
         },

@@ -61,7 +61,7 @@ export function startProcessing(options: {
   );
   const work = createWorker({
     gateways,
-    runFix: (request) => runFix(fixDeps, request),
+    runFix: (request, logger) => runFix(logger === undefined ? fixDeps : { ...fixDeps, logger }, request),
     git: fixDeps.git,
     logger,
     secrets,

@@ -2,11 +2,10 @@
  * `patchsmith worker`: commands and jobs from the shared queue (Redis), with no webhook endpoint. Any number run on
  * any number of machines beside one `serve --workers 0`; a worker killed mid-job has its job taken over by another.
  */
-import { createConsoleLogger } from "./adapters/console-logger.js";
+import { createAppLogger } from "./adapters/app-logger.js";
 import { createProbotAuth } from "./adapters/probot-server.js";
 import type { FixDeps } from "./agent/deps.js";
 import type { AppEnv } from "./github/app-env.js";
-import type { Logger } from "./ports/logger.js";
 import { startProcessing } from "./compose-processing.js";
 import { openQueues } from "./compose-queues.js";
 
@@ -18,7 +17,6 @@ export interface RunningWorker {
 export async function startWorker(options: {
   readonly env: AppEnv;
   readonly fixDeps: FixDeps;
-  readonly logger?: Logger;
 }): Promise<RunningWorker> {
   const { env } = options;
   if (env.redisUrl === undefined) {
@@ -27,7 +25,15 @@ export async function startWorker(options: {
     );
   }
   const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
-  const logger = options.logger ?? createConsoleLogger({ secrets });
+  // One log for the process: probot's lines and ours, one level, redacted.
+  const log = await createAppLogger({
+    level: env.logLevel,
+    format: env.logFormat,
+    levelInString: env.logLevelInString,
+    sentryDsn: env.sentryDsn,
+    secrets: () => secrets,
+  });
+  const logger = log.logger;
   const queues = await openQueues(env, logger);
   const auth = createProbotAuth({
     appId: env.appId,
@@ -35,8 +41,7 @@ export async function startWorker(options: {
     webhookSecret: env.webhookSecret,
     baseUrl: env.baseUrl,
     throttle: env.throttle,
-    logLevel: env.logLevel,
-    logFormat: env.logFormat,
+    log: log.pino,
   });
   const fixDeps: FixDeps = {
     ...options.fixDeps,

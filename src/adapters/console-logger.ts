@@ -55,6 +55,11 @@ function clean(value: unknown, secrets: readonly string[], depth: number, seen: 
   return out;
 }
 
+/** Every string in the fields redacted of `secrets` and token shapes; errors as plain objects. */
+export function cleanFields(fields: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  return clean(fields, secrets, 0, new WeakSet()) as Record<string, unknown>;
+}
+
 export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
   const threshold = RANK[options.level ?? levelFromEnv()];
   const secrets = options.secrets ?? [];
@@ -88,5 +93,6 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
     error: (message, fields) => {
       log("error", message, fields);
     },
+    child: (bindings) => createConsoleLogger({ ...options, bindings: { ...options.bindings, ...bindings } }),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot, ProbotOctokit, type Logger as PinoLogger } from "probot";
 import type { Octokit } from "./octokit-gateway.js";
 
 export interface ProbotServerOptions {
@@ -20,8 +20,8 @@ export interface ProbotServerOptions {
   readonly webhookPath: string;
   /** Octokit's throttling and retries (on by default; tests and rate-limit-free GHES may turn them off). */
   readonly throttle: boolean;
-  readonly logLevel?: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | undefined;
-  readonly logFormat?: "json" | "pretty" | undefined;
+  /** The one log of the process (app-logger.ts): probot writes its own lines to it too. */
+  readonly log: PinoLogger;
   /** Told of every GitHub API answer (metrics): method, status, and the rate limit left when GitHub says. */
   readonly onRequest?: ((method: string, status: number, rateLimitRemaining: number | undefined) => void) | undefined;
 }
@@ -61,8 +61,7 @@ export function createProbotAuth(options: Omit<ProbotServerOptions, "host" | "po
     secret: options.webhookSecret,
     Octokit: octokitClass(options.throttle),
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
-    ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
+    log: options.log,
   });
   const OctokitClass = octokitClass(options.throttle);
   const observed = (octokit: Octokit): Octokit => {

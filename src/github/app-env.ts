@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
 const envSchema = z.object({
   APP_ID: z.string().regex(/^\d+$/, "must be the numeric App ID"),
@@ -25,7 +25,11 @@ const envSchema = z.object({
   PATCHSMITH_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  /** The CLI's name for the same setting; LOG_LEVEL wins. */
+  PATCHSMITH_LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  LOG_LEVEL_IN_STRING: z.enum(["true", "false"]).optional(),
+  SENTRY_DSN: z.string().min(1).optional(),
 });
 
 export interface AppEnv {
@@ -49,8 +53,12 @@ export interface AppEnv {
   /** Where the durable job queue lives: PATCHSMITH_DATA_DIR, else the user's state folder. */
   readonly dataDir: string;
   readonly throttle: boolean;
-  readonly logLevel: (typeof LOG_LEVELS)[number] | undefined;
+  /** LOG_LEVEL, else PATCHSMITH_LOG_LEVEL, else info: one level for probot's lines and patchsmith's. */
+  readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly logFormat: "json" | "pretty" | undefined;
+  readonly logLevelInString: boolean;
+  /** Errors logged also go to Sentry (probot's error reporting). */
+  readonly sentryDsn: string | undefined;
 }
 
 export type AppEnvResult =
@@ -112,8 +120,10 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       reconcileMs: env.PATCHSMITH_RECONCILE_SECONDS * 1000,
       dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),
       throttle: env.PATCHSMITH_THROTTLE === "on",
-      logLevel: env.LOG_LEVEL,
+      logLevel: env.LOG_LEVEL ?? env.PATCHSMITH_LOG_LEVEL ?? "info",
       logFormat: env.LOG_FORMAT,
+      logLevelInString: env.LOG_LEVEL_IN_STRING === "true",
+      sentryDsn: env.SENTRY_DSN,
     },
   };
 }

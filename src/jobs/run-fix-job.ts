@@ -14,7 +14,7 @@ import { botIdentity, coAuthorOf, webHostOf, type Plan } from "./prepare.js";
 import type { Tracker } from "./tracker.js";
 
 export interface FixJobDeps {
-  readonly runFix: (request: FixRequest) => Promise<FixReport>;
+  readonly runFix: (request: FixRequest, logger?: Logger) => Promise<FixReport>;
   readonly logger: Logger;
   readonly defaultModel?: string | undefined;
   readonly pushes?: PushLedger | undefined;
@@ -188,7 +188,7 @@ export async function runFixJob(
       if (from !== null) await notePush(deps.pushes, deps.logger, { repo: plan.branch.headRepo, from, to });
     },
   };
-  const report = await deps.runFix(request);
+  const report = await deps.runFix(request, deps.logger);
   if (report.resumedFrom !== undefined) tracker.earlierRunFrom(report.resumedFrom);
 
   if (report.status !== "success") {

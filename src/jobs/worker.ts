@@ -24,7 +24,8 @@ import { createTracker } from "./tracker.js";
 
 export interface WorkerDeps {
   readonly gateways: GitHubGatewayFactory;
-  readonly runFix: (request: FixRequest) => Promise<FixReport>;
+  /** Runs the fix loop; `logger` is the job's own (its lines carry the job's ids). */
+  readonly runFix: (request: FixRequest, logger?: Logger) => Promise<FixReport>;
   readonly git: GitSandboxFactory;
   readonly logger: Logger;
   /** Values never to publish (private key, webhook secret, model key); job tokens are added per job. */
@@ -66,7 +67,14 @@ async function runJob(job: Job, deps: WorkerDeps): Promise<void> {
     },
   };
   const gateway = withRedaction(minting, () => secrets);
-  const logger = withRedactedLogs(deps.logger, () => secrets);
+  // Every line of the job, the fix loop's included, names the job, its thread and the delivery it came from.
+  const bindings = {
+    job: job.id,
+    repo: `${job.repo.owner}/${job.repo.name}`,
+    number: job.target.number,
+    delivery: job.deliveryId,
+  };
+  const logger = withRedactedLogs(deps.logger.child?.(bindings) ?? deps.logger, () => secrets);
   const fields = { job: job.id, repo: `${job.repo.owner}/${job.repo.name}`, number: job.target.number };
   try {
     await runCommand(job, gateway, { ...deps, logger });

@@ -105,7 +105,9 @@ export async function startHarness(
     PATCHSMITH_THROTTLE: "off",
     PATCHSMITH_RECONCILE_SECONDS: "0",
     PATCHSMITH_LOG_LEVEL: "warn",
-    LOG_LEVEL: "warn",
+    // One JSON object per line, levels as words: what the tests read back.
+    LOG_FORMAT: "json",
+    LOG_LEVEL_IN_STRING: "true",
     ...(options.tmpInRoot === true ? { TMPDIR: path.join(root, "tmp") } : {}),
     ...(options.redis === undefined ? {} : { PATCHSMITH_REDIS_URL: options.redis.url }),
     ...options.env,

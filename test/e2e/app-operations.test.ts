@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeNodeRepo } from "../fakes/git-repos.js";
 import {
+  API_KEY,
   FIX_REPLY,
+  SECRET,
   INSTRUCTION,
   completedCheck,
   createRepo,
@@ -14,6 +16,7 @@ import {
   issueComment,
   publishRepo,
   startHarness,
+  waitFor,
   type Harness,
 } from "./app-harness.js";
 
@@ -70,6 +73,34 @@ describe("patchsmith serve for its operators", () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ ready: true, checks: { queue: "ok", sandbox: "ok", credentials: "ok" } });
     expect((await fetch(`${harness.appUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("writes one log: probot's lines and its own, JSON, every line of a job naming it, and no secret", async () => {
+    const harness = (h = await startHarness({ env: { PATCHSMITH_LOG_LEVEL: "debug" } }));
+    harness.modelStep = FIX_REPLY;
+    const full = createRepo(harness);
+    const delivery = "log-delivery-1";
+    await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`), { id: delivery });
+    expect((await completedCheck(harness, full)).body.conclusion).toBe("success");
+    const lines = await waitFor(harness, "the job's last line", () => {
+      const parsed = harness
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      return parsed.some((line) => line.msg === "job finished") ? parsed : undefined;
+    });
+    // Lines of the fix loop itself (the model's reply) and of the worker both carry the job's ids.
+    const ofJob = lines.filter((line) => line.msg === "model reply" || line.msg === "job finished");
+    expect(ofJob.length).toBeGreaterThanOrEqual(2);
+    for (const line of ofJob) {
+      expect(line).toMatchObject({ repo: full, number: 1, delivery, level: expect.any(String) });
+      expect(line.job).toMatch(/^c\d+-[0-9a-f]{16}$/);
+    }
+    // probot's own lines (its GitHub requests, at debug level) are in the same stream.
+    expect(lines.some((line) => String(line.msg).startsWith("GitHub request: "))).toBe(true);
+    expect(harness.output()).not.toContain(API_KEY);
+    expect(harness.output()).not.toContain(SECRET);
   });
 
   it("is alive but not ready when GitHub refuses its credentials", async () => {
