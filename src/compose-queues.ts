@@ -34,6 +34,16 @@ const parseJobRecord = (value: unknown): Job | undefined => {
 };
 
 export async function openQueues(env: AppEnv, logger: Logger, concurrency = env.concurrency): Promise<Queues> {
+  // One organisation's burst must not take every worker: its jobs share PATCHSMITH_INSTALLATION_CONCURRENCY slots.
+  const perInstallation =
+    env.installationConcurrency === undefined
+      ? {}
+      : {
+          perKey: {
+            keyOf: (job: Job) => `installation-${String(job.installationId)}`,
+            max: env.installationConcurrency,
+          },
+        };
   const onCorrupt = (record: CorruptRecord | { readonly id: string; readonly problem: string }): void => {
     logger.error("a queued record is unreadable; it was set aside", { ...record });
   };
@@ -51,6 +61,7 @@ export async function openQueues(env: AppEnv, logger: Logger, concurrency = env.
       concurrency,
       globalConcurrency: env.globalConcurrency,
       parse: parseJobRecord,
+      ...perInstallation,
     });
     const clones = await prepareWorkerCloneFolder();
     return {
@@ -83,6 +94,7 @@ export async function openQueues(env: AppEnv, logger: Logger, concurrency = env.
       concurrency,
       parse: parseJobRecord,
       onCorrupt,
+      ...perInstallation,
     });
     if (inbox.recovered + jobs.recovered > 0) {
       logger.info("resuming queued work", { commands: inbox.recovered, jobs: jobs.recovered });

@@ -41,6 +41,8 @@ export interface FileQueueOptions<J> {
   readonly now?: () => number;
   /** Told about each record moved to corrupt/ at start (to log it); the count is also on `corrupt`. */
   readonly onCorrupt?: (record: CorruptRecord) => void;
+  /** Jobs with the same key (an installation) running at once, at most (see group-scheduler.ts). */
+  readonly perKey?: { readonly keyOf: (job: J) => string | undefined; readonly max: number };
 }
 
 export interface FileQueue<J> extends JobQueue<J> {
@@ -76,8 +78,10 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
 
   // Only pending jobs live in memory (in the scheduler); finished ids and keys are looked up on disk (the files are
   // the index). The job's file is removed only once its handler settled: that is what makes delivery at least once.
+  const perKey = options.perKey;
   const scheduler = createGroupScheduler<Entry<J>>({
     concurrency: options.concurrency ?? 2,
+    ...(perKey === undefined ? {} : { perKey: { keyOf: (entry) => perKey.keyOf(entry.job), max: perKey.max } }),
     settle: async (entry) => {
       try {
         await removeMarker(path.join(layout.jobs, entry.name));

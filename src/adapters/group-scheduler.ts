@@ -12,6 +12,11 @@ export interface GroupSchedulerOptions<T> {
    * the file queue deletes the job's record here. A rejection is reported to onError with the job.
    */
   readonly settle?: (job: T) => Promise<void>;
+  /**
+   * A second limit across groups: jobs with the same key (an installation) run at most `max` at a time; a group
+   * whose next job is at its key's limit waits its turn while other groups go on.
+   */
+  readonly perKey?: { readonly keyOf: (job: T) => string | undefined; readonly max: number };
 }
 
 export interface GroupScheduler<T> {
@@ -41,6 +46,8 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
   // Map order is the turn order: a group whose job ends moves to the back (see pump).
   const groups = new Map<string, T[]>();
   const running = new Set<string>();
+  const perKey = options.perKey;
+  const runningByKey = new Map<string, number>();
   const idleWaiters: (() => void)[] = [];
   let handler: ((job: T) => Promise<void>) | undefined;
   let onError: (error: unknown, job: T) => void = () => undefined;
@@ -84,10 +91,18 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
     for (const [group, jobs] of groups) {
       if (running.size >= concurrency) break;
       if (running.has(group) || jobs.length === 0) continue;
+      const key = perKey?.keyOf(jobs[0]!);
+      if (key !== undefined && (runningByKey.get(key) ?? 0) >= perKey!.max) continue;
       const job = jobs.shift()!;
       running.add(group);
+      if (key !== undefined) runningByKey.set(key, (runningByKey.get(key) ?? 0) + 1);
       void runOne(job, handler).finally(() => {
         running.delete(group);
+        if (key !== undefined) {
+          const left = (runningByKey.get(key) ?? 1) - 1;
+          if (left > 0) runningByKey.set(key, left);
+          else runningByKey.delete(key);
+        }
         // Round robin: the group goes to the back, so one busy pull request cannot starve the others' jobs.
         const rest = groups.get(group);
         groups.delete(group);

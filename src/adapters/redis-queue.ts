@@ -14,7 +14,7 @@
  * `retentionMs` (default 30 days), as the file queue's markers are swept.
  */
 import { createHash } from "node:crypto";
-import { Queue, Worker, type Job as BullJob } from "bullmq";
+import { DelayedError, Queue, Worker, type Job as BullJob } from "bullmq";
 import { Redis } from "ioredis";
 import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
 
@@ -34,6 +34,12 @@ export interface RedisQueueOptions<J> {
   readonly sweepMs?: number;
   readonly retentionMs?: number;
   readonly prefix?: string;
+  /**
+   * Jobs with the same key (an installation) running at once across all workers, at most: a job over it waits
+   * (delayed a moment and tried again) while other groups go on. Kept in a Redis sorted set whose entries expire,
+   * so a dead worker's slot comes back.
+   */
+  readonly perKey?: { readonly keyOf: (job: J) => string | undefined; readonly max: number };
 }
 
 export interface RedisQueue<J> extends JobQueue<J> {
@@ -48,6 +54,19 @@ const ADD_SCRIPT = `
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[3]) == false then return -1 end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
 return redis.call('RPUSH', KEYS[2], ARGV[1])
+`;
+
+/** Takes a slot of a key's limit for a job (or renews it); 0 when the key is at its limit. */
+const SLOT_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  return 1
+end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
 `;
 
 /** Ends a group's head if it is this id (a rerun ends nothing twice) and returns the next head. */
@@ -79,6 +98,23 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
     claim: (name: string) => `${base}:claim:${name}`,
     group: (group: string) => `${base}:group:${group}`,
     record: (id: string) => `${base}:record:${id}`,
+    slots: (limitKey: string) => `${base}:slots:${limitKey}`,
+  };
+  const lockMs = options.lockMs ?? 30_000;
+  /** Takes (or renews) a slot for `id` under `limitKey`; it expires unless renewed, as a worker's lock does. */
+  const takeSlot = async (limitKey: string, id: string, max: number): Promise<boolean> => {
+    const now = Date.now();
+    const taken = await redis.eval(
+      SLOT_SCRIPT,
+      1,
+      key.slots(limitKey),
+      String(now),
+      String(now + 2 * lockMs),
+      id,
+      String(max),
+      String(4 * lockMs),
+    );
+    return taken === 1;
   };
   // BullMQ job ids may not contain ':' or be integers; ours may.
   const bullId = (id: string): string => `j${createHash("sha256").update(id).digest("hex").slice(0, 40)}`;
@@ -86,6 +122,9 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
   async function handOver(handle: Handle): Promise<void> {
     await queue.add("run", handle, {
       jobId: bullId(handle.id),
+      // A Redis hiccup while a job starts or ends is tried again rather than giving the job up.
+      attempts: 5,
+      backoff: { type: "exponential", delay: 1_000 },
       // Kept a while after it ends, so that a late second hand-over of the same id is recognised as done.
       removeOnComplete: { age: 24 * 60 * 60 },
       removeOnFail: { age: 7 * 24 * 60 * 60 },
@@ -164,7 +203,7 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
       return sweep();
     },
     start(handler: JobHandler<J>, onError: (error: unknown, job: J) => void): void {
-      const processor = async (bull: BullJob<Handle>): Promise<void> => {
+      const processor = async (bull: BullJob<Handle>, token?: string): Promise<void> => {
         const handle = bull.data;
         const text = await redis.get(key.record(handle.id));
         // No record: the job already ended (a second hand-over); only make sure its group moves on.
@@ -178,10 +217,24 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
           if (parsed === undefined) {
             options.onCorrupt?.({ id: handle.id, problem: "the record does not parse" });
           } else {
+            const limitKey = options.perKey?.keyOf(parsed);
+            const max = options.perKey?.max ?? 0;
+            if (limitKey !== undefined && !(await takeSlot(limitKey, handle.id, max))) {
+              // At its key's limit: tried again in a moment; its group waits (it is the group's head).
+              await bull.moveToDelayed(Date.now() + Math.min(2_000, lockMs), token);
+              throw new DelayedError();
+            }
+            const renew =
+              limitKey === undefined
+                ? undefined
+                : setInterval(() => void takeSlot(limitKey, handle.id, max).catch(() => undefined), lockMs / 2);
             try {
               await handler(parsed);
             } catch (error) {
               onError(error, parsed);
+            } finally {
+              if (renew !== undefined) clearInterval(renew);
+              if (limitKey !== undefined) await redis.zrem(key.slots(limitKey), handle.id).catch(() => 0);
             }
           }
         }
@@ -191,8 +244,8 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
         connection: redis,
         prefix,
         concurrency: options.concurrency,
-        lockDuration: options.lockMs ?? 30_000,
-        stalledInterval: options.lockMs ?? 30_000,
+        lockDuration: lockMs,
+        stalledInterval: lockMs,
         // A job whose worker died is taken over by another; one that kills its workers twice is given up.
         maxStalledCount: 2,
       });

@@ -21,6 +21,7 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
   PATCHSMITH_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  PATCHSMITH_INSTALLATION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   PATCHSMITH_WORKER_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PATCHSMITH_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
@@ -46,6 +47,8 @@ export interface AppEnv {
   readonly redisUrl: string | undefined;
   /** Jobs all workers together run at once (Redis only). */
   readonly globalConcurrency: number | undefined;
+  /** Jobs of one installation (one organisation) run at once, in all processes together. */
+  readonly installationConcurrency: number | undefined;
   /** How long a dead worker's job waits before another worker takes it over (Redis only). */
   readonly workerLockMs: number;
   /** How often missed webhook deliveries are asked for again (0: never). */
@@ -116,6 +119,7 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       concurrency: env.PATCHSMITH_CONCURRENCY,
       redisUrl: env.PATCHSMITH_REDIS_URL,
       globalConcurrency: env.PATCHSMITH_GLOBAL_CONCURRENCY,
+      installationConcurrency: env.PATCHSMITH_INSTALLATION_CONCURRENCY,
       workerLockMs: env.PATCHSMITH_WORKER_LOCK_SECONDS * 1000,
       reconcileMs: env.PATCHSMITH_RECONCILE_SECONDS * 1000,
       dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),

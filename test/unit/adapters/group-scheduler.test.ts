@@ -159,4 +159,40 @@ describe("group scheduler", () => {
     expect(scheduler.pending("C")).toBe(1);
     await scheduler.close();
   });
+
+  it("runs at most `max` jobs of one key (an installation) at a time, while other keys' groups go on", async () => {
+    const gates = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+    const started: string[] = [];
+    const scheduler = createGroupScheduler<string>({
+      concurrency: 4,
+      perKey: { keyOf: (job) => job.split(":")[0], max: 1 },
+    });
+    scheduler.start(
+      async (job) => {
+        started.push(job);
+        const gate = deferred();
+        gates.set(job, gate);
+        await gate.promise;
+      },
+      () => undefined,
+    );
+    // Three threads of installation "org1", one of "org2".
+    scheduler.enqueue("A", "org1:a");
+    scheduler.enqueue("B", "org1:b");
+    scheduler.enqueue("C", "org2:c");
+    scheduler.enqueue("D", "org1:d");
+    await turn();
+    expect(started).toEqual(["org1:a", "org2:c"]);
+    gates.get("org1:a")!.resolve();
+    await turn();
+    await turn();
+    expect(started).toEqual(["org1:a", "org2:c", "org1:b"]);
+    gates.get("org1:b")!.resolve();
+    await turn();
+    await turn();
+    expect(started.at(-1)).toBe("org1:d");
+    for (const gate of gates.values()) gate.resolve();
+    await scheduler.idle();
+    await scheduler.close();
+  });
 });

@@ -154,4 +154,38 @@ describe("the Redis queue", () => {
     await sleep(1_500);
     expect(ran).toEqual(["first", "second"]);
   }, 40_000);
+
+  it("runs at most the per-key number of one installation's jobs at a time across workers", async () => {
+    const name = fresh();
+    const options = {
+      url: redis.url,
+      name,
+      concurrency: 4,
+      sweepMs: 200,
+      parse: (value: unknown) => (typeof value === "string" ? value : undefined),
+      perKey: { keyOf: (job: string) => job.split(":")[0], max: 1 },
+    };
+    const workers = [await createRedisQueue<string>(options), await createRedisQueue<string>(options)];
+    open.push(...workers);
+    let running = 0;
+    let most = 0;
+    const ran: string[] = [];
+    for (const worker of workers) {
+      worker.start(
+        async (job) => {
+          if (job.startsWith("org1:")) running += 1;
+          most = Math.max(most, running);
+          await sleep(30);
+          if (job.startsWith("org1:")) running -= 1;
+          ran.push(job);
+        },
+        () => undefined,
+      );
+    }
+    for (let i = 0; i < 6; i++)
+      await workers[0]!.add(`org1:${String(i)}`, { id: `o1-${String(i)}`, group: `g${String(i)}` });
+    await workers[0]!.add("org2:x", { id: "o2", group: "other" });
+    await until("all seven jobs", () => ran.length === 7, 30_000);
+    expect(most).toBe(1);
+  }, 40_000);
 });
