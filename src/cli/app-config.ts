@@ -66,3 +66,28 @@ export function waitForSignal(): Promise<NodeJS.Signals> {
     process.on("SIGTERM", stop);
   });
 }
+
+/**
+ * Stops gracefully: no new job starts and running ones may finish, for at most `graceMs` (PATCHSMITH_STOP_GRACE_SECONDS;
+ * undefined: as long as they take). After it the process exits anyway: its running jobs are not lost but handed back
+ * (on Redis another worker takes them over once their lock lapses; the embedded store runs them at the next start).
+ */
+export async function stopWithin(close: () => Promise<void>, graceMs: number | undefined): Promise<void> {
+  if (graceMs === undefined) {
+    await close();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<"over">((resolve) => {
+    timer = setTimeout(() => {
+      resolve("over");
+    }, graceMs);
+  });
+  const result = await Promise.race([close().then(() => "closed" as const), graceOver]);
+  clearTimeout(timer);
+  if (result === "over") {
+    process.stdout.write("patchsmith: grace period over; running jobs are handed back\n");
+    // Jobs still running hold the event loop: leave without them (they are durable and run again elsewhere).
+    process.exit(0);
+  }
+}

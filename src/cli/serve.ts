@@ -7,7 +7,7 @@ import { DataFolderBusy } from "../adapters/data-folder-lock.js";
 import { startSetupServer } from "../adapters/probot-setup.js";
 import { StartupRefused, startApp } from "../compose-app.js";
 import { needsSetup } from "../github/app-env.js";
-import { describeSandbox, loadAppConfig, loadEnvFile, waitForSignal } from "./app-config.js";
+import { describeSandbox, loadAppConfig, loadEnvFile, stopWithin, waitForSignal } from "./app-config.js";
 
 const HELP = `usage: patchsmith serve [--workers N]
 
@@ -65,6 +65,6 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
   const signal = await stopped;
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
-  await app.close();
+  await stopWithin(() => app.close(), config.env.stopGraceMs);
   return 0;
 }

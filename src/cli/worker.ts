@@ -4,7 +4,7 @@
  * worker that dies instead has its job taken over by another (after PATCHSMITH_WORKER_LOCK_SECONDS).
  */
 import { startWorker } from "../compose-worker.js";
-import { describeSandbox, loadAppConfig, loadEnvFile, waitForSignal } from "./app-config.js";
+import { describeSandbox, loadAppConfig, loadEnvFile, stopWithin, waitForSignal } from "./app-config.js";
 
 const HELP = `usage: patchsmith worker
 
@@ -38,6 +38,6 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
   const signal = await stopped;
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);
-  await worker.close();
+  await stopWithin(() => worker.close(), config.env.stopGraceMs);
   return 0;
 }

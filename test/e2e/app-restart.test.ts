@@ -342,4 +342,26 @@ describe("patchsmith serve across restarts", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "with a stop grace period, SIGTERM hands a job that does not finish back, and the next start runs it",
+    async () => {
+      const harness = (h = await startHarness({ env: { PATCHSMITH_STOP_GRACE_SECONDS: "1" }, tmpInRoot: true }));
+      const full = createRepo(harness);
+      harness.modelStep = gated(FIX_REPLY).step; // never answers: the job would run forever
+      await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`));
+      await waitFor(harness, "the model request", () => (harness.openai.chatRequests.length === 1 ? true : undefined));
+      // Without the grace period this would wait for the job for ever (and the test time out).
+      expect(await harness.kill("SIGTERM")).toEqual({ code: 0, signal: null });
+      expect(harness.output()).toContain("grace period over; running jobs are handed back");
+      expect(jobFiles(harness)).toHaveLength(1);
+
+      harness.modelStep = FIX_REPLY;
+      await harness.restart();
+      await waitFor(harness, "the final comment", () =>
+        commentsOf(harness, full).find((body) => body.includes("✅ done")),
+      );
+    },
+    TIMEOUT,
+  );
 });
