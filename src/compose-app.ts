@@ -4,15 +4,15 @@
  * of commands and jobs. The one place the app's adapters are wired together; `patchsmith worker` is compose-worker.ts.
  */
 import { createAppLogger } from "./adapters/app-logger.js";
-import { startProbotServer } from "./adapters/probot-server.js";
+import { startEndpoints } from "./adapters/http-endpoints.js";
+import { createProbotAuth } from "./adapters/probot-auth.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
 import { scheduleReconciliation } from "./github/reconcile-deliveries.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
-import { createPromMetrics } from "./adapters/prom-metrics.js";
 import { measured, startProcessing } from "./compose-processing.js";
-import { createReadiness } from "./readiness.js";
+import { metricsFor, observabilityRoutes } from "./compose-observability.js";
 import { openQueues } from "./compose-queues.js";
 
 export interface RunningApp {
@@ -53,10 +53,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     );
   }
   const queues = await openQueues(env, logger, Math.max(1, workers));
-  const metrics = createPromMetrics([
-    { name: "inbox", depth: () => queues.inbox.depth() },
-    { name: "jobs", depth: () => queues.jobs.depth() },
-  ]);
+  const metrics = metricsFor(queues);
   try {
     const ingress = createWebhookIngress({
       secret: env.webhookSecret,
@@ -66,31 +63,23 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
         logger.debug("webhook accepted", { delivery: delivery.id, event: delivery.name, result });
       },
     });
-    const server = await startProbotServer(
-      {
-        appId: env.appId,
-        privateKey: env.privateKey,
-        webhookSecret: env.webhookSecret,
-        baseUrl: env.baseUrl,
-        host: env.host,
-        port: env.port,
-        webhookPath: env.webhookPath,
-        throttle: env.throttle,
-        log: log.pino,
-        onRequest: (method, status, remaining) => {
-          metrics.githubRequest(method, status, remaining);
-        },
+    const auth = createProbotAuth({
+      appId: env.appId,
+      privateKey: env.privateKey,
+      webhookSecret: env.webhookSecret,
+      baseUrl: env.baseUrl,
+      throttle: env.throttle,
+      log: log.pino,
+      onRequest: (method, status, remaining) => {
+        metrics.githubRequest(method, status, remaining);
       },
-      ingress,
-      {
-        "/metrics": async () => ({ status: 200, type: metrics.contentType(), body: await metrics.render() }),
-        "/readyz": async () => {
-          const readiness = await ready();
-          return { status: readiness.ready ? 200 : 503, type: "application/json", body: JSON.stringify(readiness) };
-        },
-      },
-    );
-    const ready = createReadiness({ queue: queues.jobs, runner: options.fixDeps.runner, app: () => server.auth() });
+    });
+    const server = await startEndpoints({
+      host: env.host,
+      port: env.port,
+      routes: observabilityRoutes(metrics, { queues, runner: options.fixDeps.runner, app: () => auth.auth() }),
+      post: { path: env.webhookPath, handle: ingress },
+    });
     // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
     const fixDeps: FixDeps = {
       ...options.fixDeps,
@@ -100,9 +89,8 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     };
     // The webhook process asks GitHub for what it missed (it is the one GitHub delivers to).
     const reconciliation =
-      env.reconcileMs > 0 ? scheduleReconciliation(() => server.auth(), logger, env.reconcileMs) : undefined;
-    if (workers > 0)
-      startProcessing({ queues, auth: server, fixDeps: measured(fixDeps, metrics), logger, secrets, metrics });
+      env.reconcileMs > 0 ? scheduleReconciliation(() => auth.auth(), logger, env.reconcileMs) : undefined;
+    if (workers > 0) startProcessing({ queues, auth, fixDeps: measured(fixDeps, metrics), logger, secrets, metrics });
     return {
       url: server.url,
       port: server.port,

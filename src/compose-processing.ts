@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createIdentityLoader, createOctokitGatewayFactory, type IdentityLoader } from "./adapters/octokit-gateway.js";
-import type { ProbotAuth } from "./adapters/probot-server.js";
+import type { ProbotAuth } from "./adapters/probot-auth.js";
 import type { FixDeps } from "./agent/deps.js";
 import { runFix } from "./agent/run-fix.js";
 import { describeApiError, httpStatusOf } from "./github/api-error.js";

@@ -3,13 +3,17 @@
  * any number of machines beside one `serve --workers 0`; a worker killed mid-job has its job taken over by another.
  */
 import { createAppLogger } from "./adapters/app-logger.js";
-import { createProbotAuth } from "./adapters/probot-server.js";
+import { createProbotAuth } from "./adapters/probot-auth.js";
 import type { FixDeps } from "./agent/deps.js";
 import type { AppEnv } from "./github/app-env.js";
-import { startProcessing } from "./compose-processing.js";
+import { startEndpoints } from "./adapters/http-endpoints.js";
+import { metricsFor, observabilityRoutes } from "./compose-observability.js";
+import { measured, startProcessing } from "./compose-processing.js";
 import { openQueues } from "./compose-queues.js";
 
 export interface RunningWorker {
+  /** Where its /healthz, /readyz and /metrics answer (PATCHSMITH_WORKER_PORT). */
+  readonly url?: string;
   /** Starts no new job, waits for the running ones, then disconnects. */
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function startWorker(options: {
   });
   const logger = log.logger;
   const queues = await openQueues(env, logger);
+  const metrics = metricsFor(queues);
   const auth = createProbotAuth({
     appId: env.appId,
     privateKey: env.privateKey,
@@ -42,19 +47,33 @@ export async function startWorker(options: {
     baseUrl: env.baseUrl,
     throttle: env.throttle,
     log: log.pino,
+    onRequest: (method, status, remaining) => {
+      metrics.githubRequest(method, status, remaining);
+    },
   });
+  // Probes and metrics for an orchestrator, when asked for a port (many workers may share one host).
+  const endpoints =
+    env.workerPort === undefined
+      ? undefined
+      : await startEndpoints({
+          host: env.host,
+          port: env.workerPort,
+          routes: observabilityRoutes(metrics, { queues, runner: options.fixDeps.runner, app: () => auth.auth() }),
+        });
   const fixDeps: FixDeps = {
     ...options.fixDeps,
     logger,
     secrets,
     tempRoot: options.fixDeps.tempRoot ?? queues.cloneFolder,
   };
-  startProcessing({ queues, auth, fixDeps, logger, secrets });
+  startProcessing({ queues, auth, fixDeps: measured(fixDeps, metrics), logger, secrets, metrics });
   return {
+    ...(endpoints === undefined ? {} : { url: endpoints.url }),
     async close() {
       queues.inbox.pause();
       queues.jobs.pause();
       await queues.close();
+      await endpoints?.close();
     },
   };
 }

@@ -34,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
   const worker = await startWorker({ env: config.env, fixDeps: config.fixDeps });
   // Listened for before anything says it is up: a SIGTERM right after start is still a graceful stop.
   const stopped = waitForSignal();
-  process.stdout.write(`patchsmith: worker ready\n`);
+  process.stdout.write(`patchsmith: worker ready${worker.url === undefined ? "" : ` (${worker.url}/metrics)`}\n`);
   process.stdout.write(`patchsmith: ${await describeSandbox(config.fixDeps.runner)}\n`);
   const signal = await stopped;
   process.stdout.write(`patchsmith: ${signal}, finishing running jobs\n`);

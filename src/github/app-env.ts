@@ -24,6 +24,7 @@ const envSchema = z.object({
   PATCHSMITH_INSTALLATION_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
   PATCHSMITH_WORKER_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PATCHSMITH_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  PATCHSMITH_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PATCHSMITH_STOP_GRACE_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   PATCHSMITH_DATA_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
@@ -52,6 +53,8 @@ export interface AppEnv {
   readonly installationConcurrency: number | undefined;
   /** How long a dead worker's job waits before another worker takes it over (Redis only). */
   readonly workerLockMs: number;
+  /** Where `patchsmith worker` answers /healthz, /readyz and /metrics (undefined: nowhere). */
+  readonly workerPort: number | undefined;
   /** How long a stopping process waits for its running jobs before it hands them back (undefined: as long as they take). */
   readonly stopGraceMs: number | undefined;
   /** How often missed webhook deliveries are asked for again (0: never). */
@@ -125,6 +128,7 @@ export function parseAppEnv(vars: Readonly<Record<string, string | undefined>>, 
       installationConcurrency: env.PATCHSMITH_INSTALLATION_CONCURRENCY,
       workerLockMs: env.PATCHSMITH_WORKER_LOCK_SECONDS * 1000,
       reconcileMs: env.PATCHSMITH_RECONCILE_SECONDS * 1000,
+      workerPort: env.PATCHSMITH_WORKER_PORT,
       stopGraceMs:
         env.PATCHSMITH_STOP_GRACE_SECONDS === undefined ? undefined : env.PATCHSMITH_STOP_GRACE_SECONDS * 1000,
       dataDir: env.PATCHSMITH_DATA_DIR ?? defaultDataDir(vars),

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeNodeRepo } from "../fakes/git-repos.js";
+import { startRedis, type RedisServer } from "../fakes/redis-server.js";
 import {
   API_KEY,
   FIX_REPLY,
@@ -21,9 +22,13 @@ import {
 } from "./app-harness.js";
 
 let h: Harness | undefined;
+let redis: RedisServer | undefined;
 afterEach(async () => {
   await h?.stop();
   h = undefined;
+  await redis?.stop();
+  redis?.cleanup();
+  redis = undefined;
 });
 
 /** The value of one sample line, e.g. `patchsmith_jobs_total{kind="fix",outcome="fixed"}`. */
@@ -102,6 +107,32 @@ describe("patchsmith serve for its operators", () => {
     expect(lines.some((line) => String(line.msg).startsWith("GitHub request: "))).toBe(true);
     expect(harness.output()).not.toContain(API_KEY);
     expect(harness.output()).not.toContain(SECRET);
+  });
+
+  it("serves a worker's own /metrics and /readyz on PATCHSMITH_WORKER_PORT, counting the jobs it ran", async () => {
+    redis = await startRedis();
+    const harness = (h = await startHarness({
+      redis: { url: redis.url, workers: 1 },
+      env: { PATCHSMITH_WORKER_PORT: "0", HOST: "127.0.0.1" },
+    }));
+    harness.modelStep = FIX_REPLY;
+    const full = createRepo(harness);
+    await deliver(harness, "issue_comment", issueComment(harness, full, 1, `/fix ${INSTRUCTION}`));
+    expect((await completedCheck(harness, full)).body.conclusion).toBe("success");
+    const url = /worker ready \((http:\/\/\S+)\/metrics\)/.exec(harness.output())?.[1];
+    expect(url).toBeDefined();
+    let metrics = "";
+    for (let i = 0; i < 50 && sample(metrics, "patchsmith_jobs_total", { kind: "fix" }) === undefined; i++) {
+      metrics = await (await fetch(`${url!}/metrics`)).text();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(sample(metrics, "patchsmith_jobs_total", { kind: "fix", outcome: "fixed" })).toBe(1);
+    expect(sample(metrics, "patchsmith_queue_jobs", { queue: "jobs", state: "running" })).toBe(0);
+    const ready = await fetch(`${url!}/readyz`);
+    expect(await ready.json()).toEqual({ ready: true, checks: { queue: "ok", sandbox: "ok", credentials: "ok" } });
+    // The webhook process ran no job: its own count stays empty.
+    const serveMetrics = await (await fetch(`${harness.appUrl}/metrics`)).text();
+    expect(sample(serveMetrics, "patchsmith_jobs_total", { kind: "fix" })).toBeUndefined();
   });
 
   it("is alive but not ready when GitHub refuses its credentials", async () => {
