@@ -91,7 +91,9 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
       }
     },
   });
-  for (const job of loaded) scheduler.enqueue(job.record.group, { name: job.name, job: job.job });
+  for (const job of loaded) {
+    scheduler.enqueue(job.record.group, { name: job.name, job: job.job }, job.record.enqueuedAt);
+  }
   let nextSeq = loaded.reduce((max, job) => Math.max(max, job.seq), -1) + 1;
   // Adds of one group run one after another, so its jobs are queued (and numbered) in call order even when callers
   // do not await; groups add side by side, so their fsyncs overlap instead of queueing behind each other (a burst
@@ -105,7 +107,7 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
     if (name === undefined) return false;
     // After a close() that began while the file was written the scheduler refuses it: the job stays on disk for the
     // next instance, and was still added.
-    scheduler.enqueue(group, { name, job });
+    scheduler.enqueue(group, { name, job }, at);
     return true;
   }
 

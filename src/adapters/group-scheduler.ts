@@ -21,11 +21,11 @@ export interface GroupSchedulerOptions<T> {
 
 export interface GroupScheduler<T> {
   /** Queues a job at the end of its group; false once closed (nothing is queued). */
-  enqueue(group: string, job: T): boolean;
+  enqueue(group: string, job: T, enqueuedAt?: number): boolean;
   /** Jobs of the group queued or running. */
   pending(group: string): number;
   /** All jobs queued (not yet running) and running. */
-  depth(): { readonly queued: number; readonly running: number };
+  depth(): { readonly queued: number; readonly running: number; readonly oldestQueuedAt?: number };
   /** Starts handing jobs to `handler`; its errors, and the settle hook's, go to `onError`. */
   start(handler: (job: T) => Promise<void>, onError: (error: unknown, job: T) => void): void;
   /** Resolves when nothing is queued or running. */
@@ -44,7 +44,7 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
   const concurrency = Math.max(1, options.concurrency);
   const settleJob = options.settle;
   // Map order is the turn order: a group whose job ends moves to the back (see pump).
-  const groups = new Map<string, T[]>();
+  const groups = new Map<string, { readonly job: T; readonly at: number }[]>();
   const running = new Set<string>();
   const perKey = options.perKey;
   const runningByKey = new Map<string, number>();
@@ -91,9 +91,9 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
     for (const [group, jobs] of groups) {
       if (running.size >= concurrency) break;
       if (running.has(group) || jobs.length === 0) continue;
-      const key = perKey?.keyOf(jobs[0]!);
+      const key = perKey?.keyOf(jobs[0]!.job);
       if (key !== undefined && (runningByKey.get(key) ?? 0) >= perKey!.max) continue;
-      const job = jobs.shift()!;
+      const { job } = jobs.shift()!;
       running.add(group);
       if (key !== undefined) runningByKey.set(key, (runningByKey.get(key) ?? 0) + 1);
       void runOne(job, handler).finally(() => {
@@ -114,10 +114,10 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
   }
 
   return {
-    enqueue(group: string, job: T): boolean {
+    enqueue(group: string, job: T, enqueuedAt = Date.now()): boolean {
       if (closed) return false;
       const jobs = groups.get(group) ?? [];
-      jobs.push(job);
+      jobs.push({ job, at: enqueuedAt });
       groups.set(group, jobs);
       pump();
       return true;
@@ -127,8 +127,14 @@ export function createGroupScheduler<T>(options: GroupSchedulerOptions<T>): Grou
     },
     depth() {
       let queued = 0;
-      for (const jobs of groups.values()) queued += jobs.length;
-      return { queued, running: running.size };
+      let oldest: number | undefined;
+      for (const jobs of groups.values()) {
+        queued += jobs.length;
+        // A group's first waiting job is its oldest.
+        const first = jobs[0]?.at;
+        if (first !== undefined && (oldest === undefined || first < oldest)) oldest = first;
+      }
+      return { queued, running: running.size, ...(oldest === undefined ? {} : { oldestQueuedAt: oldest }) };
     },
     start(jobHandler: (job: T) => Promise<void>, errorHandler: (error: unknown, job: T) => void): void {
       handler = jobHandler;

@@ -9,7 +9,11 @@ import type { Metrics } from "../ports/metrics.js";
 export interface QueueDepth {
   readonly name: string;
   /** Jobs queued or running. */
-  readonly depth: () => Promise<{ readonly queued: number; readonly running: number }>;
+  readonly depth: () => Promise<{
+    readonly queued: number;
+    readonly running: number;
+    readonly oldestQueuedAt?: number;
+  }>;
 }
 
 export interface PromMetrics extends Metrics {
@@ -34,6 +38,22 @@ export function createPromMetrics(queues: readonly QueueDepth[] = []): PromMetri
     labelNames: ["kind"],
     buckets: [5, 15, 30, 60, 120, 300, 600, 1200, 2400],
     registers: [registry],
+  });
+  new Gauge({
+    name: "patchsmith_queue_oldest_waiting_seconds",
+    help: "How long the oldest command or job not yet started has waited, by queue (0: none waits).",
+    labelNames: ["queue"],
+    registers: [registry],
+    async collect() {
+      for (const queue of queues) {
+        try {
+          const { oldestQueuedAt } = await queue.depth();
+          this.set({ queue: queue.name }, oldestQueuedAt === undefined ? 0 : (Date.now() - oldestQueuedAt) / 1000);
+        } catch {
+          // As for the depth: /readyz says why.
+        }
+      }
+    },
   });
   new Gauge({
     name: "patchsmith_queue_jobs",

@@ -53,6 +53,7 @@ const DEFAULT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const ADD_SCRIPT = `
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[3]) == false then return -1 end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
 return redis.call('RPUSH', KEYS[2], ARGV[1])
 `;
 
@@ -99,6 +100,8 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
     group: (group: string) => `${base}:group:${group}`,
     record: (id: string) => `${base}:record:${id}`,
     slots: (limitKey: string) => `${base}:slots:${limitKey}`,
+    /** Ids added and not started yet, scored by when they came. */
+    waiting: `${base}:waiting`,
   };
   const lockMs = options.lockMs ?? 30_000;
   /** Takes (or renews) a slot for `id` under `limitKey`; it expires unless renewed, as a worker's lock does. */
@@ -132,6 +135,7 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
   }
 
   async function finish(handle: Handle): Promise<void> {
+    await redis.zrem(key.waiting, handle.id);
     const next = (await redis.eval(DONE_SCRIPT, 2, key.group(handle.group), key.record(handle.id), handle.id)) as
       string | null;
     if (next !== null) await handOver({ id: next, group: handle.group });
@@ -167,13 +171,15 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
     async add(job: J, { id, group }: EnqueueOptions): Promise<boolean> {
       const length = (await redis.eval(
         ADD_SCRIPT,
-        3,
+        4,
         key.id(id),
         key.group(group),
         key.record(id),
+        key.waiting,
         id,
         JSON.stringify(job),
         retention,
+        String(Date.now()),
       )) as number;
       if (length < 0) return false;
       if (length === 1) await handOver({ id, group });
@@ -188,16 +194,10 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
     },
     pending: (group: string) => redis.llen(key.group(group)),
     async depth() {
-      // Every id in a group list is queued or running; BullMQ knows which run.
-      let total = 0;
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${base}:group:*`, "COUNT", 200);
-        cursor = next;
-        for (const groupKey of keys) total += await redis.llen(groupKey);
-      } while (cursor !== "0");
+      const queued = await redis.zcard(key.waiting);
       const running = (await queue.getJobCounts("active")).active ?? 0;
-      return { queued: Math.max(0, total - running), running };
+      const [, oldest] = await redis.zrange(key.waiting, 0, 0, "WITHSCORES");
+      return { queued, running, ...(oldest === undefined ? {} : { oldestQueuedAt: Number(oldest) }) };
     },
     async sweep() {
       return sweep();
@@ -224,6 +224,7 @@ export async function createRedisQueue<J>(options: RedisQueueOptions<J>): Promis
               await bull.moveToDelayed(Date.now() + Math.min(2_000, lockMs), token);
               throw new DelayedError();
             }
+            await redis.zrem(key.waiting, handle.id);
             const renew =
               limitKey === undefined
                 ? undefined

@@ -25,8 +25,8 @@ export interface JobQueue<J> {
   recall(key: string): Promise<string | undefined>;
   /** Number of jobs queued or running in a group (to tell the requester they wait behind another job). */
   pending(group: string): Promise<number>;
-  /** Jobs queued (not yet running) and running, in all groups (for metrics). */
-  depth(): Promise<{ readonly queued: number; readonly running: number }>;
+  /** Jobs queued (not yet running) and running, in all groups, and when the oldest queued one came (for metrics). */
+  depth(): Promise<{ readonly queued: number; readonly running: number; readonly oldestQueuedAt?: number }>;
   /** Starts handing jobs to `handler`. Errors thrown by the handler are reported to `onError`, never lost. */
   start(handler: JobHandler<J>, onError: (error: unknown, job: J) => void): void;
   /** Resolves when nothing is queued or running. */

@@ -70,6 +70,7 @@ describe("patchsmith serve for its operators", () => {
     expect(sample(metrics, "patchsmith_github_requests_total", { method: "POST", status: "201" })).toBeGreaterThan(0);
     expect(sample(metrics, "patchsmith_queue_jobs", { queue: "jobs", state: "queued" })).toBe(0);
     expect(sample(metrics, "patchsmith_queue_jobs", { queue: "inbox", state: "running" })).toBe(0);
+    expect(sample(metrics, "patchsmith_queue_oldest_waiting_seconds", { queue: "jobs" })).toBe(0);
     expect(sample(metrics, "patchsmith_process_resident_memory_bytes")).toBeGreaterThan(0);
     // Nothing secret in it.
     expect(metrics).not.toContain("sk-e2e");

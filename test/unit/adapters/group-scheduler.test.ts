@@ -195,4 +195,24 @@ describe("group scheduler", () => {
     await scheduler.idle();
     await scheduler.close();
   });
+
+  it("says how many wait and run, and when the oldest waiting job came", async () => {
+    const gate = deferred();
+    const scheduler = createGroupScheduler<string>({ concurrency: 1 });
+    scheduler.enqueue("A", "a1", 1_000);
+    scheduler.enqueue("A", "a2", 3_000);
+    scheduler.enqueue("B", "b1", 2_000);
+    expect(scheduler.depth()).toEqual({ queued: 3, running: 0, oldestQueuedAt: 1_000 });
+    scheduler.start(
+      () => gate.promise,
+      () => undefined,
+    );
+    await turn();
+    // a1 runs: the oldest waiting is now b1 (A's next, a2, came later).
+    expect(scheduler.depth()).toEqual({ queued: 2, running: 1, oldestQueuedAt: 2_000 });
+    gate.resolve();
+    await scheduler.idle();
+    expect(scheduler.depth()).toEqual({ queued: 0, running: 0 });
+    await scheduler.close();
+  });
 });

@@ -64,6 +64,17 @@ describe("the Redis queue", () => {
     expect(await second.claim("command-1", "delivery-b")).toBe("delivery-a");
     expect(await second.recall("command-1")).toBe("delivery-a");
     expect(await second.recall("command-2")).toBeUndefined();
+    // Nothing started yet: both wait, the oldest since the first add.
+    const depth = await second.depth();
+    expect(depth).toMatchObject({ queued: 2, running: 0 });
+    expect(Date.now() - depth.oldestQueuedAt!).toBeGreaterThanOrEqual(0);
+    expect(Date.now() - depth.oldestQueuedAt!).toBeLessThan(60_000);
+    first.start(
+      () => Promise.resolve(),
+      () => undefined,
+    );
+    await until("both to run", async () => (await first.pending("g")) === 0);
+    expect(await second.depth()).toEqual({ queued: 0, running: 0 });
   });
 
   it("runs one job at a time per group in order, across workers, and groups side by side", async () => {
