@@ -58,6 +58,9 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     const ingress = createWebhookIngress({
       secret: env.webhookSecret,
       logger,
+      onAnswer: (status, seconds) => {
+        metrics.webhookAnswered(status, seconds);
+      },
       accept: async (delivery) => {
         const result = await acceptDelivery(delivery, queues.inbox, logger, Date.now);
         logger.debug("webhook accepted", { delivery: delivery.id, event: delivery.name, result });

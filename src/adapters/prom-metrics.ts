@@ -3,7 +3,7 @@
  * metrics included): jobs by kind and outcome with their durations, queue depth, model calls, tokens and latency by
  * model, sandboxed runs and the limits they hit, GitHub requests and the rate limit left.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, Summary, collectDefaultMetrics } from "prom-client";
 import type { Metrics } from "../ports/metrics.js";
 
 export interface QueueDepth {
@@ -116,6 +116,15 @@ export function createPromMetrics(queues: readonly QueueDepth[] = []): PromMetri
     labelNames: ["method", "status"],
     registers: [registry],
   });
+  const answers = new Summary({
+    name: "patchsmith_webhook_answer_seconds",
+    help: "From a webhook's arrival to its answer (a command is durable before it), by status.",
+    labelNames: ["status"],
+    percentiles: [0.5, 0.9, 0.99],
+    maxAgeSeconds: 600,
+    ageBuckets: 5,
+    registers: [registry],
+  });
   const rateLimit = new Gauge({
     name: "patchsmith_github_rate_limit_remaining",
     help: "The rate limit left, as GitHub's last answer said.",
@@ -139,6 +148,9 @@ export function createPromMetrics(queues: readonly QueueDepth[] = []): PromMetri
       sandboxRuns.inc({ phase, result: passed ? "passed" : "failed" });
       sandboxSeconds.observe({ phase }, seconds);
       if (limit !== undefined) sandboxLimits.inc({ phase, limit });
+    },
+    webhookAnswered(status, seconds) {
+      answers.observe({ status: String(status) }, seconds);
     },
     githubRequest(method, status, remaining) {
       github.inc({ method, status: String(status) });

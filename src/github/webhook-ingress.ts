@@ -10,6 +10,7 @@
  * reads the whole body before it checks anything.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
 import { verify } from "@octokit/webhooks-methods";
 import { formatBytes } from "../core/bytes.js";
 import type { Logger } from "../ports/logger.js";
@@ -31,6 +32,8 @@ export interface IngressOptions {
   /** Stores the delivery (or decides to ignore it); resolves only once it is durable. */
   readonly accept: (delivery: Delivery) => Promise<void>;
   readonly maxBytes?: number;
+  /** Told how long each answer took from the request's arrival (metrics). */
+  readonly onAnswer?: (status: number, seconds: number) => void;
 }
 
 const SIGNATURE = /^sha256=[0-9a-f]{64}$/;
@@ -80,6 +83,10 @@ const header = (request: IncomingMessage, name: string): string | undefined => {
 export function createWebhookIngress(options: IngressOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const max = options.maxBytes ?? MAX_WEBHOOK_BYTES;
   return (request, response) => {
+    const arrived = performance.now();
+    response.once("finish", () => {
+      options.onAnswer?.(response.statusCode, (performance.now() - arrived) / 1000);
+    });
     const id = header(request, "x-github-delivery") ?? "";
     const name = header(request, "x-github-event") ?? "";
     const signature = header(request, "x-hub-signature-256") ?? "";

@@ -6,6 +6,8 @@ export interface Metrics {
   /** A sandboxed run: set-up (with network) or tests; `limit` names a sandbox limit it ran into. */
   sandboxRun(phase: "setup" | "tests", passed: boolean, seconds: number, limit: string | undefined): void;
   githubRequest(method: string, status: number, rateLimitRemaining: number | undefined): void;
+  /** A webhook answered: how long from its arrival until the answer (the command durable first), by status. */
+  webhookAnswered(status: number, seconds: number): void;
 }
 
 export const noMetrics: Metrics = {
@@ -13,4 +15,5 @@ export const noMetrics: Metrics = {
   modelCall: () => undefined,
   sandboxRun: () => undefined,
   githubRequest: () => undefined,
+  webhookAnswered: () => undefined,
 };

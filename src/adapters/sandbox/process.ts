@@ -3,6 +3,7 @@
  * kept in a bounded tail, the whole group killed on timeout or when `shouldStop` says so, and stragglers that keep
  * the output pipe open given a short grace after the command itself exits.
  */
+import { setPriority } from "node:os";
 import { spawn } from "node:child_process";
 import { TailBuffer } from "../../core/tail-buffer.js";
 
@@ -28,6 +29,9 @@ export interface ProcessRequest {
   /** Polled every second while the command runs; a reason ends the run. */
   readonly shouldStop?: () => Promise<string | undefined>;
 }
+
+/** The niceness of sandboxed commands (0 is the service's own; higher yields the CPU more). */
+export const SANDBOX_NICENESS = 10;
 
 /** After the command exits, how long stragglers holding the output pipe open get before we stop reading. */
 const CLOSE_GRACE_MS = 2_000;
@@ -112,6 +116,15 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
       reject(error);
     });
     child.on("spawn", () => {
+      // Repository code yields the CPU to the service: set while the child is held, so everything it starts
+      // inherits it, and answers to GitHub are not slowed by a busy test suite.
+      if (child.pid !== undefined) {
+        try {
+          setPriority(child.pid, SANDBOX_NICENESS);
+        } catch {
+          // Not allowed here (a container without the capability to renice): it runs at the service's priority.
+        }
+      }
       const release = (): void => {
         child.stdin.end("\n");
       };

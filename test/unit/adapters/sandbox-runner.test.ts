@@ -10,6 +10,7 @@ import { createServer as createNetServer, type Server as NetServer } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_NICENESS } from "../../../src/adapters/sandbox/process.js";
 import { createSandboxRunner, UNSANDBOXED_WARNING } from "../../../src/adapters/sandbox/runner.js";
 import { makeNodeRepo, makePythonRepo, type TempRepo } from "../../fakes/git-repos.js";
 
@@ -417,6 +418,12 @@ describe("environment and output", () => {
       path: [join(repo.dir, "venv-bin")],
     });
     expect(summary.output).toBe("shim-args --version\nfrom-venv\n");
+  });
+
+  it("runs repository code at a lower priority than the service, down to its last child", async () => {
+    const repo = track(makeNodeRepo());
+    const summary = await bwrap.run({ command: "nice; sh -c nice", cwd: repo.dir, timeoutMs: 30_000 });
+    expect(summary.output).toBe(`${String(SANDBOX_NICENESS)}\n${String(SANDBOX_NICENESS)}\n`);
   });
 
   it("keeps only the tail of the output, interleaving stdout and stderr", async () => {
