@@ -3,7 +3,6 @@
  * folder, locked), or Redis (PATCHSMITH_REDIS_URL: one `serve` and any number of `patchsmith worker` processes).
  * Both give the same JobQueue promises; intake-schema.ts and job-schema.ts validate what is read back.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { prepareCloneFolder, prepareWorkerCloneFolder, removeCloneFolder } from "./adapters/clone-folder.js";
 import { lockDataFolder } from "./adapters/data-folder-lock.js";
@@ -78,7 +77,6 @@ export async function openQueues(env: AppEnv, logger: Logger, concurrency = env.
   }
 
   // One process per data folder: the queues and the clone folder below are this process's alone.
-  await mkdir(env.dataDir, { recursive: true, mode: 0o700 });
   const lock = await lockDataFolder(env.dataDir);
   try {
     // Durable, both: a command acknowledged to GitHub is on disk first (inbox), and a job accepted before a crash or

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface Holder {
@@ -94,8 +94,9 @@ async function tryCreate(path: string, holder: Holder): Promise<boolean> {
   }
 }
 
-/** Takes the data folder for this process, or throws DataFolderBusy naming the process that has it. */
+/** Takes the data folder (made if missing, mode 0700) for this process, or throws DataFolderBusy naming its holder. */
 export async function lockDataFolder(folder: string, holder: Holder = currentHolder()): Promise<DataFolderLock> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
   const path = join(folder, LOCK_FILE);
   const lock: DataFolderLock = {
     async release() {

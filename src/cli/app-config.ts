@@ -34,7 +34,7 @@ export function loadAppConfig(vars: NodeJS.ProcessEnv): AppConfig {
   if (!appEnv.ok) return appEnv;
   const env = parseEnv(vars);
   if (!env.ok) return env;
-  const model = modelSettings(env.env);
+  const model = modelSettings(env.env, process.env, (path) => readFileSync(path, "utf8"));
   if (!model.ok) return model;
   // Fail closed: tests of pull requests are untrusted code; without a working sandbox they are not run at all
   // unless PATCHSMITH_TEST_SANDBOX=none says so explicitly.

@@ -2,6 +2,7 @@
  * `patchsmith fix`: the whole loop on a repository without GitHub (DESIGN section 4). Progress goes to stderr,
  * the report (Markdown, or JSON with --json) to stdout. Exit 0 on success, 1 otherwise, 2 for a usage error.
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkBranchName } from "../agent/branch.js";
@@ -115,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`patchsmith fix: ${env.message}\n`);
     return 2;
   }
-  const model = modelSettings(env.env);
+  const model = modelSettings(env.env, process.env, (path) => readFileSync(path, "utf8"));
   if (!model.ok) {
     process.stderr.write(`patchsmith fix: ${model.message}\n`);
     return 2;

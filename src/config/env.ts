@@ -2,7 +2,6 @@
  * The process environment, parsed once with zod (DESIGN section 5). Everything is optional here; each use case
  * asks for what it needs (`modelSettings` for the model) and gets a readable error instead of a crash.
  */
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseEgressRules } from "../adapters/sandbox/egress-rules.js";
 import { parseBytes } from "../core/bytes.js";
@@ -111,8 +110,9 @@ export interface ModelSettings {
  */
 export function modelSettings(
   env: Env,
-  vars: Readonly<Record<string, string | undefined>> = process.env,
-  read: (path: string) => string = (path) => readFileSync(path, "utf8"),
+  vars: Readonly<Record<string, string | undefined>>,
+  /** Reads PATCHSMITH_MODELS_FILE (the caller's I/O: this module stays pure). */
+  read: (path: string) => string,
 ): { readonly ok: true; readonly settings: ModelSettings } | { readonly ok: false; readonly message: string } {
   if (env.OPENAI_API_KEY === undefined && env.OPENAI_BASE_URL === undefined) {
     return {
