@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { createRepo, deliver, issueComment, startHarness } from "../test/e2e/app-harness.js";
 import { startRedis } from "../test/fakes/redis-server.js";
 import type { Section } from "./section.js";
+import { percentile } from "./timing.js";
 import { markdownTable } from "./table.js";
 
 const DELIVERIES = 500;
@@ -34,9 +35,6 @@ export interface AnswersResult {
   readonly wallMs: number;
   readonly statuses: Readonly<Record<string, number>>;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 export async function measureAnswers(
   log: (line: string) => void,
@@ -103,8 +101,8 @@ export async function measureAnswers(
       store: redisUrl === undefined ? "embedded" : "redis",
       deliveries: DELIVERIES,
       parallel: PARALLEL,
-      p50Ms: quantile(sorted, 0.5),
-      p99Ms: quantile(sorted, 0.99),
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
       maxMs: sorted.at(-1) ?? Number.NaN,
       serverP50Ms: served("0.5"),
       serverP99Ms: served("0.99"),

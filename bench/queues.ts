@@ -13,6 +13,7 @@ import { createRedisQueue } from "../src/adapters/redis-queue.js";
 import type { JobQueue } from "../src/ports/job-queue.js";
 import { startRedis } from "../test/fakes/redis-server.js";
 import type { Section } from "./section.js";
+import { percentile } from "./timing.js";
 import { markdownTable } from "./table.js";
 
 const RATE_PER_SECOND = 100;
@@ -28,9 +29,6 @@ export interface QueueFigures {
   readonly maxMs: number;
   readonly jobsPerSecond: number;
 }
-
-const quantile = (sorted: readonly number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,8 +78,8 @@ async function throughput(queue: JobQueue<string>, prefix: string): Promise<numb
 function figures(queue: string, latencies: readonly number[], jobsPerSecond: number): QueueFigures {
   return {
     queue,
-    p50Ms: quantile(latencies, 0.5),
-    p99Ms: quantile(latencies, 0.99),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
     maxMs: latencies.at(-1) ?? Number.NaN,
     jobsPerSecond,
   };

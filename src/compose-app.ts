@@ -3,15 +3,13 @@
  * the queues (embedded or Redis), and — unless it only takes webhooks (`--workers 0`, Redis only) — the processing
  * of commands and jobs. The one place the app's adapters are wired together; `patchsmith worker` is compose-worker.ts.
  */
-import { createAppLogger } from "./adapters/app-logger.js";
 import { startEndpoints } from "./adapters/http-endpoints.js";
-import { createProbotAuth } from "./adapters/probot-auth.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
 import { scheduleReconciliation } from "./github/reconcile-deliveries.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
-import { measured, startProcessing } from "./compose-processing.js";
+import { measured, probotAuthFor, processBasics, startProcessing } from "./compose-processing.js";
 import { metricsFor, observabilityRoutes } from "./compose-observability.js";
 import { openQueues } from "./compose-queues.js";
 
@@ -36,15 +34,7 @@ export class StartupRefused extends Error {
 
 export async function startApp(options: ComposeAppOptions): Promise<RunningApp> {
   const { env } = options;
-  const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
-  // One log for the process: probot's lines and ours, one level, redacted.
-  const log = await createAppLogger({
-    level: env.logLevel,
-    format: env.logFormat,
-    levelInString: env.logLevelInString,
-    sentryDsn: env.sentryDsn,
-    secrets: () => secrets,
-  });
+  const { secrets, log } = await processBasics(env, options.fixDeps);
   const logger = log.logger;
   const workers = options.workers ?? env.concurrency;
   if (workers === 0 && env.redisUrl === undefined) {
@@ -66,17 +56,7 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
         logger.debug("webhook accepted", { delivery: delivery.id, event: delivery.name, result });
       },
     });
-    const auth = createProbotAuth({
-      appId: env.appId,
-      privateKey: env.privateKey,
-      webhookSecret: env.webhookSecret,
-      baseUrl: env.baseUrl,
-      throttle: env.throttle,
-      log: log.pino,
-      onRequest: (method, status, remaining) => {
-        metrics.githubRequest(method, status, remaining);
-      },
-    });
+    const auth = probotAuthFor(env, log, metrics);
     const server = await startEndpoints({
       host: env.host,
       port: env.port,

@@ -4,7 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { createIdentityLoader, createOctokitGatewayFactory, type IdentityLoader } from "./adapters/octokit-gateway.js";
-import type { ProbotAuth } from "./adapters/probot-auth.js";
+import { createAppLogger, type AppLogger } from "./adapters/app-logger.js";
+import { createProbotAuth, type ProbotAuth } from "./adapters/probot-auth.js";
+import type { AppEnv } from "./github/app-env.js";
 import type { FixDeps } from "./agent/deps.js";
 import { runFix } from "./agent/run-fix.js";
 import { describeApiError, httpStatusOf } from "./github/api-error.js";
@@ -26,6 +28,38 @@ function identityOf(auth: ProbotAuth, logger: Logger): IdentityLoader {
       });
     },
   );
+}
+
+/** What every App process starts with: the secrets to redact and its one log. */
+export async function processBasics(
+  env: AppEnv,
+  fixDeps: FixDeps,
+): Promise<{ readonly secrets: readonly string[]; readonly log: AppLogger }> {
+  const secrets = [...(fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
+  // One log for the process: probot's lines and ours, one level, redacted.
+  const log = await createAppLogger({
+    level: env.logLevel,
+    format: env.logFormat,
+    levelInString: env.logLevelInString,
+    sentryDsn: env.sentryDsn,
+    secrets: () => secrets,
+  });
+  return { secrets, log };
+}
+
+/** probot's authentication on the process's log, its GitHub requests counted. */
+export function probotAuthFor(env: AppEnv, log: AppLogger, metrics: Metrics): ProbotAuth {
+  return createProbotAuth({
+    appId: env.appId,
+    privateKey: env.privateKey,
+    webhookSecret: env.webhookSecret,
+    baseUrl: env.baseUrl,
+    throttle: env.throttle,
+    log: log.pino,
+    onRequest: (method, status, remaining) => {
+      metrics.githubRequest(method, status, remaining);
+    },
+  });
 }
 
 /** The fix loop's model and sandbox, reporting to the metrics. */

@@ -2,13 +2,11 @@
  * `patchsmith worker`: commands and jobs from the shared queue (Redis), with no webhook endpoint. Any number run on
  * any number of machines beside one `serve --workers 0`; a worker killed mid-job has its job taken over by another.
  */
-import { createAppLogger } from "./adapters/app-logger.js";
-import { createProbotAuth } from "./adapters/probot-auth.js";
 import type { FixDeps } from "./agent/deps.js";
 import type { AppEnv } from "./github/app-env.js";
 import { startEndpoints } from "./adapters/http-endpoints.js";
 import { metricsFor, observabilityRoutes } from "./compose-observability.js";
-import { measured, startProcessing } from "./compose-processing.js";
+import { measured, probotAuthFor, processBasics, startProcessing } from "./compose-processing.js";
 import { openQueues } from "./compose-queues.js";
 
 export interface RunningWorker {
@@ -28,29 +26,11 @@ export async function startWorker(options: {
       "a separate worker needs the shared queue: set PATCHSMITH_REDIS_URL (with the embedded store, `patchsmith serve` runs the jobs itself)",
     );
   }
-  const secrets = [...(options.fixDeps.secrets ?? []), env.privateKey, env.webhookSecret];
-  // One log for the process: probot's lines and ours, one level, redacted.
-  const log = await createAppLogger({
-    level: env.logLevel,
-    format: env.logFormat,
-    levelInString: env.logLevelInString,
-    sentryDsn: env.sentryDsn,
-    secrets: () => secrets,
-  });
+  const { secrets, log } = await processBasics(env, options.fixDeps);
   const logger = log.logger;
   const queues = await openQueues(env, logger);
   const metrics = metricsFor(queues);
-  const auth = createProbotAuth({
-    appId: env.appId,
-    privateKey: env.privateKey,
-    webhookSecret: env.webhookSecret,
-    baseUrl: env.baseUrl,
-    throttle: env.throttle,
-    log: log.pino,
-    onRequest: (method, status, remaining) => {
-      metrics.githubRequest(method, status, remaining);
-    },
-  });
+  const auth = probotAuthFor(env, log, metrics);
   // Probes and metrics for an orchestrator, when asked for a port (many workers may share one host).
   const endpoints =
     env.workerPort === undefined
