@@ -175,6 +175,8 @@ describe("the Redis queue", () => {
       sweepMs: 200,
       parse: (value: unknown) => (typeof value === "string" ? value : undefined),
       perKey: { keyOf: (job: string) => job.split(":")[0], max: 1 },
+      // A job over the limit is tried again after min(2 s, the lock): a short lock keeps the test short.
+      lockMs: 500,
     };
     const workers = [await createRedisQueue<string>(options), await createRedisQueue<string>(options)];
     open.push(...workers);
