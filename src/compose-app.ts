@@ -60,7 +60,12 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
     const server = await startEndpoints({
       host: env.host,
       port: env.port,
-      routes: observabilityRoutes(metrics, { queues, runner: options.fixDeps.runner, app: () => auth.auth() }),
+      routes: observabilityRoutes(metrics, {
+        queues,
+        // A webhook-only process runs no repository code: its readiness does not hang on a sandbox.
+        runner: workers > 0 ? options.fixDeps.runner : undefined,
+        app: () => auth.auth(),
+      }),
       post: { path: env.webhookPath, handle: ingress },
     });
     // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).

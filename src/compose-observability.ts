@@ -15,7 +15,12 @@ export function metricsFor(queues: Queues): PromMetrics {
 
 export function observabilityRoutes(
   metrics: PromMetrics,
-  parts: { readonly queues: Queues; readonly runner: SandboxRunner; readonly app: () => Promise<Octokit> },
+  parts: {
+    readonly queues: Queues;
+    /** The sandbox this process runs repository code in; undefined when it runs none. */
+    readonly runner: SandboxRunner | undefined;
+    readonly app: () => Promise<Octokit>;
+  },
 ): Record<string, GetRoute> {
   const ready = createReadiness({ queue: parts.queues.jobs, runner: parts.runner, app: parts.app });
   return {

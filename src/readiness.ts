@@ -18,7 +18,8 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 export function createReadiness(parts: {
   readonly queue: Pick<JobQueue<unknown>, "depth">;
-  readonly runner: SandboxRunner;
+  /** Undefined for a process that runs no repository code (`serve --workers 0`): no sandbox to check. */
+  readonly runner: SandboxRunner | undefined;
   readonly app: () => Promise<Octokit>;
   readonly now?: () => number;
 }): () => Promise<Readiness> {
@@ -36,9 +37,10 @@ export function createReadiness(parts: {
     if (credentials === undefined || now() - credentials.at > CREDENTIALS_TTL_MS) {
       credentials = { at: now(), result: await check(async () => (await parts.app()).request("GET /app")) };
     }
+    const runner = parts.runner;
     const checks = {
       queue: await check(() => parts.queue.depth()),
-      sandbox: await check(() => parts.runner.describe()),
+      ...(runner === undefined ? {} : { sandbox: await check(() => runner.describe()) }),
       credentials: credentials.result,
     };
     return { ready: Object.values(checks).every((result) => result === "ok"), checks };

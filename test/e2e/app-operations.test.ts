@@ -131,9 +131,11 @@ describe("patchsmith serve for its operators", () => {
     expect(sample(metrics, "patchsmith_queue_jobs", { queue: "jobs", state: "running" })).toBe(0);
     const ready = await fetch(`${url!}/readyz`);
     expect(await ready.json()).toEqual({ ready: true, checks: { queue: "ok", sandbox: "ok", credentials: "ok" } });
-    // The webhook process ran no job: its own count stays empty.
+    // The webhook process ran no job: its own count stays empty, and its readiness needs no sandbox.
     const serveMetrics = await (await fetch(`${harness.appUrl}/metrics`)).text();
     expect(sample(serveMetrics, "patchsmith_jobs_total", { kind: "fix" })).toBeUndefined();
+    const serveReady = await fetch(`${harness.appUrl}/readyz`);
+    expect(await serveReady.json()).toEqual({ ready: true, checks: { queue: "ok", credentials: "ok" } });
   });
 
   it("is alive but not ready when GitHub refuses its credentials", async () => {
