@@ -25,9 +25,6 @@ export const targetSchema = z.discriminatedUnion("kind", [
 const commandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("fix"), instructions: z.string(), suggest: z.boolean() }),
   z.object({ kind: z.literal("undo") }),
-  z.object({ kind: z.literal("help") }),
-  /** Not a user command: the polite "you may not trigger this" note, posted once per user per issue. */
-  z.object({ kind: z.literal("explain-denied"), permission: z.string() }),
 ]);
 
 export const jobSchema = z.object({

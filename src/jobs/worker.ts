@@ -8,7 +8,6 @@ import type { FixReport, FixRequest } from "../agent/types.js";
 import { bestEffort, describeApiError, httpStatusOf } from "../github/api-error.js";
 import { describeCommand } from "../github/parse-command.js";
 import type { Outcome } from "../github/outcome.js";
-import { renderDenied, renderHelp } from "../github/render-comment.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway, GitHubGatewayFactory } from "../ports/github-gateway.js";
 import { performance } from "node:perf_hooks";
@@ -95,32 +94,6 @@ async function runCommand(job: Job, gateway: GitHubGateway, deps: WorkerDeps): P
   const logger = deps.logger;
   const number = job.target.number;
   const log = { job: job.id, repo: `${repo.owner}/${repo.name}`, number, command: command.kind };
-
-  switch (command.kind) {
-    case "explain-denied":
-      // A courtesy: if it cannot be posted, the person simply gets no answer (as for any other ignored comment).
-      await bestEffort(
-        "post the note on who may trigger patchsmith",
-        () => gateway.createComment(repo, number, renderDenied(job.requester.login, "insufficient-permission")),
-        undefined,
-        { logger, fields: log },
-      );
-      return;
-    case "help":
-      try {
-        await gateway.createComment(repo, number, renderHelp());
-      } catch (error) {
-        logger.error("could not post the help reply", {
-          ...log,
-          status: httpStatusOf(error),
-          error: describeApiError(error),
-        });
-      }
-      return;
-    case "fix":
-    case "undo":
-      break;
-  }
 
   const tracker = createTracker({
     gateway,

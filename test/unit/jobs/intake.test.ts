@@ -147,6 +147,14 @@ describe("runIntake", () => {
     expect(bodies()[0]).toContain("@maintainer-mia");
   });
 
+  it("does not let a denial note that cannot be posted crash the intake", async () => {
+    const { fake, lines, run } = setup();
+    fake.state.permissions["maintainer-mia"] = "read";
+    fake.state.failures.createComment = httpError(403, "Resource not accessible by integration");
+    expect(await run(issueCommand("d-9b"))).toBe("denied");
+    expect(lines.join("\n")).toContain("could not post the note on who may trigger patchsmith");
+  });
+
   it("runs only a command added by an edit", async () => {
     const { added, run } = setup();
     expect(await run(recordOf("d-11", "issue_comment", "issue-comment-edited"))).toBe("enqueued");

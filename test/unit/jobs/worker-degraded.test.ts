@@ -77,15 +77,6 @@ describe("worker: best-effort calls", () => {
     expect(comments()).toHaveLength(1);
   });
 
-  it("does not let a failed denial note crash the job", async () => {
-    const { fake, work, logs } = setup();
-    fake.state.failures.createComment = httpError(403, "Resource not accessible by integration");
-    await expect(
-      work(sampleJob({ command: { kind: "explain-denied", permission: "read" }, progressCommentId: null })),
-    ).resolves.toBeUndefined();
-    expect(logs()).toContain("could not post the note on who may trigger patchsmith");
-  });
-
   it("answers with a patch when the suggestion cannot be posted in the review thread", async () => {
     const changed = { path: "src/parse.ts", before: "one\ntwo\n", after: "one\nTWO\n" };
     const { fake, work, finalComment } = setup(successReport({ commits: [], pushed: false, changedFiles: [changed] }));

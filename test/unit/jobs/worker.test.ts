@@ -340,17 +340,7 @@ describe("worker: review comments", () => {
   });
 });
 
-describe("worker: notices", () => {
-  it("posts the polite denial and the help table as new comments", async () => {
-    const { fake, work } = setup();
-    await work(sampleJob({ command: { kind: "explain-denied", permission: "read" }, progressCommentId: null }));
-    await work(sampleJob({ command: { kind: "help" }, progressCommentId: null }));
-    const bodies = fake.calls.filter((c) => c.method === "createComment").map((c) => String(c.args[2]));
-    expect(bodies[0]).toContain("Hi @maintainer-mia");
-    expect(bodies[0]).toContain("write access");
-    expect(bodies[1]).toContain("`/fix --suggest`");
-  });
-
+describe("worker: records", () => {
   it("drops a job record that does not validate", async () => {
     const { fake, work, log } = setup();
     await work({ version: 2, id: "x" });
