@@ -16,6 +16,8 @@ export interface QueueDepth {
   }>;
 }
 
+type Depth = Awaited<ReturnType<QueueDepth["depth"]>>;
+
 export interface PromMetrics extends Metrics {
   readonly registry: Registry;
   /** The exposition text for GET /metrics. */
@@ -39,19 +41,25 @@ export function createPromMetrics(queues: readonly QueueDepth[] = []): PromMetri
     buckets: [5, 15, 30, 60, 120, 300, 600, 1200, 2400],
     registers: [registry],
   });
+  // Both queue gauges are collected in the same scrape: the stores are asked once for it.
+  let depths: Promise<(Depth | undefined)[]> | undefined;
+  const depthsOfScrape = (): Promise<(Depth | undefined)[]> => {
+    depths ??= Promise.all(queues.map((queue) => queue.depth().catch(() => undefined))).finally(() => {
+      depths = undefined;
+    });
+    return depths;
+  };
   new Gauge({
     name: "patchsmith_queue_oldest_waiting_seconds",
     help: "How long the oldest command or job not yet started has waited, by queue (0: none waits).",
     labelNames: ["queue"],
     registers: [registry],
     async collect() {
-      for (const queue of queues) {
-        try {
-          const { oldestQueuedAt } = await queue.depth();
-          this.set({ queue: queue.name }, oldestQueuedAt === undefined ? 0 : (Date.now() - oldestQueuedAt) / 1000);
-        } catch {
-          // As for the depth: /readyz says why.
-        }
+      for (const [i, depth] of (await depthsOfScrape()).entries()) {
+        // An unreachable store shows as a missing sample; /readyz says why.
+        if (depth === undefined) continue;
+        const at = depth.oldestQueuedAt;
+        this.set({ queue: queues[i]!.name }, at === undefined ? 0 : (Date.now() - at) / 1000);
       }
     },
   });
@@ -61,14 +69,10 @@ export function createPromMetrics(queues: readonly QueueDepth[] = []): PromMetri
     labelNames: ["queue", "state"],
     registers: [registry],
     async collect() {
-      for (const queue of queues) {
-        try {
-          const { queued, running } = await queue.depth();
-          this.set({ queue: queue.name, state: "queued" }, queued);
-          this.set({ queue: queue.name, state: "running" }, running);
-        } catch {
-          // An unreachable store shows as missing samples; /readyz says why.
-        }
+      for (const [i, depth] of (await depthsOfScrape()).entries()) {
+        if (depth === undefined) continue;
+        this.set({ queue: queues[i]!.name, state: "queued" }, depth.queued);
+        this.set({ queue: queues[i]!.name, state: "running" }, depth.running);
       }
     },
   });
