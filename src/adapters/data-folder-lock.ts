@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { errorCode } from "./errno.js";
 
 export interface Holder {
   readonly pid: number;
@@ -65,9 +66,8 @@ export function currentHolder(pid = process.pid): Holder {
 
 /** True while the process that wrote `holder` still runs on this machine. */
 export function stillRuns(holder: Holder): boolean {
-  const here = currentHolder(holder.pid);
-  if (holder.bootId !== here.bootId) return false;
-  return startTicksOf(holder.pid) === holder.startTicks;
+  const now = currentHolder(holder.pid);
+  return now.bootId === holder.bootId && now.startTicks === holder.startTicks;
 }
 
 function parseHolder(text: string): Holder | undefined {
@@ -80,9 +80,6 @@ function parseHolder(text: string): Holder | undefined {
     return undefined;
   }
 }
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 
 async function tryCreate(path: string, holder: Holder): Promise<boolean> {
   try {

@@ -11,6 +11,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, open, opendir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { errorCode } from "./errno.js";
 
 export interface QueueLayout {
   readonly root: string;
@@ -50,9 +51,6 @@ export const jobFileName = (seq: number, idHash: string): string =>
   `${String(seq).padStart(16, "0")}-${idHash.slice(0, 16)}.json`;
 
 export const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
 
 export async function prepareLayout(root: string): Promise<QueueLayout> {
   const layout: QueueLayout = {

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { chmod, lstat, mkdir, open, readFile, readlink, rename, rm, rmdir, symlink, unlink } from "node:fs/promises";
 import path from "node:path";
 import { normalizeRelativePath } from "../apply/paths.js";
-import { describeError, errorCode, resolveInRoot } from "./fs-tree-resolve.js";
+import { errorCode } from "./errno.js";
+import { describeError, resolveInRoot } from "./fs-tree-resolve.js";
 
 export type CommitResult =
   | { readonly ok: true; readonly written: readonly string[] }

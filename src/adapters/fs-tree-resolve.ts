@@ -3,6 +3,7 @@
  * resolving every symlink on the way and refusing any that leads outside. Called at read time and again right
  * before each write, because a folder could have been swapped for a symlink in between.
  */
+import { errorCode } from "./errno.js";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 
@@ -24,11 +25,8 @@ export function isInsideDir(dir: string, target: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-const codeOf = (error: unknown): string | undefined =>
-  error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
-
 export const describeError = (error: unknown): string => {
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code === "EACCES" || code === "EPERM") return "permission denied";
   if (code === "EISDIR") return "it is a folder";
   if (code === "ENOTDIR") return "a parent folder on the path is a file";
@@ -36,8 +34,6 @@ export const describeError = (error: unknown): string => {
   if (code === "EROFS") return "the file system is read-only";
   return error instanceof Error ? error.message : String(error);
 };
-
-export { codeOf as errorCode };
 
 /**
  * True when `target` (a real path) is the root's `.git` or inside any `.git` folder under the root. The path text
@@ -65,7 +61,7 @@ export async function resolveInRoot(realRoot: string, relPath: string): Promise<
     try {
       info = await lstat(next);
     } catch (error) {
-      const code = codeOf(error);
+      const code = errorCode(error);
       if (code === "ENOENT") {
         const rest = segments.slice(i + 1);
         const real = path.join(next, ...rest);
