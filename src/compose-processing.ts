@@ -3,7 +3,8 @@
  * intake of commands (permission, 👀, the queued comment) and the jobs (the fix loop, git, the answer).
  */
 import { randomUUID } from "node:crypto";
-import { createIdentityLoader, createOctokitGatewayFactory, type IdentityLoader } from "./adapters/octokit-gateway.js";
+import { createIdentityLoader, type IdentityLoader } from "./adapters/app-identity.js";
+import { createOctokitGatewayFactory } from "./adapters/octokit-gateway.js";
 import { createAppLogger, type AppLogger } from "./adapters/app-logger.js";
 import { createProbotAuth, type ProbotAuth } from "./adapters/probot-auth.js";
 import type { AppEnv } from "./github/app-env.js";
