@@ -114,30 +114,21 @@ function answer(response: ServerResponse, step: ScriptStep, request: RecordedReq
     return;
   }
   if (typeof resolved === "object" && "toolCalls" in resolved) {
-    completionCounter++;
-    sendJson(response, 200, {
-      id: `chatcmpl-fake-${completionCounter}`,
-      object: "chat.completion",
-      created: 1_700_000_000,
-      model: request.model ?? "fake-model",
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            content: null,
-            refusal: null,
-            tool_calls: resolved.toolCalls.map((call, i) => ({
-              id: `call_${String(completionCounter)}_${String(i)}`,
-              type: "function",
-              function: { name: call.name, arguments: call.arguments },
-            })),
-          },
-          finish_reason: "tool_calls",
-          logprobs: null,
-        },
-      ],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    const id = ++completionCounter;
+    const message = {
+      role: "assistant",
+      content: null,
+      refusal: null,
+      tool_calls: resolved.toolCalls.map((call, i) => ({
+        id: `call_${String(id)}_${String(i)}`,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+    sendCompletion(response, request, id, message, "tool_calls", {
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      total_tokens: 15,
     });
     return;
   }
@@ -151,20 +142,26 @@ function answer(response: ServerResponse, step: ScriptStep, request: RecordedReq
       reply.usage?.total_tokens ??
       (reply.usage?.prompt_tokens ?? prompt) + (reply.usage?.completion_tokens ?? completion),
   };
-  completionCounter++;
+  const id = ++completionCounter;
+  const message = { role: "assistant", content: reply.reply, refusal: null };
+  sendCompletion(response, request, id, message, reply.finishReason ?? "stop", usage);
+}
+
+/** A chat completion as OpenAI's API answers one, with a single choice. */
+function sendCompletion(
+  response: ServerResponse,
+  request: RecordedRequest,
+  id: number,
+  message: Record<string, unknown>,
+  finishReason: string,
+  usage: FakeUsage,
+): void {
   sendJson(response, 200, {
-    id: `chatcmpl-fake-${completionCounter}`,
+    id: `chatcmpl-fake-${String(id)}`,
     object: "chat.completion",
     created: 1_700_000_000,
     model: request.model ?? "fake-model",
-    choices: [
-      {
-        index: 0,
-        message: { role: "assistant", content: reply.reply, refusal: null },
-        finish_reason: reply.finishReason ?? "stop",
-        logprobs: null,
-      },
-    ],
+    choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
     usage,
   });
 }
