@@ -151,7 +151,13 @@ describe("engine properties", () => {
         bad,
         fc.nat(),
         async (aLines, bLines, goods, badBlock, at) => {
-          const files = { "src/a.ts": `${aLines.join("\n")}\n`, "src/b.ts": `${bLines.join("\r\n")}\r\n` };
+          // A last line no good edit touches: emptied by the good edits, src/b.ts would rightly take the
+          // empty-SEARCH block as its new content, and that block would not be a refused one.
+          const kept = "kept_last_line";
+          const files = {
+            "src/a.ts": `${[...aLines, kept].join("\n")}\n`,
+            "src/b.ts": `${[...bLines, kept].join("\r\n")}\r\n`,
+          };
           const blocks = goods.map(([onA, x, y, replacement]) => {
             const lines = onA ? aLines : bLines;
             const a = x % lines.length;
