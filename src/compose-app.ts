@@ -1,13 +1,16 @@
 /**
- * Builds the GitHub App from its parts: the webhook endpoint (on our own HTTP server, probot for authentication),
+ * Builds the GitHub App from its parts: the webhook endpoint (on our own HTTP server, probot for authentication; on
+ * a thread of its own with the embedded store, see github/ingress-thread.ts),
  * the queues (embedded or Redis), and — unless it only takes webhooks (`--workers 0`, Redis only) — the processing
  * of commands and jobs. The one place the app's adapters are wired together; `patchsmith worker` is compose-worker.ts.
  */
-import { startEndpoints } from "./adapters/http-endpoints.js";
+import { join } from "node:path";
+import { startEndpoints, type GetRoute } from "./adapters/http-endpoints.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
 import { scheduleReconciliation } from "./github/reconcile-deliveries.js";
+import { startIngressThread } from "./github/ingress-thread.js";
 import { createWebhookIngress } from "./github/webhook-ingress.js";
 import { measured, probotAuthFor, processBasics, startProcessing } from "./compose-processing.js";
 import { metricsFor, observabilityRoutes } from "./compose-observability.js";
@@ -32,6 +35,8 @@ export class StartupRefused extends Error {
   override readonly name = "StartupRefused";
 }
 
+const alive: GetRoute = () => Promise.resolve({ status: 200, type: "text/plain", body: "ok\n" });
+
 export async function startApp(options: ComposeAppOptions): Promise<RunningApp> {
   const { env } = options;
   const { secrets, log } = await processBasics(env, options.fixDeps);
@@ -45,29 +50,53 @@ export async function startApp(options: ComposeAppOptions): Promise<RunningApp> 
   const queues = await openQueues(env, logger, Math.max(1, workers));
   const metrics = metricsFor(queues);
   try {
-    const ingress = createWebhookIngress({
-      secret: env.webhookSecret,
-      logger,
-      onAnswer: (status, seconds) => {
-        metrics.webhookAnswered(status, seconds);
-      },
-      accept: async (delivery) => {
-        const result = await acceptDelivery(delivery, queues.inbox, logger, Date.now);
-        logger.debug("webhook accepted", { delivery: delivery.id, event: delivery.name, result });
-      },
-    });
     const auth = probotAuthFor(env, log, metrics);
-    const server = await startEndpoints({
-      host: env.host,
-      port: env.port,
-      routes: observabilityRoutes(metrics, {
-        queues,
-        // A webhook-only process runs no repository code: its readiness does not hang on a sandbox.
-        runner: workers > 0 ? options.fixDeps.runner : undefined,
-        app: () => auth.auth(),
-      }),
-      post: { path: env.webhookPath, handle: ingress },
+    const routes = observabilityRoutes(metrics, {
+      queues,
+      // A webhook-only process runs no repository code: its readiness does not hang on a sandbox.
+      runner: workers > 0 ? options.fixDeps.runner : undefined,
+      app: () => auth.auth(),
     });
+    const onAnswer = (status: number, seconds: number): void => {
+      metrics.webhookAnswered(status, seconds);
+    };
+    const server =
+      env.redisUrl === undefined
+        ? await startIngressThread({
+            host: env.host,
+            port: env.port,
+            webhookPath: env.webhookPath,
+            secret: env.webhookSecret,
+            journalDir: join(env.dataDir, "inbox-journal"),
+            // Liveness is the main thread's: a thread that answers for a stuck one would hide it.
+            routes: { ...routes, "/healthz": alive, "/ping": alive },
+            inbox: queues.inbox,
+            logger,
+            onAnswer,
+            onCrash: (error) => {
+              logger.error("the webhook thread stopped; no webhook can be taken, so the app exits", {
+                error: error.message,
+              });
+              process.exit(1);
+            },
+          })
+        : await startEndpoints({
+            host: env.host,
+            port: env.port,
+            routes,
+            post: {
+              path: env.webhookPath,
+              handle: createWebhookIngress({
+                secret: env.webhookSecret,
+                logger,
+                onAnswer,
+                accept: async (delivery) => {
+                  const result = await acceptDelivery(delivery, queues.inbox, logger, Date.now);
+                  logger.debug("webhook accepted", { delivery: delivery.id, event: delivery.name, result });
+                },
+              }),
+            },
+          });
     // The App's own key and webhook secret join the model key in every redaction (prompts, reports, comments).
     const fixDeps: FixDeps = {
       ...options.fixDeps,

@@ -125,6 +125,16 @@ export async function claimMarker(layout: QueueLayout, target: string, at: numbe
   return (await readMarker(target))?.owner ?? "";
 }
 
+export async function markerExists(target: string): Promise<boolean> {
+  try {
+    await stat(target);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return false;
+    throw error;
+  }
+}
+
 export async function markerOwner(target: string): Promise<string | undefined> {
   return (await readMarker(target))?.owner;
 }

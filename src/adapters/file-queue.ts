@@ -14,6 +14,7 @@ import path from "node:path";
 import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
 import {
   claimMarker,
+  markerExists,
   markerOwner,
   describeError,
   hashOf,
@@ -102,6 +103,9 @@ export async function createFileQueue<J>(options: FileQueueOptions<J>): Promise<
 
   async function addNow(job: J, { id, group }: EnqueueOptions, seq: number): Promise<boolean> {
     if (scheduler.isClosed()) return false;
+    // A known id is refused without writing anything (a redelivery, or the journal read back at start); the
+    // marker's link in writeJob stays the commit point for the rest.
+    if (await markerExists(path.join(layout.ids, hashOf(id)))) return false;
     const at = now();
     const name = await writeJob(layout, seq, { id, group, enqueuedAt: at, job }, at);
     if (name === undefined) return false;

@@ -1,6 +1,6 @@
 /**
- * The process's HTTP side on `node:http`: `/healthz` (alive), GET routes (metrics, readiness), and for `serve` the
- * webhook's POST path; 404 for the rest. Full control of host, port, limits and shutdown.
+ * The process's HTTP side on `node:http`: `/healthz` (alive, unless a route answers it), GET routes (metrics,
+ * readiness), and for `serve` the webhook's POST path; 404 for the rest. Full control of host, port, limits and shutdown.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,11 +25,11 @@ export async function startEndpoints(options: {
 }): Promise<Endpoints> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
-    if (request.method === "GET" && (path === "/healthz" || path === "/ping")) {
+    const route = request.method === "GET" && path !== undefined ? options.routes[path] : undefined;
+    if (route === undefined && request.method === "GET" && (path === "/healthz" || path === "/ping")) {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
       return;
     }
-    const route = request.method === "GET" && path !== undefined ? options.routes[path] : undefined;
     if (route !== undefined) {
       route().then(
         (answer) => {

@@ -21,12 +21,19 @@ export function holdsCommand(event: CommentEvent): boolean {
   return screenActor(event.sender, undefined).ok;
 }
 
-export async function acceptDelivery(
+/** A command to store: the intake record, its dedupe id and its thread. */
+export interface StorableCommand {
+  readonly record: IntakeRecord;
+  readonly id: string;
+  readonly group: string;
+}
+
+/** What a delivery is worth storing as (pure apart from the warning it logs): a command, or why nothing. */
+export function commandOf(
   delivery: Delivery,
-  inbox: JobQueue<IntakeRecord>,
   logger: Logger,
   now: () => number,
-): Promise<Acceptance> {
+): StorableCommand | Exclude<Acceptance, "stored" | "duplicate-delivery"> {
   if (delivery.name !== "issue_comment" && delivery.name !== "pull_request_review_comment") return "not-a-comment";
   const parsed = toCommentEvent(delivery.name, delivery.payload);
   if (!parsed.ok) {
@@ -40,12 +47,20 @@ export async function acceptDelivery(
     return "ignored";
   }
   if (!holdsCommand(parsed.event)) return "no-command";
-  const record: IntakeRecord = {
-    version: 1,
-    deliveryId: delivery.id,
-    receivedAt: now(),
-    event: asStoredEvent(parsed.event),
+  return {
+    record: { version: 1, deliveryId: delivery.id, receivedAt: now(), event: asStoredEvent(parsed.event) },
+    id: `delivery-${delivery.id}`,
+    group: intakeGroup(parsed.event.repo, parsed.event.target.number),
   };
-  const group = intakeGroup(parsed.event.repo, parsed.event.target.number);
-  return (await inbox.add(record, { id: `delivery-${delivery.id}`, group })) ? "stored" : "duplicate-delivery";
+}
+
+export async function acceptDelivery(
+  delivery: Delivery,
+  inbox: JobQueue<IntakeRecord>,
+  logger: Logger,
+  now: () => number,
+): Promise<Acceptance> {
+  const command = commandOf(delivery, logger, now);
+  if (typeof command === "string") return command;
+  return (await inbox.add(command.record, { id: command.id, group: command.group })) ? "stored" : "duplicate-delivery";
 }

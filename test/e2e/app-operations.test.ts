@@ -58,7 +58,11 @@ describe("patchsmith serve for its operators", () => {
     const text = await response.text();
     // The job is counted when its answer is written, a moment before the check run completes: wait for it.
     let metrics = text;
-    for (let i = 0; i < 50 && sample(metrics, "patchsmith_jobs_total", { kind: "fix" }) === undefined; i++) {
+    // The job is counted when it ends, and leaves the queue's running set a moment later.
+    const settled = (text: string): boolean =>
+      sample(text, "patchsmith_jobs_total", { kind: "fix" }) !== undefined &&
+      sample(text, "patchsmith_queue_jobs", { queue: "jobs", state: "running" }) === 0;
+    for (let i = 0; i < 50 && !settled(metrics); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       metrics = await (await fetch(`${harness.appUrl}/metrics`)).text();
     }
@@ -123,7 +127,11 @@ describe("patchsmith serve for its operators", () => {
     const url = /worker ready \((http:\/\/\S+)\/metrics\)/.exec(harness.output())?.[1];
     expect(url).toBeDefined();
     let metrics = "";
-    for (let i = 0; i < 50 && sample(metrics, "patchsmith_jobs_total", { kind: "fix" }) === undefined; i++) {
+    // The job is counted when it ends, and leaves the queue's running set a moment later.
+    const settled = (text: string): boolean =>
+      sample(text, "patchsmith_jobs_total", { kind: "fix" }) !== undefined &&
+      sample(text, "patchsmith_queue_jobs", { queue: "jobs", state: "running" }) === 0;
+    for (let i = 0; i < 50 && !settled(metrics); i++) {
       metrics = await (await fetch(`${url!}/metrics`)).text();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
