@@ -25,6 +25,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "setup", load: async () => (await import("./setup.js")).setupSection },
   { name: "answers", load: async () => (await import("./answers.js")).answersSection },
   { name: "queues", load: async () => (await import("./queues.js")).queuesSection },
+  { name: "peers", load: async () => (await import("./peers.js")).peersSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

@@ -2,6 +2,10 @@
  * Hint line numbers (a udiff hunk's `@@ -LINE`) are written against the original file, but each edit is located in
  * the file as changed by the edits before it. Hunks need not come in file order, so the shift of a hint line is the
  * sum of the line deltas of the applied edits ABOVE it only; an edit below it moves nothing there.
+ *
+ * A diff made against another version of the file has hints off by the lines added or removed since: as GNU patch
+ * carries a hunk's offset to the next, the hint of an edit is first moved by the drift at which the nearest hinted
+ * edit above it was found (its place minus its hint), so a stale header cannot pick a repeated text elsewhere.
  */
 import type { LineOp } from "../core/edit.js";
 import type { Alignment } from "../matcher/types.js";
@@ -12,6 +16,8 @@ export interface LineShift {
   readonly end: number;
   /** Lines added minus lines removed. */
   readonly delta: number;
+  /** For a hinted edit: where it was found minus where its hint put it, in original lines. */
+  readonly drift?: number;
 }
 
 /** The shift to add to an original 0-based line to find it in the current file. */
@@ -19,6 +25,22 @@ export function shiftAt(shifts: readonly LineShift[], line: number): number {
   let sum = 0;
   for (const s of shifts) if (s.end <= line) sum += s.delta;
   return sum;
+}
+
+/** The drift of the nearest hinted edit at or above an original 0-based line (0 when none is). */
+export function driftAbove(shifts: readonly LineShift[], line: number): number {
+  let drift = 0;
+  for (const s of shifts) {
+    if (s.start > line) break;
+    if (s.drift !== undefined) drift = s.drift;
+  }
+  return drift;
+}
+
+/** What to add to a hint's original 0-based line to compare it with the current file. */
+export function hintOffset(shifts: readonly LineShift[], line: number): number {
+  const drift = driftAbove(shifts, line);
+  return drift + shiftAt(shifts, line + drift);
 }
 
 /**
@@ -36,12 +58,12 @@ export function originalLine(shifts: readonly LineShift[], line: number): number
 }
 
 /** Records an edit that replaced current lines [start, end) and changed the file's length by `delta`. */
-export function recordShift(shifts: LineShift[], start: number, end: number, delta: number): void {
+export function recordShift(shifts: LineShift[], start: number, end: number, delta: number, drift?: number): void {
   const from = originalLine(shifts, start);
   // Kept in original order; edits at the same original line stay in the order they were applied.
   let at = shifts.length;
   while (at > 0 && shifts[at - 1]!.start > from) at--;
-  shifts.splice(at, 0, { start: from, end: from + (end - start), delta });
+  shifts.splice(at, 0, { start: from, end: from + (end - start), delta, ...(drift === undefined ? {} : { drift }) });
 }
 
 /**

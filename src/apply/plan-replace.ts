@@ -14,7 +14,7 @@ import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
 import { describe } from "./feedback.js";
-import { changedRange, recordShift, shiftAt } from "./plan-offsets.js";
+import { changedRange, hintOffset, originalLine, recordShift, type LineShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
 import { TextBody } from "./plan-tree.js";
 import { renderSplice } from "./splice.js";
@@ -83,13 +83,25 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
 
+/**
+ * Where the edit's first old line was found, in original lines, minus where its hint put it. Blank context lines the
+ * ladder dropped at the top (aligned to nothing) still count as the hunk's first lines.
+ */
+function foundDrift(shifts: readonly LineShift[], match: Match, hinted: number): number {
+  let dropped = 0;
+  while (dropped < match.alignment.length && match.alignment[dropped]!.start === match.alignment[dropped]!.end) {
+    dropped++;
+  }
+  return originalLine(shifts, match.start) - dropped - hinted;
+}
+
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
   const doc = entry.body.doc;
   const shifts = ctx.offsets.get(path) ?? [];
   const exact = locateExactly(doc, edit);
-  const offset = edit.hint.line === undefined ? 0 : shiftAt(shifts, edit.hint.line - 1);
+  const offset = edit.hint.line === undefined ? 0 : hintOffset(shifts, edit.hint.line - 1);
   const located =
     exact === undefined
       ? locate(parsedFile(doc), { ops: edit.ops, hint: edit.hint }, { hintOffset: offset })
@@ -104,7 +116,8 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       const body = TextBody.ofDoc(next);
       const { start, end } = located.match;
       const changed = changedRange(edit.ops, located.match.alignment, start, end);
-      recordShift(shifts, changed.start, changed.end, next.length - doc.length);
+      const drift = edit.hint.line === undefined ? undefined : foundDrift(shifts, located.match, edit.hint.line - 1);
+      recordShift(shifts, changed.start, changed.end, next.length - doc.length, drift);
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.

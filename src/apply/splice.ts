@@ -104,7 +104,10 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   }
   if (match.end === total && regionEnd > 0) {
     const last = regionEnd - 1;
-    const withoutNewline = edit.newEndsWithoutNewline ?? !source.hasFinalNewline();
+    // A diff changes the final newline only when its two sides disagree about it; when both carry the marker (or
+    // neither does), the file keeps its own state.
+    const changesNewline = (edit.oldEndsWithoutNewline ?? false) !== (edit.newEndsWithoutNewline ?? false);
+    const withoutNewline = changesNewline ? edit.newEndsWithoutNewline === true : !source.hasFinalNewline();
     if (withoutNewline) eols[last] = "";
     else if (eols[last] === "") eols[last] = eol;
   }

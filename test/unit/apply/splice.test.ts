@@ -34,10 +34,17 @@ describe("renderReplacement: preservation", () => {
     expect(after).toMatchObject({ ok: true, after: "a\nb\nc" });
   });
 
-  it("honours newEndsWithoutNewline both ways", () => {
+  it("changes the final newline only when the two sides of the diff disagree about it", () => {
     const ops = searchReplace("b", "B");
     expect(applyOps("a\nb\n", ops, {}, {}, { newEndsWithoutNewline: true })).toMatchObject({ after: "a\nB" });
-    expect(applyOps("a\nb", ops, {}, {}, { newEndsWithoutNewline: false })).toMatchObject({ after: "a\nB\n" });
+    expect(applyOps("a\nb", ops, {}, {}, { oldEndsWithoutNewline: true, newEndsWithoutNewline: false })).toMatchObject({
+      after: "a\nB\n",
+    });
+    // Both sides say "no newline" (or neither does): the file keeps the state it has.
+    expect(applyOps("a\nb\n", ops, {}, {}, { oldEndsWithoutNewline: true, newEndsWithoutNewline: true })).toMatchObject(
+      { after: "a\nB\n" },
+    );
+    expect(applyOps("a\nb", ops, {}, {}, { newEndsWithoutNewline: false })).toMatchObject({ after: "a\nB" });
   });
 
   it("an empty file gets LF endings and a final newline", () => {

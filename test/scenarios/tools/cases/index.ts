@@ -9,6 +9,7 @@ import { DELETION } from "./deletion.js";
 import { ELISION } from "./elision.js";
 import { EXACT } from "./exact.js";
 import { FUZZY } from "./fuzzy.js";
+import { HINT_DRIFT } from "./hint-drift.js";
 import { INDENTATION } from "./indentation.js";
 import { LINE_ENDINGS } from "./line-endings.js";
 import { MISSING, MOVE } from "./moves.js";
@@ -30,6 +31,7 @@ export const ALL_CASES: readonly CaseSpec[] = [
   ...UNICODE,
   ...ELISION,
   ...STALE,
+  ...HINT_DRIFT,
   ...FUZZY,
   ...AMBIGUITY,
   ...NOT_FOUND,
