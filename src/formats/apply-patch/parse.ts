@@ -34,6 +34,16 @@ function section(sc: SectionContext, at: number): SectionParse | undefined {
   }
 }
 
+/** Whether `*** End Patch` comes at or after `from`, before another patch begins. */
+function endFollows(lines: readonly string[], from: number): boolean {
+  for (let k = from; k < lines.length; k++) {
+    const t = lines[k]!.trim();
+    if (t === END) return true;
+    if (t === BEGIN) return false;
+  }
+  return false;
+}
+
 function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): BlockParse {
   const { lines } = ctx;
   let j = i;
@@ -43,7 +53,12 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
   const hasBegin = j < lines.length && lines[j]!.trim() === BEGIN;
   const begin = j;
   if (hasBegin) j++;
-  const sc: SectionContext = { ctx, strict: hasBegin || fence !== undefined || delimiter !== undefined, delimiter };
+  const sc: SectionContext = {
+    ctx,
+    strict: hasBegin || fence !== undefined || delimiter !== undefined,
+    delimiter,
+    fencesAreContent: hasBegin && endFollows(lines, j),
+  };
 
   const items: ParsedItem[] = [];
   let last: { at: number; parse: SectionParse } | undefined;
@@ -56,7 +71,7 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
       j++;
       break;
     }
-    if ((delimiter !== undefined && t === delimiter) || isFenceEnd(line)) break;
+    if ((delimiter !== undefined && t === delimiter) || (!sc.fencesAreContent && isFenceEnd(line))) break;
     if (t === "") {
       j++;
       continue;
@@ -84,6 +99,9 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
     items.push(problemItem(FORMAT, last?.at ?? begin, undefined, message));
   } else if (last !== undefined) {
     items.push(...last.parse.items);
+  } else if (hasBegin && items.length === 0) {
+    const message = `the patch that begins at line ${begin + 1} holds no file section: write '*** Update File: PATH' (or Add/Delete) and its changes between '${BEGIN}' and '${END}'`;
+    items.push(problemItem(FORMAT, begin, undefined, message));
   }
   if (delimiter !== undefined && j < lines.length && lines[j]!.trim() === delimiter) j++;
   return { items, next: Math.max(j, i + 1) };

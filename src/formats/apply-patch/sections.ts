@@ -19,6 +19,11 @@ export interface SectionContext {
   readonly strict: boolean;
   /** Heredoc delimiter that ends the patch, if any. */
   readonly delimiter: string | undefined;
+  /**
+   * The patch has its `*** End Patch` further on: a fence line before it is the content of a Markdown file (a
+   * context line whose leading space the model dropped), not the fence that closes the reply's block.
+   */
+  readonly fencesAreContent: boolean;
 }
 
 export interface SectionParse {
@@ -36,7 +41,11 @@ export const isFenceEnd = (line: string): boolean =>
 
 /** A line that ends a section without being part of it. */
 function endsSection(sc: SectionContext, line: string): boolean {
-  return isControl(line) || isFenceEnd(line) || (sc.delimiter !== undefined && line.trim() === sc.delimiter);
+  return (
+    isControl(line) ||
+    (!sc.fencesAreContent && isFenceEnd(line)) ||
+    (sc.delimiter !== undefined && line.trim() === sc.delimiter)
+  );
 }
 
 /** Skips past a broken section to the next control line. */

@@ -18,7 +18,17 @@ import { editItem, joinContent, lastLine, problemItem } from "../shared/items.js
 import { parseFenceLine } from "../shared/fences.js";
 import { pathAboveHead } from "../shared/locate-path.js";
 import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
-import { isDashSeparator, isDivider, isEnd, isEndLine, isHead, startLineOf } from "./markers.js";
+import {
+  endMarkerFor,
+  isDashSeparator,
+  isDividerOf,
+  isEnd,
+  isEndLine,
+  isHead,
+  startLineOf,
+  strayMarker,
+} from "./markers.js";
+import { withoutLineNumbers } from "./line-numbers.js";
 import { deriveOps } from "./ops.js";
 import { SEARCH_REPLACE_PROMPT } from "./prompt.js";
 
@@ -61,6 +71,7 @@ function ambiguous(head: number, first: number, second: number, path: string | u
 
 function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Scan {
   const { lines } = ctx;
+  const isDivider = (line: string): boolean => isDividerOf(lines[head]!, line);
   let j = head + 1;
   let startLine: number | undefined;
   // Roo's optional position lines sit between the head and the SEARCH text.
@@ -83,18 +94,20 @@ function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Sc
   const replaceAt = ++j;
   let second: number | undefined;
   while (j < lines.length && !isEnd(lines[j]!)) {
-    if (isHead(lines[j]!)) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+    if (isHead(lines[j]!)) return truncated(ctx, head, j, path, endMarkerFor(lines[head]!));
     if (second === undefined && isDivider(lines[j]!)) second = j;
     j++;
   }
-  if (j >= lines.length) return truncated(ctx, head, j, path, ">>>>>>> REPLACE");
+  if (j >= lines.length) return truncated(ctx, head, j, path, endMarkerFor(lines[head]!));
   if (second !== undefined) return ambiguous(head, divider, second, path, j + 1);
   const replace = lines.slice(replaceAt, j);
   return { ok: true, block: { head, startLine, searchAt, search, replaceAt, replace }, next: j + 1 };
 }
 
-function toItem(block: Block, path: string): ParsedItem {
-  const origin = { format: FORMAT, line: block.head + 1 } as const;
+function toItem(numbered: Block, path: string): ParsedItem {
+  const origin = { format: FORMAT, line: numbered.head + 1 } as const;
+  const { search, replace, firstLine } = withoutLineNumbers(numbered.search, numbered.replace);
+  const block: Block = { ...numbered, search, replace, startLine: numbered.startLine ?? firstLine };
   const derived = deriveOps(block.search, block.replace, path);
   if (!derived.ok) {
     const at = derived.side === "search" ? block.searchAt + derived.offset : block.replaceAt + derived.offset;
@@ -147,4 +160,8 @@ export const searchReplace: Dialect = {
   prompt: SEARCH_REPLACE_PROMPT,
   startsAt: (ctx, index) => isHead(ctx.lines[index]!),
   parseAt,
+  strayAt: (ctx, index) => {
+    const wrong = strayMarker(ctx.lines[index]!);
+    return wrong === undefined ? undefined : problemItem(FORMAT, index, undefined, `line ${index + 1} ${wrong}`);
+  },
 };

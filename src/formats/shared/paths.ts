@@ -101,14 +101,47 @@ export function looksLikePath(path: string, knownPaths?: PathLookup): boolean {
 const TRAILING_NAMED = /(?:`([^`\s]+)`|\*\*([^*\s]+)\*\*)\s*:?\s*$/;
 
 // A comment that holds only a path, as models put it on a block's first line or above it: `// src/a.ts`,
-// `# a.py`, `-- q.sql`, `<!-- docs/a.md -->`, `/* a.css */`.
-const COMMENTED = /^(?:(?:\/\/|#|--)\s+(\S+)|<!--\s*(\S+)\s*-->|\/\*\s*(\S+)\s*\*\/)$/;
+// `# a.py`, `-- q.sql`, `<!-- docs/a.md -->`, `/* a.css */`, with or without a label (`// filepath: src/a.ts`,
+// Copilot's habit; `# File: a.py`).
+const COMMENT_LABEL = String.raw`(?:(?:file ?path|file ?name|file|path)\s*:\s*)`;
+const COMMENTED = new RegExp(
+  String.raw`^(?:(?:\/\/|#|--)\s+(${COMMENT_LABEL})?(\S+)|<!--\s*(${COMMENT_LABEL})?(\S+)\s*-->|\/\*\s*(${COMMENT_LABEL})?(\S+)\s*\*\/)$`,
+  "i",
+);
 
-function pathFromComment(line: string, knownPaths: PathLookup | undefined): string | undefined {
+/** The path a comment line names, and whether it said so with a label. */
+function commentedPath(
+  line: string,
+  knownPaths: PathLookup | undefined,
+): { readonly path: string; readonly labelled: boolean } | undefined {
   const m = COMMENTED.exec(line.trim());
-  const token = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (m === null) return undefined;
+  const token = m[2] ?? m[4] ?? m[6];
   if (token === undefined) return undefined;
   const path = cleanPath(token);
+  if (!named(path, knownPaths) || !looksLikePath(path, knownPaths)) return undefined;
+  return { path, labelled: (m[1] ?? m[3] ?? m[5]) !== undefined };
+}
+
+const pathFromComment = (line: string, knownPaths: PathLookup | undefined): string | undefined =>
+  commentedPath(line, knownPaths)?.path;
+
+/**
+ * The path a block's first line names with a label (`// File: lib/x.js`, `# filepath: a.py`): a header the model
+ * put inside the fence, not a line of the file. Without the label a first-line comment may be the file's own.
+ */
+export function labelledPathComment(line: string, knownPaths?: PathLookup): string | undefined {
+  const found = commentedPath(line, knownPaths);
+  return found?.labelled === true ? found.path : undefined;
+}
+
+// "In lib/x.js:" — a preposition or verb and a path, ending with a colon: a label before a block, not a sentence.
+const LABEL_LINE = /^(?:in|inside|for|file|update|updating|edit|editing|change|changes to|modify)\s+(\S+?)\s*:$/i;
+
+function pathFromLabelLine(line: string, knownPaths: PathLookup | undefined): string | undefined {
+  const m = LABEL_LINE.exec(line.trim());
+  if (m === null) return undefined;
+  const path = cleanPath(m[1]!);
   return named(path, knownPaths) && looksLikePath(path, knownPaths) ? path : undefined;
 }
 
@@ -150,7 +183,7 @@ function backtickedPaths(line: string, knownPaths: PathLookup | undefined): Set<
 export function pathFromLine(line: string, knownPaths?: PathLookup, prose = true): string | undefined {
   const cleaned = cleanPath(line);
   if (looksLikePath(cleaned, knownPaths)) return cleaned;
-  const plain = pathFromComment(line, knownPaths) ?? spacedPath(line);
+  const plain = pathFromComment(line, knownPaths) ?? pathFromLabelLine(line, knownPaths) ?? spacedPath(line);
   if (plain !== undefined || !prose) return plain;
   // Two paths in backticks ("Move `f` from `a.ts` to `b.ts`:") name no single file, even when one ends the line.
   const backticked = backtickedPaths(line, knownPaths);

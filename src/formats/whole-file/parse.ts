@@ -3,6 +3,8 @@
  * file's entire new content. The registry calls this only for fences whose body holds no other dialect. A fence
  * without a path is prose (an example, a command) and yields nothing.
  */
+import { isHead, strayMarker } from "../search-replace/markers.js";
+import { labelledPathComment } from "../shared/paths.js";
 import type { ParsedItem, RewriteEdit } from "../../core/edit.js";
 import { isSuspectedElision } from "../shared/elision.js";
 import { FenceNesting, isDiffInfo, isShellInfo, parseFenceLine, type FenceLine } from "../shared/fences.js";
@@ -16,16 +18,36 @@ const SHELL_FILE = /\.(?:sh|bash|zsh|fish|ksh|ps1|psm1|cmd|bat)$/i;
 const DIFF_FILE = /\.(?:diff|patch)$/i;
 
 /** Markers of other dialects, which a whole file may not hold when the format is forced to `whole`. */
-const FOREIGN = /^\s*<{5,9} ?SEARCH>?\s*$|^diff --git |^\*\*\* Begin Patch\s*$/;
+const FOREIGN = /^diff --git |^\*\*\* Begin Patch\s*$/;
+// A marker that does not parse (`<<< SEARCH`) still says the block is an edit, not a file to write whole.
+const isForeign = (line: string): boolean => isHead(line) || strayMarker(line) !== undefined || FOREIGN.test(line);
+
+/** Where a whole file's path was named: above or on the fence, or by a labelled comment as the block's first line. */
+interface FilePath {
+  readonly path: string;
+  readonly inside: boolean;
+}
+
+function locateWholeFilePath(ctx: ScanContext, open: number, fence: FenceLine): FilePath | undefined {
+  const above = pathOfFence(ctx, open, fence.info, false);
+  const first = ctx.lines[open + 1];
+  const found =
+    above !== undefined
+      ? { path: above, inside: false }
+      : first === undefined
+        ? undefined
+        : ((path) => (path === undefined ? undefined : { path, inside: true }))(
+            labelledPathComment(first, ctx.knownPaths),
+          );
+  if (found === undefined) return undefined;
+  // A shell block under a path line is usually a command to run, unless the path names a script.
+  if (isShellInfo(fence.info) && !SHELL_FILE.test(found.path)) return undefined;
+  return found;
+}
 
 /** The path of the fenced block at `open`, or undefined when it is not a whole-file block (prose). */
-export function wholeFilePath(ctx: ScanContext, open: number, fence: FenceLine): string | undefined {
-  const path = pathOfFence(ctx, open, fence.info, false);
-  if (path === undefined) return undefined;
-  // A shell block under a path line is usually a command to run, unless the path names a script.
-  if (isShellInfo(fence.info) && !SHELL_FILE.test(path)) return undefined;
-  return path;
-}
+export const wholeFilePath = (ctx: ScanContext, open: number, fence: FenceLine): string | undefined =>
+  locateWholeFilePath(ctx, open, fence)?.path;
 
 /**
  * Parses the fenced block opened at `open` and closed at `end` (undefined: the reply ended first). Returns no
@@ -37,14 +59,17 @@ export function parseWholeFile(
   fence: FenceLine,
   end: number | undefined,
 ): ParsedItem[] {
-  const path = wholeFilePath(ctx, open, fence);
-  if (path === undefined) return [];
+  const located = locateWholeFilePath(ctx, open, fence);
+  if (located === undefined) return [];
+  const { path } = located;
   const { lines } = ctx;
   if (end === undefined) {
     const message = `the fenced block for ${path} opened at line ${open + 1} is not closed: the reply ends at line ${lastLine(lines)} (truncated?); resend the whole file`;
     return [problemItem(FORMAT, open, path, message)];
   }
-  const body = lines.slice(open + 1, end);
+  // A labelled path comment on the first line is the model's header, not the file's first line.
+  const start = open + (located.inside ? 2 : 1);
+  const body = lines.slice(start, end);
   if (isDiffInfo(fence.info) && !DIFF_FILE.test(path)) {
     const message = `the diff block for ${path} at line ${open + 1} has no file headers or hunks; write '--- a/${path}', '+++ b/${path}' and '@@ ... @@' hunks`;
     return [problemItem(FORMAT, open, path, message)];
@@ -57,9 +82,12 @@ export function parseWholeFile(
     const line = body[k]!;
     const inside = nesting.nested;
     if (nesting.step(parseFenceLine(line)) !== "content" || inside) continue;
-    if (FOREIGN.test(line)) {
-      const message = `the block for ${path} at line ${open + 1} holds edit markers at line ${open + k + 2}, not a whole file; only whole files are accepted in this format`;
-      return [problemItem(FORMAT, open + 1 + k, path, message)];
+    // A marker that does not parse (`<<< SEARCH`) still says the block is an edit, not a file to write whole.
+    const stray = strayMarker(line);
+    if (stray !== undefined) return [problemItem(FORMAT, start + k, path, `line ${start + k + 1} ${stray}`)];
+    if (isForeign(line)) {
+      const message = `the block for ${path} at line ${open + 1} holds edit markers at line ${start + k + 1}, not a whole file; only whole files are accepted in this format`;
+      return [problemItem(FORMAT, start + k, path, message)];
     }
     if (isSuspectedElision(line, path)) suspected.push(k);
   }

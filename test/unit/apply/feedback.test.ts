@@ -28,6 +28,31 @@ group("numberLines", () => {
   });
 });
 
+group("messages that do not contradict themselves", () => {
+  it("a SEARCH whose only missing line is a blank edge says so, not 'not found even ignoring whitespace'", async () => {
+    const { results } = await applyEdits(
+      "a.py\n```\n<<<<<<< SEARCH\n\n    y = x + 1\n=======\n    y = x + 2\n>>>>>>> REPLACE\n```\n",
+      (p) => (p === "a.py" ? "def f(x):\n    y = x + 1\n    return y\n" : undefined),
+    );
+    const message = results[0]?.ok === false ? results[0].message : "";
+    expect(message).toContain("its first line is blank, and no such blank line stands in a.py");
+    expect(message).not.toMatch(/even ignoring whitespace|100 % similar/);
+    expect(message).toContain("2 |     y = x + 1");
+  });
+
+  it("a pure insertion with a line number but no context is refused for that reason, quoting the lines there", async () => {
+    const file = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1)}`).join("\n") + "\n";
+    const { results } = await applyEdits("```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -20,0 +21 @@\n+inserted\n```\n", (p) =>
+      p === "a.txt" ? file : undefined,
+    );
+    const message = results[0]?.ok === false ? results[0].message : "";
+    expect(message).toContain("only adds lines and has no unchanged line to place them by");
+    expect(message).toContain("a line number alone (line 20) does not place them");
+    expect(message).not.toMatch(/says nowhere|do not occur/);
+    expect(message).toContain("20 | line 20");
+  });
+});
+
 group("messages", () => {
   it("not-found quotes the nearest real lines with numbers, labelled approximate, plus the matcher's note", () => {
     const message = describe.notFound("src/app.ts", edit(), {

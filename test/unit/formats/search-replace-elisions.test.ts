@@ -114,8 +114,12 @@ describe("SEARCH/REPLACE: truncated and malformed blocks", () => {
     expect(edits(items)[0]).toMatchObject({ path: "b.py", origin: { line: 6 } });
   });
 
-  it("lone dividers and end markers are prose", () => {
-    expect(parseReply(reply("=======", ">>>>>>> REPLACE", "text"))).toEqual([]);
+  it("a lone divider is prose, a lone end marker a problem that says no block was opened", () => {
+    expect(parseReply(reply("=======", "text"))).toEqual([]);
+    const [item] = parseReply(reply("=======", ">>>>>>> REPLACE", "text"));
+    expect(item?.type === "problem" ? item.problem.message : "").toBe(
+      "line 2 ends a SEARCH/REPLACE block that no SEARCH marker opened",
+    );
   });
 });
 

@@ -98,11 +98,56 @@ describe("SEARCH/REPLACE: markers", () => {
     ).toEqual(["-:old", "+:new"]);
   });
 
-  it("does not take 4- or 10-character markers for a block", () => {
-    expect(parseReply(reply("a.txt", "<<<< SEARCH", "old", "====", "new", ">>>> REPLACE"))).toEqual([]);
-    expect(parseReply(reply("a.txt", "<<<<<<<<<< SEARCH", "old", "==========", "new", ">>>>>>>>>> REPLACE"))).toEqual(
-      [],
+  it("does not take 4- or 10-character markers for a block, and says which lines look like markers", () => {
+    for (const [head, divider, end] of [
+      ["<<<< SEARCH", "====", ">>>> REPLACE"],
+      ["<<<<<<<<<< SEARCH", "==========", ">>>>>>>>>> REPLACE"],
+      ["-- SEARCH", "=======", "+++++++ REPLACE"],
+      ["-------SEARCH", "=======", "+++++++ REPLACE"],
+    ] as const) {
+      const items = parseReply(reply("a.txt", head, "old", divider, "new", end));
+      expect(items.every((item) => item.type === "problem")).toBe(true);
+      const messages = items.map((item) => (item.type === "problem" ? item.problem.message : ""));
+      expect(messages[0]).toMatch(/^line 2 looks like a SEARCH marker but is not one/);
+      expect(messages.at(-1)).toMatch(/^line 6 (looks like a REPLACE marker|ends a SEARCH\/REPLACE block that no)/);
+    }
+  });
+
+  it("reads Cline's markers, with Cline's own divider rule", () => {
+    const edit = as(
+      parseOne(reply("a.txt", "------- SEARCH", "old", "==========", "new", "+++++++ REPLACE")),
+      "replace",
     );
+    expect(opList(edit)).toEqual(["-:old", "+:new"]);
+    // A divider with a trailing space is no divider in Cline's grammar: the block is incomplete, and says so.
+    const [problem] = parseReply(reply("a.txt", "------- SEARCH", "old", "======= ", "new", "+++++++ REPLACE"));
+    expect(problem?.type === "problem" ? problem.problem.message : "").toMatch(/not complete.*'======='/);
+  });
+
+  it("strips line-number margins when every SEARCH line has one, in order, and takes the first as a hint", () => {
+    const edit = as(
+      parseOne(
+        reply(
+          "a.ts",
+          "<<<<<<< SEARCH",
+          "12 |   const a = 1;",
+          "13 | ",
+          "14 |   return a;",
+          "=======",
+          "  return 2;",
+          ">>>>>>> REPLACE",
+        ),
+      ),
+      "replace",
+    );
+    expect(opList(edit)).toEqual(["-:  const a = 1;", "-:", "-:  return a;", "+:  return 2;"]);
+    expect(edit.hint).toEqual({ line: 12 });
+    // Out of order: the numbers are text, not a margin.
+    const kept = as(
+      parseOne(reply("a.ts", "<<<<<<< SEARCH", "3 | x", "9 | y", "=======", "z", ">>>>>>> REPLACE")),
+      "replace",
+    );
+    expect(opList(kept)).toEqual(["-:3 | x", "-:9 | y", "+:z"]);
   });
 
   it("reads Roo's :start_line: and ------- lines as a hint, not as SEARCH text", () => {

@@ -6,6 +6,7 @@ import { BOMS, FINAL_NEWLINES } from "./bom-newline.js";
 import { COLLISION, CREATION } from "./creation.js";
 import { PATH_DECORATION, WHOLE_FILE } from "./decoration-whole.js";
 import { DELETION } from "./deletion.js";
+import { DIALECTS } from "./dialects.js";
 import { ELISION } from "./elision.js";
 import { EXACT } from "./exact.js";
 import { FUZZY } from "./fuzzy.js";
@@ -32,6 +33,7 @@ export const ALL_CASES: readonly CaseSpec[] = [
   ...ELISION,
   ...STALE,
   ...HINT_DRIFT,
+  ...DIALECTS,
   ...FUZZY,
   ...AMBIGUITY,
   ...NOT_FOUND,

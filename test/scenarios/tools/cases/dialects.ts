@@ -1,0 +1,180 @@
+/**
+ * Dialects models write besides the canonical ones: Cline's SEARCH/REPLACE markers, SEARCH lines quoted with the
+ * line-number margin patchsmith's own messages use, a path given as a labelled comment or an "In path:" line, and
+ * an apply_patch envelope around a Markdown file's fence lines. Markers of a known dialect that do not parse are a
+ * reply the model meant as edits: refused as invalid-format with the line named, never "no edits".
+ */
+import { fence, patchDoc, reply } from "../render.js";
+import { swap, type CaseSpec } from "../spec.js";
+import { applied, HANDLER_LIMIT, P, refusal, S } from "./common.js";
+
+const LIMITED = "  const orders = await listOrders(session.userId, { limit: 20 });";
+const handlersAfter = swap(S.handlers, HANDLER_LIMIT, LIMITED);
+
+/** The lines of handlers.ts from `from` (1-based) on, `count` of them, with the margin `N | `. */
+function numbered(from: number, count: number): string[] {
+  return S.handlers
+    .split("\n")
+    .slice(from - 1, from - 1 + count)
+    .map((line, i) => `${String(from + i)} | ${line}`);
+}
+const limitLine = S.handlers.split("\n").indexOf(HANDLER_LIMIT) + 1;
+
+const SETUP_FROM = "docker compose down -v\ndocker compose up -d db\nmake seed";
+const SETUP_TO = "docker compose down -v\ndocker compose up -d db\nmake migrate seed";
+
+export const DIALECTS: CaseSpec[] = [
+  applied(
+    "exact-editblock-cline-markers",
+    "exact",
+    "editblock",
+    "Cline's markers (`------- SEARCH`, `=======`, `+++++++ REPLACE`) under the path, without a fence.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply(
+      "Fewer orders per page:",
+      [P.handlers, "------- SEARCH", HANDLER_LIMIT, "=======", LIMITED, "+++++++ REPLACE"].join("\n"),
+    ),
+  ),
+  applied(
+    "exact-editblock-line-number-margin",
+    "exact",
+    "editblock",
+    "Every SEARCH line carries the `N | ` margin of a quoted file, numbered in order; REPLACE does not.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply(
+      "Fewer orders per page:",
+      [
+        P.handlers,
+        "```ts",
+        "<<<<<<< SEARCH",
+        ...numbered(limitLine - 1, 3),
+        "=======",
+        "  }",
+        LIMITED,
+        "  sendJson(res, 200, { orders });",
+        ">>>>>>> REPLACE",
+        "```",
+      ].join("\n"),
+    ),
+  ),
+  applied(
+    "path-decoration-labelled-comment-in-fence",
+    "path-decoration",
+    "editblock",
+    "The path is a `// filepath:` comment on the first line inside the fence, above the SEARCH marker.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply(
+      "Fewer orders per page:",
+      [
+        "```ts",
+        `// filepath: ${P.handlers}`,
+        "<<<<<<< SEARCH",
+        HANDLER_LIMIT,
+        "=======",
+        LIMITED,
+        ">>>>>>> REPLACE",
+        "```",
+      ].join("\n"),
+    ),
+  ),
+  applied(
+    "whole-file-labelled-comment-first-line",
+    "whole-file",
+    "whole",
+    "A whole file whose fence names no path; its first line is `// File: PATH`, a header that is not written.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply(
+      "The whole file, with fewer orders per page:",
+      fence(`// File: ${P.handlers}\n${handlersAfter.trimEnd()}`, "ts"),
+    ),
+  ),
+  applied(
+    "path-decoration-in-path-line",
+    "path-decoration",
+    "editblock",
+    "The path is given as `In PATH:` on the line before the fence.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply(
+      `In ${P.handlers}:`,
+      ["```ts", "<<<<<<< SEARCH", HANDLER_LIMIT, "=======", LIMITED, ">>>>>>> REPLACE", "```"].join("\n"),
+    ),
+  ),
+  applied(
+    "exact-patch-markdown-fences-as-context",
+    "exact",
+    "patch",
+    "An apply_patch envelope, in a fenced block, whose context holds the Markdown file's own code fence lines.",
+    { [P.setup]: S.setup },
+    { [P.setup]: swap(S.setup, SETUP_FROM, SETUP_TO) },
+    reply(
+      "Migrate before seeding:",
+      fence(
+        patchDoc(
+          [
+            `*** Update File: ${P.setup}`,
+            "@@",
+            " ```sh",
+            " docker compose down -v",
+            " docker compose up -d db",
+            "-make seed",
+            "+make migrate seed",
+            " ```",
+          ].join("\n"),
+        ),
+        "",
+      ),
+    ),
+  ),
+  refusal(
+    "invalid-format-patch-fence-line-without-prefix",
+    "invalid-format",
+    "patch",
+    ["invalid-format"],
+    "A context line of the Markdown file's fence lost its leading space: the patch names that line, not a truncation.",
+    { [P.setup]: S.setup },
+    reply(
+      "Migrate before seeding:",
+      fence(
+        patchDoc(
+          [
+            `*** Update File: ${P.setup}`,
+            "@@",
+            "```sh",
+            " docker compose down -v",
+            " docker compose up -d db",
+            "-make seed",
+            "+make migrate seed",
+            " ```",
+          ].join("\n"),
+        ),
+        "",
+      ),
+    ),
+  ),
+  refusal(
+    "invalid-format-near-search-marker",
+    "invalid-format",
+    "editblock",
+    ["invalid-format"],
+    "`<<< SEARCH` is too short to be a marker: the reply meant a block, so it is refused by name, not read as prose.",
+    { [P.handlers]: S.handlers },
+    reply(
+      "Fewer orders per page:",
+      [P.handlers, "```ts", "<<< SEARCH", HANDLER_LIMIT, "=======", LIMITED, ">>>>>>> REPLACE", "```"].join("\n"),
+    ),
+  ),
+  refusal(
+    "invalid-format-empty-patch",
+    "invalid-format",
+    "patch",
+    ["invalid-format"],
+    "A patch envelope with nothing inside.",
+    { [P.handlers]: S.handlers },
+    reply("Here is the patch:", fence(patchDoc(), "")),
+  ),
+];
