@@ -1,6 +1,6 @@
 /**
- * What `patchsmith apply` prints (pure): per edit a ✓/✗ line, the failure message, a unified diff of what changed,
- * and a summary line; or the JSON shape of the CLI contract.
+ * What `patchsmith apply` prints (pure): per edit a ✓/✗ line and the failure message, then one unified diff per
+ * changed file, and a summary line; or the JSON shape of the CLI contract.
  */
 import { styleText } from "node:util";
 import { createTwoFilesPatch } from "diff";
@@ -21,12 +21,31 @@ const paint = (style: RenderStyle, format: Format, text: string): string =>
   // The caller already decided (TTY, NO_COLOR); newer Node would otherwise second-guess it against process.stdout.
   style.color ? styleText(format, text, { validateStream: false }) : text;
 
-function renderDiff(result: EditResult & { ok: true }, style: RenderStyle): string[] {
-  const { edit, path } = result;
-  if (edit.kind === "rename") return [];
-  const oldName = edit.kind === "create" || result.strategy === "create" ? "/dev/null" : `a/${path}`;
-  const newName = edit.kind === "delete" ? "/dev/null" : `b/${path}`;
-  const patch = createTwoFilesPatch(oldName, newName, result.before, result.after, undefined, undefined, {
+type Applied = EditResult & { ok: true };
+
+/** One file's change over the whole reply: from before its first applied edit to after its last. */
+interface FileChange {
+  readonly path: string;
+  readonly first: Applied;
+  last: Applied;
+}
+
+function fileChanges(results: readonly EditResult[]): FileChange[] {
+  const byPath = new Map<string, FileChange>();
+  for (const result of results) {
+    if (!result.ok || result.edit.kind === "rename") continue;
+    const seen = byPath.get(result.path);
+    if (seen === undefined) byPath.set(result.path, { path: result.path, first: result, last: result });
+    else seen.last = result;
+  }
+  return [...byPath.values()];
+}
+
+/** One diff per file, however many edits it took: diffing the whole file once per edit cost hunks × lines. */
+function renderDiff({ path, first, last }: FileChange, style: RenderStyle): string[] {
+  const oldName = first.edit.kind === "create" || first.strategy === "create" ? "/dev/null" : `a/${path}`;
+  const newName = last.edit.kind === "delete" ? "/dev/null" : `b/${path}`;
+  const patch = createTwoFilesPatch(oldName, newName, first.before, last.after, undefined, undefined, {
     context: 3,
   });
   // jsdiff starts with an "=====" rule meant for multi-file output; one file's diff reads better without it.
@@ -55,10 +74,7 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
     ];
   }
   const target = result.edit.kind === "rename" ? `${shownPath} → ${result.edit.to}` : shownPath;
-  return [
-    `${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", result.strategy)}`,
-    ...renderDiff(result, style),
-  ];
+  return [`${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", result.strategy)}`];
 }
 
 function footer(report: ApplyReport): string {
@@ -75,6 +91,7 @@ function footer(report: ApplyReport): string {
 export function renderHuman(report: ApplyReport, style: RenderStyle): string {
   // A blank line between edits: each may carry a multi-line message or diff.
   const lines = report.results.flatMap((r, i) => [...(i > 0 ? [""] : []), ...renderResult(r, style)]);
+  for (const change of fileChanges(report.results)) lines.push("", ...renderDiff(change, style));
   const allOk = report.results.length > 0 && report.results.every((r) => r.ok);
   lines.push("", paint(style, allOk ? "green" : "red", footer(report)));
   return `${lines.join("\n")}\n`;

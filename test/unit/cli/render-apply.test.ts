@@ -49,6 +49,14 @@ describe("renderHuman", () => {
     expect(out).not.toContain("\u001b[");
   });
 
+  it("shows one diff per file, from before its first edit to after its last", () => {
+    const second: EditResult = { ...applied, before: "one\nTWO\nthree\n", after: "one\nTWO\nTHREE\n" };
+    const out = renderHuman(report([applied, second]), { color: false });
+    expect(out.match(/^--- a\/src\/a\.ts$/gm)).toHaveLength(1);
+    expect(out).toContain("@@ -1,3 +1,3 @@\n one\n-two\n-three\n+TWO\n+THREE");
+    expect(out.match(/^✓ src\/a\.ts {2}exact$/gm)).toHaveLength(2);
+  });
+
   it("prints a ✗ line with the reason and the indented message", () => {
     const out = renderHuman(report([failed]), { color: false });
     expect(out).toContain("✗ src/b.ts  search-not-found\n  src/b.ts: the SEARCH text was not found.\n   3 | real line");
