@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 import { createFsTree } from "../src/adapters/fs-tree.js";
 import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
 import { DEFAULT_FORBIDDEN } from "../src/agent/apply-step.js";
-import { buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
+import { DEFAULT_EDIT_FORMAT, buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
 import { gatherContext } from "../src/agent/context/gather.js";
 import { readMany } from "../src/agent/read-files.js";
 import { looksLikeBugReport } from "../src/agent/reproduction.js";
@@ -104,6 +104,7 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
     const system = buildSystemPrompt({
       forbidden: [...DEFAULT_FORBIDDEN],
       reproduce: looksLikeBugReport(item.instruction),
+      format: DEFAULT_EDIT_FORMAT,
     });
     const task = buildTaskPrompt({
       instruction: item.instruction,

@@ -36,5 +36,6 @@ export function createRoutedModelClient(
       const response = await clientFor(request.model, route).complete({ ...request, model: route.model });
       return route.price === undefined ? response : { ...response, price: route.price };
     },
+    editFormatFor: (model) => routes.get(model)?.editFormat,
   };
 }

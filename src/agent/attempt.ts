@@ -2,6 +2,7 @@
  * One attempt's editing phase: ask, apply in partial mode, and if edits failed (or none came), exactly one retry
  * with the model-readable failures and the fresh content of the affected files; then the round is over.
  */
+import type { FormatName } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import { holdsNoEdits } from "../engine.js";
 import { applyReplyToTree, retryPromptFor, type ApplyRules } from "./apply-step.js";
@@ -40,6 +41,8 @@ export interface EditPhaseInput {
   readonly rules: ApplyRules;
   readonly prompt: string;
   readonly testsFailing: boolean;
+  /** The dialect the model was taught (taught again after a reply without edits). */
+  readonly format: FormatName;
   readonly timings: Timings;
   readonly onApplying?: () => void;
   /** The model may answer DONE instead of editing (the failures left all failed before the change). */
@@ -97,7 +100,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
 
   retried = true;
   const retryPrompt = first.empty
-    ? buildNoEditsPrompt(input.testsFailing)
+    ? buildNoEditsPrompt(input.testsFailing, input.format)
     : await retryPromptFor(input.tree, first.results, input.rules.guard);
   const second = await round(retryPrompt);
   return done("stop" in second ? second.stop : undefined);

@@ -1,9 +1,10 @@
 /**
- * The prompts (pure): the system prompt that teaches the SEARCH/REPLACE dialect and the rules, the task with its
+ * The prompts (pure): the system prompt that teaches the chosen edit dialect and the rules, the task with its
  * context, the reflection after failing tests and the nudge after a reply without edits. Untrusted text is
  * always wrapped as data.
  */
-import { SEARCH_REPLACE_PROMPT } from "../formats/search-replace/prompt.js";
+import type { FormatName } from "../core/edit.js";
+import { promptFor } from "../formats/registry.js";
 import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
@@ -14,12 +15,37 @@ import { testRunForModel } from "./verdict.js";
 export interface SystemPromptInput {
   readonly forbidden: readonly string[];
   readonly reproduce: boolean;
+  /** The dialect the model is taught. */
+  readonly format: FormatName;
 }
+
+/** SEARCH/REPLACE: the dialect models apply most reliably when nothing else is said (research/edit-engines.md). */
+export const DEFAULT_EDIT_FORMAT: FormatName = "editblock";
+
+/** How each dialect's old lines are named in the rules, and how its edits are called. */
+const WORDING: Readonly<Record<FormatName, { readonly copy: string; readonly edits: string }>> = {
+  editblock: {
+    copy: "Copy SEARCH lines exactly from the latest content you were shown; after a change, quote the new lines.",
+    edits: "SEARCH/REPLACE blocks exactly as described (file path on its own line, then the fenced block)",
+  },
+  udiff: {
+    copy: "Copy context and removed lines exactly from the latest content you were shown; after a change, quote the new lines.",
+    edits: "unified diffs exactly as described (--- and +++ headers, then @@ hunks, in a diff fence)",
+  },
+  patch: {
+    copy: "Copy context and removed lines exactly from the latest content you were shown; after a change, quote the new lines.",
+    edits: "one patch exactly as described (between *** Begin Patch and *** End Patch)",
+  },
+  whole: {
+    copy: "Write each file you change whole, from the latest content you were shown, leaving nothing out.",
+    edits: "whole files exactly as described (file path on its own line, then the fenced file)",
+  },
+};
 
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const rules = [
     "Change only what the task needs, in the style of the surrounding code.",
-    "Copy SEARCH lines exactly from the latest content you were shown; after a change, quote the new lines.",
+    WORDING[input.format].copy,
     ...(input.forbidden.length > 0
       ? [`Never edit paths matching ${input.forbidden.join(", ")}: such edits are refused.`]
       : []),
@@ -30,7 +56,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
             "test file's path on its own line as `REPRO: path/to/test`.",
         ]
       : []),
-    "After your edit blocks, write one line `COMMIT: type(scope): description`, a Conventional Commits subject of " +
+    "After your edits, write one line `COMMIT: type(scope): description`, a Conventional Commits subject of " +
       `at most ${MAX_SUBJECT_LENGTH} characters (types: feat, fix, docs, refactor, test, perf, build, chore).`,
     "Saying the task is done does not make it done: the project's tests decide, and you will see their output.",
     LOOKUP_PROMPT.replace(/\n/g, " "),
@@ -40,7 +66,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     "You are patchsmith, a careful software engineer changing a git repository. You never run commands: you reply " +
       "with edits, a program applies them, runs the tests and tells you what happened.",
     "",
-    SEARCH_REPLACE_PROMPT.trim(),
+    promptFor(input.format).trim(),
     "",
     "Rules:",
     ...rules.map((r) => `- ${r}`),
@@ -152,7 +178,7 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
 }
 
 /** After a reply that held no edit at all ("done", prose, garbage): say so, and teach the format again. */
-export function buildNoEditsPrompt(testsFailing: boolean): string {
+export function buildNoEditsPrompt(testsFailing: boolean, format: FormatName): string {
   return [
     "No edit was found in your reply, so nothing was changed.",
     testsFailing
@@ -161,8 +187,8 @@ export function buildNoEditsPrompt(testsFailing: boolean): string {
     "",
     "Write every change in this format:",
     "",
-    SEARCH_REPLACE_PROMPT.trim(),
+    promptFor(format).trim(),
     "",
-    "Reply with SEARCH/REPLACE blocks exactly as described (file path on its own line, then the fenced block), then the COMMIT line.",
+    `Reply with ${WORDING[format].edits}, then the COMMIT line.`,
   ].join("\n");
 }

@@ -7,7 +7,7 @@ import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText, retryPromptFor, type ApplyRules } from "./apply-step.js";
 import { runEditPhase, type LoopStop } from "./attempt.js";
 import { checkBudget, usageSince } from "./budget.js";
-import { buildNoEditsPrompt, buildReflectionPrompt } from "./build-prompt.js";
+import { buildNoEditsPrompt, buildReflectionPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
 import { buildCommitMessage, chooseSubject } from "./commit-message.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { evaluateAttempt } from "./evaluate.js";
@@ -95,6 +95,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       rules: input.rules,
       prompt,
       testsFailing: baseline !== null && !baseline.passed,
+      format: request.editFormat ?? DEFAULT_EDIT_FORMAT,
       acceptsDone: mayDeclareDone !== undefined,
       timings: input.timings,
       onApplying: () => {
@@ -129,7 +130,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       const note = noEdits ? "the reply held no edits" : "no edit could be applied";
       attempts.push({ ...base, tests: null, accepted: false, note });
       if (noEdits) {
-        prompt = buildNoEditsPrompt(baseline !== null && !baseline.passed);
+        prompt = buildNoEditsPrompt(baseline !== null && !baseline.passed, request.editFormat ?? DEFAULT_EDIT_FORMAT);
         lastProblem = { reason: "no-edits", message: "The model's replies held no edit blocks." };
       } else {
         prompt = await retryPromptFor(tree, phase.failures, input.rules.guard);

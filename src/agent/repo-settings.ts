@@ -32,6 +32,7 @@ export function withRepoSettings(request: FixRequest, configText: string | undef
   const merged: FixRequest = {
     ...request,
     ...(request.model === undefined && config.model !== undefined ? { model: config.model } : {}),
+    ...(request.editFormat === undefined && config.editFormat !== undefined ? { editFormat: config.editFormat } : {}),
     maxAttempts: request.maxAttempts ?? config.maxAttempts,
     tokenBudget: request.tokenBudget ?? config.tokenBudget,
     wallTimeMs: request.wallTimeMs ?? config.wallTimeMs,

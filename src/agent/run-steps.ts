@@ -7,7 +7,7 @@ import { DEFAULT_MODEL } from "../config/env.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { createPathGuard, DEFAULT_FORBIDDEN } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
-import { buildSystemPrompt, buildTaskPrompt } from "./build-prompt.js";
+import { buildSystemPrompt, buildTaskPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
 import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import { rankContext } from "./context/rank.js";
@@ -141,10 +141,16 @@ export async function runSteps(
   const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);
   const forbidden = request.forbiddenPaths ?? DEFAULT_FORBIDDEN;
   const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
+  const format = request.editFormat ?? deps.model.editFormatFor?.(model) ?? DEFAULT_EDIT_FORMAT;
   // What the model asks to see is read from the clone, redacted, never from `.git`.
   const lookupSources = { tree, sandbox, hidden: () => false, redact };
-  const session = new Session(deps, model, limits, startedAt, buildSystemPrompt({ forbidden, reproduce }), (request) =>
-    answerLookup(lookupSources, request),
+  const session = new Session(
+    deps,
+    model,
+    limits,
+    startedAt,
+    buildSystemPrompt({ forbidden, reproduce, format }),
+    (request) => answerLookup(lookupSources, request),
   );
   const firstPrompt = buildTaskPrompt({
     instruction: request.instruction,
@@ -157,7 +163,7 @@ export async function runSteps(
   });
   const loop = await runLoop({
     deps,
-    request,
+    request: { ...request, editFormat: format },
     session,
     sandbox,
     tree,

@@ -3,6 +3,7 @@
  * optional fields; it must not remove or rename these.
  */
 
+import type { FormatName } from "../core/edit.js";
 import type { LimitHit } from "../ports/sandbox-runner.js";
 import type { ContextReason } from "./context/gather.js";
 import type { FailureBlock } from "./failures/types.js";
@@ -54,6 +55,11 @@ export interface FixRequest {
    */
   readonly cacheKey?: string;
   readonly model?: string;
+  /**
+   * The edit dialect the model is taught; default: the operator's choice for the model (PATCHSMITH_MODELS_FILE), else
+   * SEARCH/REPLACE. Replies in any dialect are read.
+   */
+  readonly editFormat?: FormatName;
   readonly maxAttempts?: number;
   readonly tokenBudget?: number;
   readonly wallTimeMs?: number;

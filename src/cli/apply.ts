@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { FORMAT_NAMES } from "../core/edit.js";
 import { looksBinary } from "../core/text.js";
 import { applyReply, type ApplyReport } from "../engine.js";
 import type { FormatChoice } from "../formats/registry.js";
@@ -12,7 +13,7 @@ import { renderHuman, renderJson } from "./render-apply.js";
 /** Larger replies are not model output; refusing them keeps memory bounded. */
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
-const FORMATS: readonly FormatChoice[] = ["auto", "editblock", "udiff", "patch", "whole"];
+const FORMATS: readonly FormatChoice[] = ["auto", ...FORMAT_NAMES];
 const isFormat = (value: string): value is FormatChoice => (FORMATS as readonly string[]).includes(value);
 
 const SYNOPSIS =

@@ -2,6 +2,7 @@
  * `patchsmith fix`: the whole loop on a repository without GitHub (DESIGN section 4). Progress goes to stderr,
  * the report (Markdown, or JSON with --json) to stdout. Exit 0 on success, 1 otherwise, 2 for a usage error.
  */
+import { FORMAT_NAMES, isFormatName } from "../core/edit.js";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,6 +24,7 @@ const OPTIONS = {
   setup: { type: "string", multiple: true },
   "no-setup": { type: "boolean" },
   model: { type: "string" },
+  "edit-format": { type: "string" },
   "max-attempts": { type: "string" },
   "token-budget": { type: "string" },
   "co-author": { type: "string" },
@@ -75,6 +77,10 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
   if (values.setup?.some((command) => command.trim() === "") === true) {
     return { ok: false, message: '--setup needs a command, e.g. --setup "npm ci"' };
   }
+  const editFormat = values["edit-format"];
+  if (editFormat !== undefined && !isFormatName(editFormat)) {
+    return { ok: false, message: `--edit-format must be one of ${FORMAT_NAMES.join(", ")}` };
+  }
   const maxAttempts = positiveInt(values["max-attempts"], "--max-attempts");
   if (maxAttempts instanceof Error) return { ok: false, message: maxAttempts.message };
   const tokenBudget = positiveInt(values["token-budget"], "--token-budget");
@@ -91,6 +97,7 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
         ? { setup: values.setup }
         : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(editFormat !== undefined ? { editFormat } : {}),
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
     ...(values["co-author"] !== undefined ? { coAuthor: values["co-author"] } : {}),

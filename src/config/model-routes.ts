@@ -10,11 +10,13 @@
  *     api-key-env: VLLM_API_KEY
  *     model: Qwen/Qwen2.5-Coder-32B-Instruct
  *     price: { input: 0.2, output: 0.6 }     # USD per million tokens
+ *     edit-format: udiff                     # the dialect it is taught (default editblock)
  *   gpt-4.1:
  *     price: { input: 2, output: 8 }         # the default endpoint; only its price
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { FORMAT_NAMES, type FormatName } from "../core/edit.js";
 
 const routeSchema = z.strictObject({
   "base-url": z.url({ protocol: /^https?$/ }).optional(),
@@ -24,6 +26,7 @@ const routeSchema = z.strictObject({
     .optional(),
   model: z.string().trim().min(1).optional(),
   "max-tokens-field": z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+  "edit-format": z.enum(FORMAT_NAMES).optional(),
   price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional(),
 });
 
@@ -43,6 +46,8 @@ export interface ModelRoute {
   readonly model: string;
   readonly maxTokensField?: "max_tokens" | "max_completion_tokens";
   readonly price?: Price;
+  /** The dialect this model is taught unless the repository says otherwise (as Aider picks one per model family). */
+  readonly editFormat?: FormatName;
 }
 
 export type ModelRoutesResult =
@@ -78,6 +83,7 @@ export function parseModelRoutes(
       ...(apiKey === undefined ? {} : { apiKey }),
       model: route.model ?? name,
       ...(route["max-tokens-field"] === undefined ? {} : { maxTokensField: route["max-tokens-field"] }),
+      ...(route["edit-format"] === undefined ? {} : { editFormat: route["edit-format"] }),
       ...(route.price === undefined ? {} : { price: route.price }),
     });
   }

@@ -2,6 +2,7 @@
  * `.github/patchsmith.yml`: per-repository settings, read from the default branch only (never from a PR head, which
  * anyone who can open a pull request controls). Unknown keys are errors, so a typo cannot silently widen access.
  */
+import { FORMAT_NAMES, type FormatName } from "../core/edit.js";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { TriggerRule } from "../github/authorize.js";
@@ -25,6 +26,8 @@ const repoConfigSchema = z.strictObject({
     )
     .optional(),
   model: z.string().trim().min(1).optional(),
+  /** The dialect the model is taught (replies in any dialect are still read). */
+  "edit-format": z.enum(FORMAT_NAMES).optional(),
   budget: z
     .strictObject({
       attempts: z.number().int().min(1).max(10).optional(),
@@ -52,6 +55,7 @@ export interface RepoConfig {
   readonly testCommand?: string;
   readonly env: Readonly<Record<string, string>>;
   readonly model?: string;
+  readonly editFormat?: FormatName;
   readonly maxAttempts: number;
   readonly tokenBudget: number;
   readonly wallTimeMs: number;
@@ -116,6 +120,7 @@ function configFromFile(file: RepoConfigFile): RepoConfig {
     ...(file.test === undefined ? {} : { testCommand: file.test }),
     env: Object.fromEntries(Object.entries(file.env ?? {}).map(([name, value]) => [name, String(value)])),
     ...(file.model === undefined ? {} : { model: file.model }),
+    ...(file["edit-format"] === undefined ? {} : { editFormat: file["edit-format"] }),
     maxAttempts: file.budget?.attempts ?? DEFAULT_REPO_CONFIG.maxAttempts,
     tokenBudget: file.budget?.tokens ?? DEFAULT_REPO_CONFIG.tokenBudget,
     wallTimeMs: file.budget?.minutes === undefined ? DEFAULT_REPO_CONFIG.wallTimeMs : file.budget.minutes * 60_000,

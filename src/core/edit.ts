@@ -4,7 +4,11 @@
  */
 
 /** Which dialect a block was written in. */
-export type FormatName = "editblock" | "udiff" | "patch" | "whole";
+/** The edit dialects, by the names the CLI, the repo config and the operator's model table use. */
+export const FORMAT_NAMES = ["editblock", "udiff", "patch", "whole"] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+export const isFormatName = (name: string): name is FormatName => (FORMAT_NAMES as readonly string[]).includes(name);
 
 /** Where in the model's reply an edit came from (1-based line), for messages. */
 export interface EditOrigin {

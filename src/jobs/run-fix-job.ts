@@ -85,6 +85,7 @@ export function buildFixRequest(
     // The config came from the default branch; the clone's copy (a PR head) is not to be trusted.
     readRepoConfig: false,
     ...(model === undefined ? {} : { model }),
+    ...(config.editFormat === undefined ? {} : { editFormat: config.editFormat }),
     maxAttempts: config.maxAttempts,
     tokenBudget: config.tokenBudget,
     wallTimeMs: config.wallTimeMs,

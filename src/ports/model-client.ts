@@ -2,6 +2,7 @@
  * The model, as the loop sees it: a chat in; text, the tools it wants called, and token usage out. Implemented over
  * the openai SDK (any OpenAI-compatible endpoint).
  */
+import type { FormatName } from "../core/edit.js";
 
 /** A call the model asked for (OpenAI's function tools). `arguments` is the model's JSON text, unparsed. */
 export interface ToolCall {
@@ -55,4 +56,6 @@ export class ModelError extends Error {
 
 export interface ModelClient {
   complete(request: ChatRequest): Promise<ChatResponse>;
+  /** The edit dialect the operator set for a model name (PATCHSMITH_MODELS_FILE), if any. */
+  editFormatFor?(model: string): FormatName | undefined;
 }

@@ -170,6 +170,63 @@ describe("node dist/cli.js fix", () => {
     }
   });
 
+  it("teaches the dialect --edit-format names, or the one the operator set for the model, and applies its replies", async () => {
+    const diff = [
+      "```diff",
+      "--- a/src/stats.js",
+      "+++ b/src/stats.js",
+      "@@ -9,3 +9,3 @@",
+      "   const total = sum(values);",
+      "-  return total / (values.length - 1);",
+      "+  return total / values.length;",
+      " }",
+      "```",
+      "COMMIT: fix(stats): divide the mean by the count",
+    ].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/stats.js",
+      "@@ export function mean(values) {",
+      "   const total = sum(values);",
+      "-  return total / (values.length - 1);",
+      "+  return total / values.length;",
+      "*** End Patch",
+      "COMMIT: fix(stats): divide the mean by the count",
+    ].join("\n");
+    const system = (s: FakeOpenAIServer): string =>
+      s.chatRequests[0]?.messages.find((m) => m.role === "system")?.content ?? "";
+
+    repo = makeNodeRepo();
+    server = await startFakeOpenAI([diff]);
+    const byFlag = await runCli(["fix", "--repo", repo.dir, "--json", "--edit-format", "udiff", "Fix the mean"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: SECRET,
+    });
+    expect(byFlag.code).toBe(0);
+    expect(system(server)).toContain("Edit files with unified diffs");
+    expect(system(server)).not.toContain("<<<<<<< SEARCH");
+    await server.close();
+
+    repo.cleanup();
+    repo = makeNodeRepo();
+    server = await startFakeOpenAI([patch]);
+    const table = join(repo.dir, "..", `models-${String(Date.now())}.yml`);
+    writeFileSync(table, "patch-coder:\n  edit-format: patch\n");
+    try {
+      const byRoute = await runCli(["fix", "--repo", repo.dir, "--json", "--model", "patch-coder", "Fix the mean"], {
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: SECRET,
+        PATCHSMITH_MODELS_FILE: table,
+      });
+      expect(byRoute.code).toBe(0);
+      expect(system(server)).toContain("*** Begin Patch");
+      expect(system(server)).not.toContain("<<<<<<< SEARCH");
+    } finally {
+      rmSync(table, { force: true });
+    }
+    expect((await runCli(["fix", "--repo", repo.dir, "--edit-format", "xml", "Fix"], {})).code).toBe(2);
+  });
+
   it("without --push on a URL keeps the clone that holds the branch and prints its path", async () => {
     repo = makeNodeRepo();
     remote = makeBareRemote(repo);

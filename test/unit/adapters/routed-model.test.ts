@@ -18,6 +18,16 @@ afterEach(async () => {
 });
 
 describe("the model table", () => {
+  it("says which edit dialect a model is taught, when the operator chose one", () => {
+    const parsed = parseModelRoutes("diff-coder:\n  edit-format: udiff\nplain:\n  model: x\n", "models.yml", {});
+    if (!parsed.ok) throw new Error(parsed.message);
+    const client = createRoutedModelClient(parsed.routes, { apiKey: DEFAULT_KEY });
+    expect(client.editFormatFor?.("diff-coder")).toBe("udiff");
+    expect(client.editFormatFor?.("plain")).toBeUndefined();
+    expect(client.editFormatFor?.("unlisted")).toBeUndefined();
+    expect(parseModelRoutes("bad:\n  edit-format: xml\n", "models.yml", {}).ok).toBe(false);
+  });
+
   it("reads routes with their endpoint, key variable, name and price", () => {
     const text = [
       "local-coder:",

@@ -42,6 +42,12 @@ describe("parseRepoConfig", () => {
     });
   });
 
+  it("reads the edit dialect to teach the model, and refuses one it does not know", () => {
+    const chosen = parseRepoConfig("edit-format: udiff\n");
+    expect(chosen.ok && chosen.config.editFormat).toBe("udiff");
+    expect(parseRepoConfig("edit-format: xml\n")).toMatchObject({ ok: false, reason: "invalid-config" });
+  });
+
   it("reads set-up as one command, a list, or false (no set-up at all)", () => {
     const one = parseRepoConfig("setup: make deps\n");
     expect(one.ok && one.config.setupCommands).toEqual(["make deps"]);
