@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { createFsTree } from "../src/adapters/fs-tree.js";
 import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
-import { DEFAULT_FORBIDDEN } from "../src/agent/apply-step.js";
+import { DEFAULT_FORBIDDEN } from "../src/config/repo-config.js";
 import { DEFAULT_EDIT_FORMAT, buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
 import { gatherContext } from "../src/agent/context/gather.js";
 import { readMany } from "../src/agent/read-files.js";

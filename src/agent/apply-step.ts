@@ -4,7 +4,6 @@
  */
 import picomatch from "picomatch";
 import { renderRetryPrompt } from "../apply/feedback-retry.js";
-import { REPO_CONFIG_PATH, WORKFLOWS_GLOB } from "../config/repo-config.js";
 import { containsSecret } from "../core/redact.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
@@ -12,8 +11,6 @@ import { markUnwritten } from "../apply/plan.js";
 import { planReply } from "../engine.js";
 import type { WorkTree } from "./deps.js";
 import type { EditOutcome } from "./types.js";
-
-export const DEFAULT_FORBIDDEN = [WORKFLOWS_GLOB, REPO_CONFIG_PATH] as const;
 
 export type PathGuard = (path: string) => string | undefined;
 

@@ -2,6 +2,9 @@
  * Commit messages (pure): a short Conventional-Commits subject the model wrote (`COMMIT: fix(parser): …`), checked,
  * with a deterministic fallback from the instruction and the changed paths; then the attribution trailers.
  */
+import type { AppIdentity } from "../ports/github-gateway.js";
+import { linesOutsideFences } from "../formats/shared/fences.js";
+import { looksLikeBugReport } from "./reproduction.js";
 import type { Identity } from "./types.js";
 
 export const MAX_SUBJECT_LENGTH = 72;
@@ -9,23 +12,21 @@ export const MAX_SUBJECT_LENGTH = 72;
 const TYPES = ["feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"] as const;
 const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\([a-z0-9][a-z0-9._/-]*\\))?!?: \\S.*$`);
 
-export const DEFAULT_BOT_IDENTITY: Identity = {
-  name: "patchsmith[bot]",
-  email: "patchsmith[bot]@users.noreply.github.com",
-};
+/** Who the app is when its identity cannot be read: GitHub's name for an app called patchsmith. */
+export const FALLBACK_APP: AppIdentity = { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: null };
+
+/** Commits are authored by the app's bot account, as GitHub itself writes them. */
+export function botIdentity(app: AppIdentity, webHost: string): Identity {
+  const user = app.botUserId === null ? app.botLogin : `${app.botUserId}+${app.botLogin}`;
+  return { name: app.botLogin, email: `${user}@users.noreply.${webHost}` };
+}
+
+export const DEFAULT_BOT_IDENTITY: Identity = botIdentity(FALLBACK_APP, "github.com");
 
 /** The last `COMMIT:` line of a reply, outside code fences, without the label. */
 export function extractCommitSubject(reply: string): string | undefined {
   let found: string | undefined;
-  let fence: string | undefined;
-  for (const line of reply.split(/\r?\n/)) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker !== undefined) {
-      if (fence === undefined) fence = marker;
-      else if (marker.startsWith(fence[0]!) && marker.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
+  for (const line of linesOutsideFences(reply)) {
     const match = /^\s*\**COMMIT\**:\**\s*(.+?)\s*$/.exec(line);
     if (match) found = match[1]!.replace(/^[`"'*]+|[`"'*]+$/g, "").trim();
   }
@@ -48,8 +49,8 @@ export function validateSubject(subject: string): SubjectCheck {
   return { ok: true, subject: trimmed };
 }
 
-const BUG_WORDS =
-  /\b(fix|bug|broken|crash(es|ed)?|error|fail(s|ing|ure)?|wrong|incorrect|regression|exception|throws?)\b/i;
+// What makes a change a fix: the word itself, or the words of a bug report (one list, reproduction.ts).
+const FIX_WORD = /\bfix(es|ed|ing)?\b/i;
 const FEATURE_WORDS = /\b(add|implement|support|introduce|create|new)\b/i;
 const REFACTOR_WORDS = /\b(refactor|rename|extract|simplify|clean ?up|move)\b/i;
 
@@ -59,7 +60,7 @@ function commitType(instruction: string, paths: readonly string[]): (typeof TYPE
     /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|(^|\/)test_[^/]*$/i.test(p);
   if (paths.length > 0 && paths.every(isDoc)) return "docs";
   if (paths.length > 0 && paths.every(isTest)) return "test";
-  if (BUG_WORDS.test(instruction)) return "fix";
+  if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction)) return "fix";
   if (REFACTOR_WORDS.test(instruction)) return "refactor";
   if (FEATURE_WORDS.test(instruction)) return "feat";
   return "chore";

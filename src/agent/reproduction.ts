@@ -1,4 +1,5 @@
 /** Red, then green (pure helpers): does the instruction describe a bug, and which changed file is its test? */
+import { linesOutsideFences } from "../formats/shared/fences.js";
 
 const BUG =
   /\b(bug|broken|breaks?|crash(es|ed|ing)?|errors?|exceptions?|fails?|failing|failure|wrong|incorrect|regression|throws?|should(n't| not)?|instead of|doesn't|does not|returns? .* (but|instead))\b/i;
@@ -19,13 +20,8 @@ export function isTestPath(path: string): boolean {
 /** The path on the reply's last `REPRO: path` line, outside fences. */
 export function extractReproPath(reply: string): string | undefined {
   let found: string | undefined;
-  let inFence = false;
-  for (const line of reply.split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      inFence = !inFence;
-      continue;
-    }
-    const match = !inFence ? /^\s*(?:\*\*)?REPRO(?:\*\*)?:\s*`?([^`\s]+)`?\s*$/.exec(line) : null;
+  for (const line of linesOutsideFences(reply)) {
+    const match = /^\s*(?:\*\*)?REPRO(?:\*\*)?:\s*`?([^`\s]+)`?\s*$/.exec(line);
     if (match) found = match[1]!.replace(/^\.\//, "");
   }
   return found;

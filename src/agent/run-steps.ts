@@ -5,7 +5,8 @@
  */
 import { DEFAULT_MODEL } from "../config/env.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
-import { createPathGuard, DEFAULT_FORBIDDEN } from "./apply-step.js";
+import { DEFAULT_FORBIDDEN } from "../config/repo-config.js";
+import { createPathGuard } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
 import { buildSystemPrompt, buildTaskPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
 import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";

@@ -82,7 +82,7 @@ export interface FixRequest {
   readonly noCommit?: boolean;
   /** Leave the clone on disk and report its path. */
   readonly keep?: boolean;
-  /** Globs the model may not touch (default `.github/workflows/**`). */
+  /** Globs the model may not touch (default DEFAULT_FORBIDDEN in config/repo-config.ts). */
   readonly forbiddenPaths?: readonly string[];
   /** Token for HTTP clone and push, passed per command, never written into `.git/config`. */
   readonly token?: string;

@@ -61,26 +61,10 @@ export const envSchema = z.object({
       })
       .optional(),
   ),
-  PATCHSMITH_LOG_LEVEL: optionalText,
-  PATCHSMITH_REDIS_URL: optionalText,
+  /** Also read by `serve`, whose own variables (the App's, the port, Redis) are github/app-env.ts's alone. */
   PATCHSMITH_DATA_DIR: optionalText,
   /** The operator's model table (config/model-routes.ts): endpoints, names and prices per model. */
   PATCHSMITH_MODELS_FILE: optionalText,
-  APP_ID: optionalText,
-  PRIVATE_KEY: optionalText,
-  PRIVATE_KEY_PATH: optionalText,
-  WEBHOOK_SECRET: optionalText,
-  PORT: optionalText.pipe(
-    z
-      .string()
-      .regex(/^\d{1,5}$/)
-      .transform(Number)
-      .pipe(z.number().max(65535))
-      .optional(),
-  ),
-  WEBHOOK_PATH: optionalText,
-  GHE_HOST: optionalText,
-  GHE_PROTOCOL: optionalText.pipe(z.enum(["http", "https"]).optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;

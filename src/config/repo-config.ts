@@ -66,12 +66,15 @@ export interface RepoConfig {
   readonly fromFile: boolean;
 }
 
+/** What a fix may never touch unless the repository says otherwise: the workflows and this config file. */
+export const DEFAULT_FORBIDDEN: readonly string[] = [WORKFLOWS_GLOB, REPO_CONFIG_PATH];
+
 export const DEFAULT_REPO_CONFIG: RepoConfig = {
   env: {},
   maxAttempts: 3,
   tokenBudget: 200_000,
   wallTimeMs: 20 * 60_000,
-  forbiddenPaths: [WORKFLOWS_GLOB, REPO_CONFIG_PATH],
+  forbiddenPaths: DEFAULT_FORBIDDEN,
   trigger: { minPermission: "write" },
   fromFile: false,
 };

@@ -4,7 +4,7 @@
  * push will be leased on. A pull request whose head moved since the command was written stops the job, unless only
  * patchsmith's own pushes moved it (an earlier command on the same thread: see push-ledger.ts). Returns either a plan or the outcome that ends the job.
  */
-import type { Identity } from "../agent/types.js";
+import { FALLBACK_APP } from "../agent/commit-message.js";
 import { REPO_CONFIG_PATH, loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { bestEffort, step } from "../github/api-error.js";
 import { authorize } from "../github/authorize.js";
@@ -116,12 +116,9 @@ async function planBranch(
   };
 }
 
-/** Who the app is when its identity cannot be read: GitHub's name for an app called patchsmith. */
-export const FALLBACK_IDENTITY: AppIdentity = { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: null };
-
 /**
  * Essential calls (repository, config, permission, branch or pull request) throw a `StepError` naming the step; the
- * app's identity is best-effort (`FALLBACK_IDENTITY`).
+ * app's identity is best-effort (`FALLBACK_APP`).
  */
 export async function prepare(
   gateway: GitHubGateway,
@@ -135,7 +132,7 @@ export async function prepare(
   );
   if (!loaded.ok) return { ok: false, outcome: { kind: "config-error", message: loaded.message } };
   const [app, permission] = await Promise.all([
-    bestEffort("read the app's identity", () => gateway.getAppIdentity(), FALLBACK_IDENTITY, {
+    bestEffort("read the app's identity", () => gateway.getAppIdentity(), FALLBACK_APP, {
       logger,
       fields: { job: job.id },
     }),
@@ -158,12 +155,6 @@ export function webHostOf(htmlUrl: string): string {
   } catch {
     return "github.com";
   }
-}
-
-/** Commits are authored by the app's bot account, as GitHub itself writes them. */
-export function botIdentity(app: AppIdentity, webHost: string): Identity {
-  const user = app.botUserId === null ? app.botLogin : `${app.botUserId}+${app.botLogin}`;
-  return { name: app.botLogin, email: `${user}@users.noreply.${webHost}` };
 }
 
 export function coAuthorOf(requester: { readonly login: string; readonly id: number }, webHost: string): string {

@@ -10,7 +10,8 @@ import type { GitHubGateway, IssueInfo } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";
 import { notePush, type PushLedger } from "./push-ledger.js";
-import { botIdentity, coAuthorOf, webHostOf, type Plan } from "./prepare.js";
+import { botIdentity } from "../agent/commit-message.js";
+import { coAuthorOf, webHostOf, type Plan } from "./prepare.js";
 import type { Tracker } from "./tracker.js";
 
 export interface FixJobDeps {

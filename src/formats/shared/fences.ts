@@ -187,3 +187,17 @@ export const isShellInfo = (info: string): boolean => SHELL_INFOS.has(infoLangua
 const DIFF_INFOS = new Set(["diff", "patch", "udiff"]);
 
 export const isDiffInfo = (info: string): boolean => DIFF_INFOS.has(infoLanguage(info));
+
+/** The lines of a text that stand outside its fenced blocks (a fence never closed hides the rest). */
+export function linesOutsideFences(text: string): string[] {
+  const outside: string[] = [];
+  let open: FenceLine | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const fence = parseFenceLine(line);
+    if (open === undefined) {
+      if (fence === undefined) outside.push(line);
+      else open = fence;
+    } else if (fence !== undefined && closesFence(open, fence)) open = undefined;
+  }
+  return outside;
+}

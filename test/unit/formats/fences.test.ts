@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseReply } from "../../../src/formats/registry.js";
-import { parseFenceLine, scanFence } from "../../../src/formats/shared/fences.js";
+import { linesOutsideFences, parseFenceLine, scanFence } from "../../../src/formats/shared/fences.js";
 import { as, parseOne, reply } from "./helpers.js";
 
 /** Scans the block opened at line 0 of `lines`, offering every line to `stop` only when `stops` names it. */
@@ -79,5 +79,12 @@ describe("fences in whole-file replies", () => {
   it("an elision after a stray shorter fence is still suspected (the stray fence hides nothing)", () => {
     const edit = as(parseOne(reply("a.ts", "````ts", "```", "// ... existing code ...", "x();", "````")), "rewrite");
     expect(edit.suspectedElisions).toEqual([1]);
+  });
+});
+
+describe("linesOutsideFences", () => {
+  it("skips each block up to its own closing fence, a longer fence holding shorter ones", () => {
+    const text = ["COMMIT: a", "````md", "```", "COMMIT: inside", "```", "````", "COMMIT: b", "~~~", "x"].join("\n");
+    expect(linesOutsideFences(text)).toEqual(["COMMIT: a", "COMMIT: b"]);
   });
 });
