@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "coverage/", "test/fixtures/", "examples/", "node_modules/", ".scratch/"] },
+  { ignores: ["dist/", "coverage/", "test/fixtures/", "examples/", "node_modules/", ".scratch/", "action/"] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

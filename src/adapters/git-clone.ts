@@ -28,9 +28,17 @@ export function tokenScopeOf(source: string): string | undefined {
   }
 }
 
-function cloneArgs(source: string, dir: string, branch: string | undefined, blobless: boolean): string[] {
+export function cloneArgs(
+  source: string,
+  dir: string,
+  branch: string | undefined,
+  blobless: boolean,
+  reference: string | undefined,
+): string[] {
   const args = ["clone", "--quiet", "--single-branch"];
-  if (blobless) args.push("--filter=blob:none");
+  // Objects found in the reference are not downloaded; a path that holds no repository is passed over.
+  if (reference !== undefined) args.push(`--reference-if-able=${reference}`, "--dissociate");
+  else if (blobless) args.push("--filter=blob:none");
   if (branch !== undefined) args.push("--branch", branch);
   // "--" keeps a repo string that starts with "-" from being read as an option.
   args.push("--", source, dir);
@@ -65,6 +73,7 @@ export async function cloneRepository(options: CloneOptions, gitBinary: string |
     throw new GitCommandError(`not a usable branch name: ${JSON.stringify(options.branch)}`, "clone");
   }
   const dir = await mkdtemp(join(options.tempRoot ?? tmpdir(), "patchsmith-"));
+  const reference = options.reference === undefined ? undefined : resolve(options.reference);
   const tokenScope = tokenScopeOf(source);
   const execOptions = {
     ...(gitBinary === undefined ? {} : { gitBinary }),
@@ -75,12 +84,12 @@ export async function cloneRepository(options: CloneOptions, gitBinary: string |
   const outer = createGitRunner(dir, execOptions);
   try {
     try {
-      await outer.run(cloneArgs(source, dir, options.branch, remote));
+      await outer.run(cloneArgs(source, dir, options.branch, remote, reference));
     } catch (error) {
       // Blobless needs server support; git usually just ignores the filter, but some servers refuse outright.
       if (!remote || !(error instanceof GitCommandError) || !/filter/i.test(error.message)) throw error;
       await emptyFolder(dir);
-      await outer.run(cloneArgs(source, dir, options.branch, false));
+      await outer.run(cloneArgs(source, dir, options.branch, false, reference));
     }
     const git = createGitRunner(dir, execOptions);
     const baseBranch = options.branch ?? (await detectBranch(git));

@@ -13,6 +13,11 @@ export interface CloneOptions {
   readonly token?: string;
   /** Parent folder for the temporary clone (default: the OS temp dir). */
   readonly tempRoot?: string;
+  /**
+   * A local repository whose objects the clone borrows instead of downloading them (a workflow's own checkout); the
+   * clone stays a clone of `repo`, and copies what it borrowed so it does not depend on the other one afterwards.
+   */
+  readonly reference?: string;
 }
 
 export interface PushResult {

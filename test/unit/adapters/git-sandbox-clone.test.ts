@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitSandboxFactory } from "../../../src/adapters/git-sandbox.js";
+import { cloneArgs } from "../../../src/adapters/git-clone.js";
 import { GitCommandError } from "../../../src/adapters/git-exec.js";
 import type { Sandbox } from "../../../src/ports/git-sandbox.js";
 import {
@@ -96,6 +97,34 @@ describe("clone", () => {
     expect(readFileSync(join(sandbox.dir, ".git", "config"), "utf8")).not.toContain(TOKEN);
     const old = await sandbox.show(repo.headSha, "src/stats.js");
     expect(old).toContain("export function mean");
+  });
+
+  it("borrows the objects of a local checkout, then owns them, and passes over a reference that is no repository", async () => {
+    const repo = track(makeNodeRepo());
+    commitFile(repo.dir, "src/stats.js", "export const replaced = true;\n");
+    const remote = track(makeBareRemote(repo));
+
+    const sandbox = await clone({ repo: remote.url, reference: repo.dir });
+    // Dissociated: no alternates left pointing at the checkout, the history complete on its own.
+    expect(existsSync(join(sandbox.dir, ".git", "objects", "info", "alternates"))).toBe(false);
+    expect(git(sandbox.dir, ["config", "--get-all", "remote.origin.url"]).trim()).toBe(remote.url);
+    expect(await sandbox.show(repo.headSha, "src/stats.js")).toContain("export function mean");
+    expect(readFileSync(join(sandbox.dir, "src", "stats.js"), "utf8")).toContain("replaced");
+    expect(git(sandbox.dir, ["fsck", "--connectivity-only"])).toBe("");
+
+    // What lets it borrow: the reference and the dissociation, instead of the blobless filter.
+    expect(cloneArgs(remote.url, "/tmp/x", undefined, true, repo.dir)).toEqual([
+      "clone",
+      "--quiet",
+      "--single-branch",
+      `--reference-if-able=${repo.dir}`,
+      "--dissociate",
+      "--",
+      remote.url,
+      "/tmp/x",
+    ]);
+    const elsewhere = await clone({ repo: remote.url, reference: join(tmpdir(), "no-such-checkout") });
+    expect(readFileSync(join(elsewhere.dir, "src", "stats.js"), "utf8")).toContain("replaced");
   });
 
   it("refuses a missing branch, removes its temp folder, and rejects option-like input", async () => {
