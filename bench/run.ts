@@ -26,6 +26,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "answers", load: async () => (await import("./answers.js")).answersSection },
   { name: "queues", load: async () => (await import("./queues.js")).queuesSection },
   { name: "peers", load: async () => (await import("./peers.js")).peersSection },
+  { name: "drifted", load: async () => (await import("./drifted.js")).driftedSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

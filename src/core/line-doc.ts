@@ -9,12 +9,22 @@
  * a spliced version keeps only the way back from its successor (the lines it had where the successor has new
  * ones). An old version rebuilds its list from its successor when it is read, which the planner never does.
  */
+import { deriveFile } from "./file-memo.js";
 import type { IndentStyle } from "./indent.js";
 import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
 import { PieceList, type Piece } from "./line-pieces.js";
 import type { Eol, TextFile } from "./text.js";
 
 const BOM = "\uFEFF";
+
+/** How a version's parsed file follows from its predecessor's: lines [start, start + removed) became `lines`. */
+interface Derivation {
+  readonly parent: LineDoc;
+  readonly start: number;
+  readonly removed: number;
+  readonly lines: readonly string[];
+  readonly eols: readonly Eol[];
+}
 
 /** How to get a version back from its successor: its lines [start, start + count) were `removed`. */
 interface WayBack {
@@ -30,6 +40,7 @@ export class LineDoc {
   /** The piece list, while this version owns one (the newest version, or an old one that was read). */
   private owned: PieceList | undefined;
   private back: WayBack | undefined;
+  private derivation: Derivation | undefined;
 
   private constructor(
     private readonly origin: LineOrigin,
@@ -166,6 +177,16 @@ export class LineDoc {
       lf -= gone.lf;
     }
     const next = new LineDoc(this.origin, list, this.bom, { crlf, lf });
+    if (this.fileMemo !== undefined) {
+      const first = start + head;
+      next.derivation = {
+        parent: this,
+        start: first,
+        removed: end - tail - first,
+        lines: lines.slice(from, to),
+        eols: eols.slice(from, to),
+      };
+    }
     this.owned = undefined;
     this.back = { next, start: start + head, count: to - from, removed };
     return next;
@@ -174,6 +195,17 @@ export class LineDoc {
   /** This version as a parsed file (built once, on first use). */
   get file(): TextFile {
     if (this.fileMemo !== undefined) return this.fileMemo;
+    const derived = this.derivation;
+    const parentFile = derived?.parent.fileMemo;
+    if (derived !== undefined && parentFile !== undefined) {
+      // The predecessor's parsed file and its line keys, with the edit spliced in; the predecessor lets go of its
+      // own (the planner does not read an old version again), so fifty edits do not keep fifty copies.
+      this.fileMemo = deriveFile(parentFile, derived.start, derived.removed, derived.lines, derived.eols);
+      derived.parent.fileMemo = undefined;
+      this.derivation = undefined;
+      return this.fileMemo;
+    }
+    this.derivation = undefined;
     const pieces = this.pieces.pieces;
     // The version the reply started from is the origin's own parsed file.
     if (pieces.length === 1 && pieces[0]!.origin && this.length === this.origin.length) {

@@ -28,7 +28,7 @@ import {
   type IndentStyle,
 } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { cached } from "./file-cache.js";
+import { cached } from "../core/file-memo.js";
 import { isBlank } from "./normalize.js";
 
 /** Spaces in a tab-indented text are read as this many per level. */

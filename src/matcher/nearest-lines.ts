@@ -7,7 +7,7 @@
  * 3. the file's first lines.
  */
 import type { TextFile } from "../core/text.js";
-import { cached } from "./file-cache.js";
+import { cached } from "../core/file-memo.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 import type { NearestLines } from "./types.js";

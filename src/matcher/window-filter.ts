@@ -5,7 +5,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
-import { cached } from "./file-cache.js";
+import { cached } from "../core/file-memo.js";
 import { looseKeys } from "./rungs/unicode.js";
 
 export interface SharedLineIndex {

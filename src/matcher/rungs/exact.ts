@@ -8,19 +8,18 @@
  * endings are ignored (`hidesByEndings`); otherwise the line-endings rung sees every window and decides.
  */
 import type { TextFile } from "../../core/text.js";
-import { cached } from "../file-cache.js";
+import { lineKeys } from "../../core/file-memo.js";
 import { findWindows } from "../windows.js";
 import type { LineRung } from "./line-rung.js";
 
-function exactKeys(file: TextFile): readonly string[] {
-  if (!file.eols.includes("\r\n")) return file.lines;
-  return file.lines.map((line, i) => (file.eols[i] === "\r\n" ? `${line}\r` : line));
-}
+/** A line's text with the `\r` of a CRLF ending, as the exact rung compares it. */
+const exactKey = (file: TextFile, i: number): string =>
+  file.eols[i] === "\r\n" ? `${file.lines[i]!}\r` : file.lines[i]!;
 
 export const exactRung: LineRung = {
   name: "exact",
   modelKey: (text) => text,
-  fileKeys: (file) => cached(file, "key:exact", () => exactKeys(file)),
+  fileKeys: (file) => lineKeys(file, "key:exact", exactKey),
   checksNesting: false,
 };
 

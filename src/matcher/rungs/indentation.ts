@@ -4,13 +4,13 @@
  * changes meaning), so the window's nesting must agree with the model's (indent-structure.ts). The replacement is
  * re-indented to the file's real indentation when it is written (apply/splice-indent.ts).
  */
-import { cached } from "../file-cache.js";
+import { lineKeys } from "../../core/file-memo.js";
 import { trimLine } from "../normalize.js";
 import type { LineRung } from "./line-rung.js";
 
 export const indentationRung: LineRung = {
   name: "indentation",
   modelKey: trimLine,
-  fileKeys: (file) => cached(file, "key:indentation", () => file.lines.map(trimLine)),
+  fileKeys: (file) => lineKeys(file, "key:indentation", (f, i) => trimLine(f.lines[i]!)),
   checksNesting: true,
 };

@@ -9,7 +9,7 @@ export interface LineRung {
   readonly name: Exclude<Rung, "elision" | "fuzzy">;
   /** The key of a line as the model wrote it. */
   readonly modelKey: (text: string) => string;
-  /** The keys of all the file's lines, memoised per file (see file-cache.ts). */
+  /** The keys of all the file's lines, memoised per file (see core/file-memo.ts). */
   readonly fileKeys: (file: TextFile) => readonly string[];
   /** Indentation-insensitive rungs also require the nesting of the lines to agree (indent-structure.ts). */
   readonly checksNesting: boolean;

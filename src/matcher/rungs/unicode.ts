@@ -3,14 +3,14 @@
  * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`) and internal
  * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
  */
-import { cached } from "../file-cache.js";
+import { lineKeys } from "../../core/file-memo.js";
 import { foldLine } from "../normalize.js";
 import type { LineRung } from "./line-rung.js";
 
 export const unicodeRung: LineRung = {
   name: "unicode",
   modelKey: foldLine,
-  fileKeys: (file) => cached(file, "key:unicode", () => file.lines.map(foldLine)),
+  fileKeys: (file) => lineKeys(file, "key:unicode", (f, i) => foldLine(f.lines[i]!)),
   checksNesting: true,
 };
 

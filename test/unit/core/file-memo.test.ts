@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseText } from "../../../src/core/text.js";
-import { cached } from "../../../src/matcher/file-cache.js";
+import { LineDoc } from "../../../src/core/line-doc.js";
+import { parseText, type TextFile } from "../../../src/core/text.js";
+import { cached, lineKeys } from "../../../src/core/file-memo.js";
 import { fileIndentStyle, inheritIndentStyle } from "../../../src/matcher/indent-structure.js";
 
 describe("cached", () => {
@@ -32,5 +33,31 @@ describe("inheritIndentStyle", () => {
     inheritIndentStyle(second, third);
     expect(fileIndentStyle(third)).toEqual({ kind: "tabs" });
     expect(fileIndentStyle(second)).toEqual({ kind: "tabs" });
+  });
+});
+
+describe("line keys across versions of a file", () => {
+  it("splices the previous version's keys and equals keys computed afresh, after many edits", () => {
+    const keyOf = (f: TextFile, i: number): string => `${f.lines[i]!.trim()}|${f.eols[i]!}`;
+    let doc = LineDoc.fromText(Array.from({ length: 200 }, (_, i) => `  line ${String(i)}  `).join("\r\n") + "\n");
+    lineKeys(doc.file, "test:trimmed", keyOf);
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let edit = 0; edit < 40; edit++) {
+      const start = next(doc.length);
+      const end = Math.min(doc.length, start + next(4));
+      const added = Array.from({ length: next(4) }, (_, k) => ` new ${String(edit)}.${String(k)}`);
+      doc = doc.splice(
+        start,
+        end,
+        added,
+        added.map(() => "\n"),
+      );
+      const keys = lineKeys(doc.file, "test:trimmed", keyOf);
+      const fresh = parseText(doc.text);
+      expect(doc.file.lines).toEqual(fresh.lines);
+      expect(doc.file.eols).toEqual(fresh.eols);
+      expect(keys).toEqual(fresh.lines.map((_, i) => keyOf(fresh, i)));
+    }
   });
 });

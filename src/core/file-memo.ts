@@ -1,0 +1,78 @@
+/**
+ * Per-file memo of derived data (normalised line keys, indentation style, joined text). A reply often carries
+ * several edits for one file, and a failing lookup on a large file walks every rung: computing each key array once
+ * per TextFile keeps a 100,000-line lookup cheap. Each edit makes a new version of the file, whose line keys are
+ * the previous version's with the edited lines spliced in (`deriveFile`): fifty drifted hunks then compute each
+ * rung's keys once, not fifty times.
+ *
+ * The memo rides on the file object itself, under a symbol no caller sees, so it goes with the file. A WeakMap
+ * keyed by the file would do the same on paper, but the engine keeps a weak map's values alive through every minor
+ * collection while their key is young: whole key arrays of large files were copied and promoted until the next
+ * full collection.
+ */
+import type { Eol, TextFile } from "./text.js";
+
+const MEMO = Symbol("patchsmith.file-memo");
+
+type Memo = Map<string, unknown>;
+
+/** Returns the value stored under `slot` for this file, computing it on first use. */
+export function cached<T>(file: TextFile, slot: string, compute: () => T): T {
+  const holder = file as TextFile & { [MEMO]?: Memo };
+  let slots = holder[MEMO];
+  if (slots === undefined) {
+    // A frozen file cannot carry the memo: it is then computed each time, which is only slower.
+    if (!Object.isExtensible(holder)) return compute();
+    slots = new Map();
+    Object.defineProperty(holder, MEMO, { value: slots });
+  }
+  if (slots.has(slot)) return slots.get(slot) as T;
+  const value = compute();
+  slots.set(slot, value);
+  return value;
+}
+
+type KeyOf = (file: TextFile, line: number) => unknown;
+
+/** The slots `lineKeys` filled, with how one line's key is made: what `deriveFile` can splice. */
+const LINE_KEYS = new Map<string, KeyOf>();
+
+/** One key per line of the file, memoised under `slot`; `keyOf` must depend on that line alone. */
+export function lineKeys<T>(file: TextFile, slot: string, keyOf: (file: TextFile, line: number) => T): readonly T[] {
+  LINE_KEYS.set(slot, keyOf);
+  return cached(file, slot, () => {
+    const keys = new Array<T>(file.lines.length);
+    for (let i = 0; i < keys.length; i++) keys[i] = keyOf(file, i);
+    return keys;
+  });
+}
+
+const spliced = <T>(items: readonly T[], start: number, removed: number, added: readonly T[]): T[] =>
+  items.slice(0, start).concat(added, items.slice(start + removed));
+
+/**
+ * `parent` with lines [start, start + removed) replaced by `lines`: a new file whose line keys are the parent's,
+ * spliced, with keys computed for the new lines only.
+ */
+export function deriveFile(
+  parent: TextFile,
+  start: number,
+  removed: number,
+  lines: readonly string[],
+  eols: readonly Eol[],
+): TextFile {
+  const file: TextFile = {
+    bom: parent.bom,
+    lines: spliced(parent.lines, start, removed, lines),
+    eols: spliced(parent.eols, start, removed, eols),
+  };
+  const slots = (parent as TextFile & { [MEMO]?: Memo })[MEMO];
+  if (slots === undefined) return file;
+  for (const [slot, keyOf] of LINE_KEYS) {
+    const keys = slots.get(slot) as readonly unknown[] | undefined;
+    if (keys === undefined) continue;
+    const added = lines.map((_, k) => keyOf(file, start + k));
+    cached(file, slot, () => spliced(keys, start, removed, added));
+  }
+  return file;
+}
