@@ -1,7 +1,7 @@
 /**
  * Where commands and jobs wait: the embedded store in the data folder (the default: no set-up, one process per
  * folder, locked), or Redis (PATCHSMITH_REDIS_URL: one `serve` and any number of `patchsmith worker` processes).
- * Both give the same JobQueue promises; intake-schema.ts and job-schema.ts validate what is read back.
+ * Both give the same JobQueue promises; github/intake-record.ts and jobs/job-schema.ts validate what is read back.
  */
 import { join } from "node:path";
 import { prepareCloneFolder, prepareWorkerCloneFolder, removeCloneFolder } from "./adapters/clone-folder.js";
@@ -9,7 +9,7 @@ import { lockDataFolder } from "./adapters/data-folder-lock.js";
 import { createFileQueue, type CorruptRecord } from "./adapters/file-queue.js";
 import { createRedisQueue } from "./adapters/redis-queue.js";
 import type { AppEnv } from "./github/app-env.js";
-import { parseIntake, type IntakeRecord } from "./jobs/intake-schema.js";
+import { parseIntake, type IntakeRecord } from "./github/intake-record.js";
 import { parseJob, type Job } from "./jobs/job-schema.js";
 import type { JobQueue } from "./ports/job-queue.js";
 import type { Logger } from "./ports/logger.js";

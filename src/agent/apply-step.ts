@@ -8,7 +8,7 @@ import { containsSecret } from "../core/redact.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
 import { markUnwritten } from "../apply/plan.js";
-import { planReply } from "../engine.js";
+import { planReply } from "../apply/plan-reply.js";
 import type { WorkTree } from "./deps.js";
 import type { EditOutcome } from "./types.js";
 

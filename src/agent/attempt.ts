@@ -4,7 +4,7 @@
  */
 import type { FormatName } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
-import { holdsNoEdits } from "../engine.js";
+import { holdsNoEdits } from "../apply/plan-reply.js";
 import { applyReplyToTree, retryPromptFor, type ApplyRules } from "./apply-step.js";
 import type { BudgetStop } from "./budget.js";
 import { buildNoEditsPrompt } from "./build-prompt.js";

@@ -2,24 +2,15 @@
  * What the fix loop needs from the outside world, handed in as one object (built in src/compose.ts, or from
  * in-memory fakes in unit tests).
  */
-import type { FileState } from "../apply/snapshot.js";
 import type { Clock } from "../ports/clock.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { Logger } from "../ports/logger.js";
 import type { PackageCaches } from "../ports/package-caches.js";
 import type { ModelClient } from "../ports/model-client.js";
 import type { SandboxRunner } from "../ports/sandbox-runner.js";
+import type { WorkTree } from "../ports/work-tree.js";
 
-export type WriteResult =
-  | { readonly ok: true; readonly written: readonly string[] }
-  | { readonly ok: false; readonly path: string; readonly message: string; readonly rolledBack: boolean };
-
-/** A clone's working tree as the edit engine sees it (adapters/fs-tree.ts implements it on disk). */
-export interface WorkTree {
-  read(relPath: string): Promise<FileState>;
-  /** Writes every file (null: delete), atomically per file, confined to the tree. */
-  commit(writes: ReadonlyMap<string, string | null>): Promise<WriteResult>;
-}
+export type { WorkTree, WriteResult } from "../ports/work-tree.js";
 
 export interface FixDeps {
   readonly git: GitSandboxFactory;

@@ -2,29 +2,18 @@
  * The report for people (Markdown) and for machines (`--json`, the DESIGN section 4 shape first, then the extra
  * fields). Pure: the CLI prints these, the GitHub worker builds its comment from the same report.
  */
+import { plural } from "../core/plural.js";
+import { describeTestRun } from "./render-tests.js";
 import { formatUsd } from "../core/money.js";
 import { fenceFor } from "../apply/feedback-retry.js";
 import type { SetupReport } from "./setup-step.js";
-import type { AttemptReport, FixReport, TestSummary } from "./types.js";
+import type { AttemptReport, FixReport } from "./types.js";
 
 const STATUS_TITLE: Record<FixReport["status"], string> = {
   success: "done",
   exhausted: "stopped before the tests passed",
   failed: "failed",
 };
-
-export function describeTestRun(summary: TestSummary | null): string {
-  if (summary === null) return "not run";
-  if (summary.passed) return "pass";
-  if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
-  const names =
-    summary.failing.length > 0
-      ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
-      : "";
-  const count =
-    summary.failing.length > 0 ? `${summary.failing.length} failing` : `fail (exit code ${summary.exitCode ?? "none"})`;
-  return `${count}${names}`;
-}
 
 function describeAttempt(attempt: AttemptReport): string {
   const applied = attempt.edits.filter((e) => e.ok);
@@ -47,8 +36,6 @@ function describeAttempt(attempt: AttemptReport): string {
   const note = !attempt.accepted && attempt.note ? ` (${attempt.note})` : "";
   return `${attempt.number}. ${verdict}${note}: ${parts.join("; ")}`;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const SETUP_SOURCE: Record<SetupReport["source"], string> = {
   request: "given",

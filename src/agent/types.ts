@@ -3,6 +3,7 @@
  * optional fields; it must not remove or rename these.
  */
 
+import type { Identity } from "../ports/git-sandbox.js";
 import type { FormatName } from "../core/edit.js";
 import type { LimitHit } from "../ports/sandbox-runner.js";
 import type { ContextReason } from "./context/gather.js";
@@ -25,10 +26,7 @@ export type FixStage =
   | "pushing"
   | "done";
 
-export interface Identity {
-  readonly name: string;
-  readonly email: string;
-}
+export type { Identity } from "../ports/git-sandbox.js";
 
 export interface FixRequest {
   /** A local path or a clone URL. */

@@ -2,6 +2,7 @@
  * Failure text written for the model's next prompt (pure): each message names the path, the problem and what to
  * do, and quotes the file's real lines (capped) when the model's text did not match.
  */
+import { plural } from "../core/plural.js";
 import type { Edit, FormatName, ParseProblem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import type { NearestLines, Rung } from "../matcher/types.js";
@@ -29,8 +30,6 @@ export function numberLines(lines: readonly string[], firstLine: number, maxLine
   if (lines.length > shown.length) body.push(`${" ".repeat(width)} | … (${lines.length - shown.length} more lines)`);
   return body.join("\n");
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** "src/a.ts (edit at reply line 12)" — the reply line lets the model find which of its blocks failed. */
 const subject = (path: string, edit: Edit | undefined): string =>

@@ -8,7 +8,7 @@
  * edit above it was found (its place minus its hint), so a stale header cannot pick a repeated text elsewhere.
  */
 import type { LineOp } from "../core/edit.js";
-import type { Alignment } from "../matcher/types.js";
+import type { Alignment, Match } from "../matcher/types.js";
 
 /** One applied edit of a file, in original-file coordinates (0-based, end exclusive). */
 export interface LineShift {
@@ -90,4 +90,16 @@ export function changedRange(
   let to = end;
   for (let k = spans.length - 1; k >= 0 && spans[k]!.op > lastChange; k--) to -= spans[k]!.size;
   return { start: from, end: Math.max(from, to) };
+}
+
+/**
+ * Where the edit's first old line was found, in original lines, minus where its hint put it. Blank context lines the
+ * ladder dropped at the top (aligned to nothing) still count as the hunk's first lines.
+ */
+export function foundDrift(shifts: readonly LineShift[], match: Match, hinted: number): number {
+  let dropped = 0;
+  while (dropped < match.alignment.length && match.alignment[dropped]!.start === match.alignment[dropped]!.end) {
+    dropped++;
+  }
+  return originalLine(shifts, match.start) - dropped - hinted;
 }

@@ -4,7 +4,7 @@
  * (exact-doc.ts) settles most edits; the ladder runs on a parsed copy for the rest.
  */
 import type { ReplaceEdit } from "../core/edit.js";
-import type { LineDoc } from "../core/line-doc.js";
+import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
@@ -14,7 +14,7 @@ import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
 import { describe } from "./feedback.js";
-import { changedRange, hintOffset, originalLine, recordShift, type LineShift } from "./plan-offsets.js";
+import { changedRange, foundDrift, hintOffset, recordShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
 import { TextBody } from "./plan-tree.js";
 import { renderSplice } from "./splice.js";
@@ -81,18 +81,6 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
   if (sole === undefined) return undefined;
   const { start, strategy } = sole;
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
-}
-
-/**
- * Where the edit's first old line was found, in original lines, minus where its hint put it. Blank context lines the
- * ladder dropped at the top (aligned to nothing) still count as the hunk's first lines.
- */
-function foundDrift(shifts: readonly LineShift[], match: Match, hinted: number): number {
-  let dropped = 0;
-  while (dropped < match.alignment.length && match.alignment[dropped]!.start === match.alignment[dropped]!.end) {
-    dropped++;
-  }
-  return originalLine(shifts, match.start) - dropped - hinted;
 }
 
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {

@@ -2,10 +2,10 @@
  * The in-memory tree a reply is planned against: the snapshot read before planning, overlaid with the contents
  * earlier edits of the same reply produced. Only text contents and absences are ever written into it.
  *
- * Text is held as a `TextBody`: the string, the lines being edited (core/line-doc.ts), or both, each computed at
+ * Text is held as a `TextBody`: the string, the lines being edited (core/lines/doc.ts), or both, each computed at
  * most once. Fifty hunks on one 10,000-line file must not parse and serialise the whole file fifty times.
  */
-import { LineDoc } from "../core/line-doc.js";
+import { LineDoc } from "../core/lines/doc.js";
 import type { FileSnapshot, FileState } from "./snapshot.js";
 
 /** A file's text as a string, as an editable document, or both; each form is computed on first use and kept. */

@@ -2,6 +2,7 @@
  * What `patchsmith apply` prints (pure): per edit a ✓/✗ line and the failure message, then one unified diff per
  * changed file, and a summary line; or the JSON shape of the CLI contract.
  */
+import { plural } from "../core/plural.js";
 import { styleText } from "node:util";
 import { createTwoFilesPatch } from "diff";
 import type { EditResult } from "../core/result.js";
@@ -78,14 +79,14 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
 }
 
 function footer(report: ApplyReport): string {
-  const plural = (n: number): string => `${n} ${n === 1 ? "file" : "files"}`;
+  const files = (n: number): string => plural(n, "file");
   // A dry run's summary already says that nothing was written (see dryRunSummary in engine.ts).
   if (report.dryRun) {
     const would = report.changes.size;
-    return would === 0 ? report.summary : `${report.summary} (${plural(would)} would change)`;
+    return would === 0 ? report.summary : `${report.summary} (${files(would)} would change)`;
   }
   if (report.written.length === 0) return report.summary;
-  return `${report.summary}; ${plural(report.written.length)} changed`;
+  return `${report.summary}; ${files(report.written.length)} changed`;
 }
 
 export function renderHuman(report: ApplyReport, style: RenderStyle): string {

@@ -3,7 +3,7 @@
  * is not a bot, is written to the intake queue (deduplicated by delivery id); anything else is acknowledged and
  * dropped. No GitHub call happens here: the answer waits only for the disk.
  */
-import { asStoredEvent, intakeGroup, type IntakeRecord } from "../jobs/intake-schema.js";
+import { asStoredEvent, intakeGroup, type IntakeRecord } from "./intake-record.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { Logger } from "../ports/logger.js";
 import { screenActor } from "./authorize.js";

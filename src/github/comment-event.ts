@@ -3,7 +3,7 @@
  * payload is input from the network like any other) and flattened into one shape.
  */
 import { z } from "zod";
-import type { JobTarget } from "../jobs/job-schema.js";
+import type { CommentTarget } from "./comment-target.js";
 import type { RepoRef } from "../ports/github-gateway.js";
 import type { Actor } from "./authorize.js";
 
@@ -23,7 +23,7 @@ export interface CommentEvent {
     readonly htmlUrl: string;
     readonly kind: "issue-comment" | "review-comment";
   };
-  readonly target: JobTarget;
+  readonly target: CommentTarget;
   /** The PR head SHA when the payload carries it (review comments); null otherwise. */
   readonly headSha: string | null;
 }
@@ -198,7 +198,7 @@ export function toCommentEvent(name: CommentEventName, payload: unknown): EventP
   const number = p.pull_request.number;
   const filePath = p.comment.path ?? "";
   // Comments on removed lines (LEFT side) or outdated ones have no lines in the current file to focus on.
-  const target: JobTarget =
+  const target: CommentTarget =
     line !== null && line > 0 && p.comment.side !== "LEFT" && filePath !== ""
       ? {
           kind: "review",

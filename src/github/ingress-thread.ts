@@ -11,7 +11,7 @@
 import { Worker } from "node:worker_threads";
 import { readJournal, removeSegments } from "../adapters/delivery-journal.js";
 import type { Endpoints, GetRoute } from "../adapters/http-endpoints.js";
-import { parseIntake, type IntakeRecord } from "../jobs/intake-schema.js";
+import { parseIntake, type IntakeRecord } from "./intake-record.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { Logger } from "../ports/logger.js";
 import type { Acceptance, StorableCommand } from "./accept-delivery.js";

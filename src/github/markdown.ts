@@ -35,9 +35,7 @@ export function quoteInline(text: string): string {
     .trim();
 }
 
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+export { plural } from "../core/plural.js";
 
 export function shortSha(sha: string): string {
   return sha.slice(0, 7);

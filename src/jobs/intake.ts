@@ -15,11 +15,11 @@ import { DEFAULT_TRIGGER_RULE, authorize, deservesExplanation, screenActor } fro
 import type { CommentEvent } from "../github/comment-event.js";
 import { MARKER } from "../github/markdown.js";
 import { describeCommand, selectCommand } from "../github/parse-command.js";
-import { renderBusy, renderDenied, renderHelp, renderProgress } from "../github/render-comment.js";
+import { renderBusy, renderDenied, renderHelp, renderProgress } from "./render-comment.js";
 import type { AppIdentity, CommentRef, GitHubGateway, Permission } from "../ports/github-gateway.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { Logger } from "../ports/logger.js";
-import type { IntakeRecord } from "./intake-schema.js";
+import type { IntakeRecord } from "../github/intake-record.js";
 import { jobGroup, type Job } from "./job-schema.js";
 
 export interface IntakeDeps {

@@ -3,24 +3,11 @@
  * (a durable queue may hand a worker a record written by an older or newer release).
  */
 import { z } from "zod";
+import { targetSchema } from "../github/comment-target.js";
 
 const repoSchema = z.object({ owner: z.string().min(1), name: z.string().min(1) });
 
 const requesterSchema = z.object({ login: z.string().min(1), id: z.number().int() });
-
-/** Where the command was written. Review comments carry the lines they point at. */
-export const targetSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("issue"), number: z.number().int().positive() }),
-  z.object({ kind: z.literal("pull"), number: z.number().int().positive() }),
-  z.object({
-    kind: z.literal("review"),
-    number: z.number().int().positive(),
-    commentId: z.number().int(),
-    path: z.string().min(1),
-    line: z.number().int().positive(),
-    startLine: z.number().int().positive().nullable(),
-  }),
-]);
 
 const commandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("fix"), instructions: z.string(), suggest: z.boolean() }),

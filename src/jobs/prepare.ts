@@ -8,7 +8,7 @@ import { FALLBACK_APP } from "../agent/commit-message.js";
 import { REPO_CONFIG_PATH, loadRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { bestEffort, step } from "../github/api-error.js";
 import { authorize } from "../github/authorize.js";
-import type { Outcome } from "../github/outcome.js";
+import type { Outcome } from "./outcome.js";
 import type { AppIdentity, GitHubGateway, RepoInfo } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { Job } from "./job-schema.js";

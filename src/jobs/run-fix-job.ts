@@ -2,9 +2,10 @@
  * `/fix` as a job: build the FixRequest from the plan, run the loop, and deliver what it made — commits (and a pull
  * request for an issue), a tested suggestion block, or a patch in the comment when pushing is not possible.
  */
+import { testsLine } from "../agent/render-tests.js";
 import type { FixReport, FixRequest } from "../agent/types.js";
-import type { CommitLink, Outcome } from "../github/outcome.js";
-import { renderSuggestion, suggestionLines } from "../github/suggestion.js";
+import type { CommitLink, Outcome } from "./outcome.js";
+import { renderSuggestion, suggestionLines } from "./suggestion.js";
 import { StepError, bestEffort, describeApiError, step } from "../github/api-error.js";
 import type { GitHubGateway, IssueInfo } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
@@ -26,13 +27,6 @@ type FixCommand = Extract<Job["command"], { kind: "fix" }>;
 /** A lease that failed because the remote moved (someone pushed meanwhile). */
 export function isPushRace(report: FixReport): boolean {
   return !report.pushed && report.failure?.reason === "push-rejected-stale";
-}
-
-function testsLine(report: FixReport): string {
-  const { before, after } = report.tests;
-  if (after === null) return "No tests were run.";
-  const was = before === null ? "" : before.passed ? " (passing before too)" : " (failing before)";
-  return after.passed ? `Tests pass: \`${after.command}\`${was}.` : `Tests still fail: \`${after.command}\`${was}.`;
 }
 
 async function readIssue(gateway: GitHubGateway, job: Job): Promise<IssueInfo | undefined> {

@@ -3,7 +3,7 @@
  * push with a lease on the SHA read when the job started (a history rewrite never happens).
  */
 import { step } from "../github/api-error.js";
-import type { Outcome } from "../github/outcome.js";
+import type { Outcome } from "./outcome.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";

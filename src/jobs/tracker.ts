@@ -9,9 +9,9 @@ import type { FixStage } from "../agent/types.js";
 import { describeApiError, httpStatusOf } from "../github/api-error.js";
 import type { GitHubGateway, RepoRef } from "../ports/github-gateway.js";
 import type { Logger } from "../ports/logger.js";
-import type { Outcome, Progress } from "../github/outcome.js";
-import { CHECK_NAME, renderCheckOutcome, renderCheckProgress } from "../github/render-check.js";
-import { renderOutcome, renderProgress } from "../github/render-comment.js";
+import type { Outcome, Progress } from "./outcome.js";
+import { CHECK_NAME, renderCheckOutcome, renderCheckProgress } from "./render-check.js";
+import { renderOutcome, renderProgress } from "./render-comment.js";
 
 export interface Tracker {
   /**

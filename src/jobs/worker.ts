@@ -7,7 +7,7 @@
 import type { FixReport, FixRequest } from "../agent/types.js";
 import { bestEffort, describeApiError, httpStatusOf } from "../github/api-error.js";
 import { describeCommand } from "../github/parse-command.js";
-import type { Outcome } from "../github/outcome.js";
+import type { Outcome } from "./outcome.js";
 import type { GitSandboxFactory } from "../ports/git-sandbox.js";
 import type { GitHubGateway, GitHubGatewayFactory } from "../ports/github-gateway.js";
 import { performance } from "node:perf_hooks";

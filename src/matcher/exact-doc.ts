@@ -1,12 +1,12 @@
 /**
- * The exact rung on a document being edited (core/line-doc.ts) instead of a parsed file: the same windows as
+ * The exact rung on a document being edited (core/lines/doc.ts) instead of a parsed file: the same windows as
  * `findWindows(exactRung.fileKeys(file), want)`, found through the document's line index rather than by a scan,
  * so that each of a reply's hunks costs its own size and not the file's. The planner tries this first; anything
  * but a single window goes to the full ladder, which repeats these rungs and decides as always. Like the ladder,
  * an exact window counts as single only when no other window holds the same texts once line endings are ignored,
  * and the line-endings rung comes next (a CRLF file's usual rung: replies carry no CR).
  */
-import type { LineDoc } from "../core/line-doc.js";
+import type { LineDoc } from "../core/lines/doc.js";
 import { endingFreeKey } from "./rungs/exact.js";
 
 /** The exact rung's key of a line equals `want`: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */

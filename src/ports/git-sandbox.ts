@@ -2,7 +2,11 @@
  * A throwaway clone the fix loop works in. The only way the agent touches git.
  * Implemented over simple-git in adapters/git-sandbox.ts; tokens are passed per command, never stored.
  */
-import type { Identity } from "../agent/types.js";
+/** A commit's author or committer. */
+export interface Identity {
+  readonly name: string;
+  readonly email: string;
+}
 
 export interface CloneOptions {
   /** A local path or a clone URL. */

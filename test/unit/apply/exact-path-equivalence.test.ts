@@ -8,7 +8,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { changedRange, recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
+import {
+  changedRange,
+  foundDrift,
+  hintOffset,
+  recordShift,
+  shiftAt,
+  type LineShift,
+} from "../../../src/apply/plan-offsets.js";
 import { renderReplacement } from "../../../src/apply/splice.js";
 import type { ReplaceEdit } from "../../../src/core/edit.js";
 import { parseText, serializeText, type TextFile } from "../../../src/core/text.js";
@@ -109,7 +116,7 @@ class Reference {
   }
 
   apply(edit: ReplaceEdit): Step {
-    const offset = edit.hint.line === undefined ? 0 : shiftAt(this.shifts, edit.hint.line - 1);
+    const offset = edit.hint.line === undefined ? 0 : hintOffset(this.shifts, edit.hint.line - 1);
     const located = locate(this.file, { ops: edit.ops, hint: edit.hint }, { hintOffset: offset });
     if (located.kind === "ambiguous") return { ok: false, reason: "ambiguous-match" };
     if (located.kind === "not-found")
@@ -119,7 +126,8 @@ class Reference {
     // Every edit of a reply is conformed to the file's indentation as it was before the reply (as the planner does).
     inheritIndentStyle(this.origin, next.file);
     const changed = changedRange(edit.ops, match.alignment, match.start, match.end);
-    recordShift(this.shifts, changed.start, changed.end, next.file.lines.length - this.file.lines.length);
+    const drift = edit.hint.line === undefined ? undefined : foundDrift(this.shifts, match, edit.hint.line - 1);
+    recordShift(this.shifts, changed.start, changed.end, next.file.lines.length - this.file.lines.length, drift);
     const before = serializeText(this.file);
     this.file = next.file;
     this.written = { from: next.changed.start - 1, to: next.changed.end };

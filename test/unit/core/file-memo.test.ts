@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineDoc } from "../../../src/core/line-doc.js";
+import { LineDoc } from "../../../src/core/lines/doc.js";
 import { parseText, type TextFile } from "../../../src/core/text.js";
 import { cached, lineKeys } from "../../../src/core/file-memo.js";
 import { fileIndentStyle, inheritIndentStyle } from "../../../src/matcher/indent-structure.js";

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectIndentKind } from "../../../src/core/indent.js";
-import { LineDoc } from "../../../src/core/line-doc.js";
-import { LineIndex, scanPositions } from "../../../src/core/line-index.js";
-import { ProbeSet, batchPositions } from "../../../src/core/line-probes.js";
-import { LineTable } from "../../../src/core/line-table.js";
+import { LineDoc } from "../../../src/core/lines/doc.js";
+import { LineIndex, scanPositions } from "../../../src/core/lines/index.js";
+import { ProbeSet, batchPositions } from "../../../src/core/lines/probes.js";
+import { LineTable } from "../../../src/core/lines/table.js";
 import {
   dominantEol,
   hasFinalNewline,

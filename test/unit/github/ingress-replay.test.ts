@@ -6,7 +6,7 @@ import { openJournalWriter } from "../../../src/adapters/delivery-journal.js";
 import { createFileQueue } from "../../../src/adapters/file-queue.js";
 import { commandOf } from "../../../src/github/accept-delivery.js";
 import { replayJournal } from "../../../src/github/ingress-thread.js";
-import { parseIntake, type IntakeRecord } from "../../../src/jobs/intake-schema.js";
+import { parseIntake, type IntakeRecord } from "../../../src/github/intake-record.js";
 import type { Logger } from "../../../src/ports/logger.js";
 import { loadPayload } from "./fixtures.js";
 

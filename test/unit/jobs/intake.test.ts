@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMemoryQueue } from "../../../src/adapters/memory-queue.js";
 import { toCommentEvent, type CommentEventName } from "../../../src/github/comment-event.js";
 import { MAX_WAITING_PER_THREAD, deliveryMarker, runIntake, type IntakeResult } from "../../../src/jobs/intake.js";
-import type { IntakeRecord } from "../../../src/jobs/intake-schema.js";
+import type { IntakeRecord } from "../../../src/github/intake-record.js";
 import type { Job } from "../../../src/jobs/job-schema.js";
 import type { GitHubGateway } from "../../../src/ports/github-gateway.js";
 import type { Logger } from "../../../src/ports/logger.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineDoc } from "../../../src/core/line-doc.js";
+import { LineDoc } from "../../../src/core/lines/doc.js";
 import { parseText } from "../../../src/core/text.js";
 import { exactWindows, soleLineWindow } from "../../../src/matcher/exact-doc.js";
 import { exactRung } from "../../../src/matcher/rungs/exact.js";

@@ -4,7 +4,7 @@
  * untouched and no other file changed; otherwise the caller answers with a patch instead.
  */
 import type { ChangedFile } from "../agent/types.js";
-import { MARKER, fence } from "./markdown.js";
+import { MARKER, fence } from "../github/markdown.js";
 
 export interface Focus {
   readonly path: string;

@@ -8,9 +8,9 @@
  * CR right before a newline belongs to the ending, a final newline ends the last line (no empty line after it),
  * and a last line without a newline keeps every character, a trailing CR included.
  */
-import { sameAt } from "./line-index.js";
-import type { ProbeSet } from "./line-probes.js";
-import type { Eol } from "./text.js";
+import { sameAt } from "./index.js";
+import type { ProbeSet } from "./probes.js";
+import type { Eol } from "../text.js";
 
 const BOM = "\uFEFF";
 

@@ -1,13 +1,13 @@
 /**
- * The version of a file a reply started from, as a LineDoc (line-doc.ts) sees it: its text, read as lines in
- * place (line-table.ts), its line-ending counts and, from the second unannounced lookup on, a line index. The
+ * The version of a file a reply started from, as a LineDoc (doc.ts) sees it: its text, read as lines in
+ * place (table.ts), its line-ending counts and, from the second unannounced lookup on, a line index. The
  * parsed form (arrays of lines and endings) is built only if somebody asks for the whole file.
  */
-import { detectIndentKind, spaceIndentKind, type IndentStyle } from "./indent.js";
-import { LineIndex, scanPositions } from "./line-index.js";
-import { ProbeSet, batchPositions } from "./line-probes.js";
-import { LineTable } from "./line-table.js";
-import { parseText, type Eol, type TextFile } from "./text.js";
+import { detectIndentKind, spaceIndentKind, type IndentStyle } from "../indent.js";
+import { LineIndex, scanPositions } from "./index.js";
+import { ProbeSet, batchPositions } from "./probes.js";
+import { LineTable } from "./table.js";
+import { parseText, type Eol, type TextFile } from "../text.js";
 
 /** How many recently read lines are kept (a power of two). */
 const RECENT_LINES = 64;

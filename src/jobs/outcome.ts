@@ -3,7 +3,7 @@
  * progress comment and the check run (the same facts in both places).
  */
 import type { FixReport, FixStage } from "../agent/types.js";
-import type { Denial } from "./authorize.js";
+import type { Denial } from "../github/authorize.js";
 
 export interface CommitLink {
   readonly sha: string;

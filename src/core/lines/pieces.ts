@@ -1,5 +1,5 @@
 /**
- * The mutable list of pieces behind a LineDoc (line-doc.ts): each piece is lines [from, to) of one array pair,
+ * The mutable list of pieces behind a LineDoc (doc.ts): each piece is lines [from, to) of one array pair,
  * either the origin's or a run an edit wrote. Replacing a range of lines touches O(pieces) entries and allocates
  * only the pieces it cuts, so fifty edits of one large file neither copy the file nor each other's lists.
  *
@@ -7,9 +7,9 @@
  * a binary search (origin pieces keep the origin's order), and the lines edits wrote are counted by text, so a
  * lookup visits the runs only when one of them holds the line.
  */
-import type { Eol } from "./text.js";
+import type { Eol } from "../text.js";
 
-/** Where origin pieces read their lines (line-origin.ts). */
+/** Where origin pieces read their lines (origin.ts). */
 export interface LineSource {
   line(i: number): string;
   eol(i: number): Eol;

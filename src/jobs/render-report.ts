@@ -1,16 +1,9 @@
 /** The parts of a FixReport people read: what changed, tests before and after, attempts, tokens (pure). */
 import { formatUsd } from "../core/money.js";
-import type { FixReport, TestSummary } from "../agent/types.js";
+import type { FixReport } from "../agent/types.js";
 import { describeSetup } from "../agent/render-report.js";
-import { details, fence, plural, quoteInline, truncate } from "./markdown.js";
-
-function testCell(summary: TestSummary | null): string {
-  if (summary === null) return "not run";
-  if (summary.passed) return "✅ passed";
-  if (summary.timedOut) return "⏱️ timed out";
-  const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
-  return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
-}
+import { testCell } from "../agent/render-tests.js";
+import { details, fence, quoteInline, truncate } from "../github/markdown.js";
 
 export function renderTests(report: FixReport): string {
   const { before, after } = report.tests;

@@ -3,9 +3,9 @@
  * on one 10,000-line file would otherwise scan the whole file fifty times, and hashing every line whole (a Map of
  * strings) costs more than the scans it saves. Lines are chained instead by a signature of their length and three
  * sampled characters: one linear pass, no string read past those characters. A lookup compares only the lines of
- * one chain, and equal lines always share it. Lines are read in place in their table (line-table.ts).
+ * one chain, and equal lines always share it. Lines are read in place in their table (table.ts).
  */
-import type { LineTable } from "./line-table.js";
+import type { LineTable } from "./table.js";
 
 /** At least this many chains, and at least one per line (up to MAX_CHAINS). */
 const MIN_CHAINS = 1 << 10;

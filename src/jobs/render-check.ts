@@ -1,6 +1,6 @@
 /** The check run of a command: the same facts as the comment, filterable and durable (pure). */
 import type { CheckConclusion, CheckOutput } from "../ports/github-gateway.js";
-import { MARKER, plural, truncate } from "./markdown.js";
+import { MARKER, plural, truncate } from "../github/markdown.js";
 import type { Outcome, Progress } from "./outcome.js";
 import { renderOutcome, stageLabel, stopTitle } from "./render-comment.js";
 

@@ -1,11 +1,11 @@
 /**
  * The record a webhook leaves before it answers: the comment event as it arrived, written durably before the 2xx.
  * Everything that needs GitHub (the permission check, 👀, the "queued" comment) happens after, in the intake worker
- * (intake.ts), which turns the record into a job or an answer. Versioned and validated on read like a job record.
+ * (jobs/intake.ts), which turns the record into a job or an answer. Versioned and validated on read like a job record.
  */
 import { z } from "zod";
-import type { CommentEvent } from "../github/comment-event.js";
-import { targetSchema } from "./job-schema.js";
+import type { CommentEvent } from "./comment-event.js";
+import { targetSchema } from "./comment-target.js";
 
 const commentEventSchema = z.object({
   action: z.enum(["created", "edited"]),

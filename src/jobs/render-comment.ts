@@ -3,8 +3,8 @@
  * through the redactor before it is posted.
  */
 import type { FixStage } from "../agent/types.js";
-import type { Denial } from "./authorize.js";
-import { MARKER, fence, plural, quoteInline, shortSha, truncate } from "./markdown.js";
+import type { Denial } from "../github/authorize.js";
+import { MARKER, fence, plural, quoteInline, shortSha, truncate } from "../github/markdown.js";
 import type { Delivery, Outcome, Progress, Stop } from "./outcome.js";
 import {
   renderAttempts,

@@ -1,7 +1,7 @@
 /**
  * A file's lines while one reply edits it: pieces of the version the reply started from (the origin) and runs of
- * lines the edits wrote (line-pieces.ts). A splice replaces a range of lines in O(pieces) instead of copying the
- * file; the origin is its text with a table of line breaks (line-origin.ts), so an untouched stretch serialises as
+ * lines the edits wrote (pieces.ts). A splice replaces a range of lines in O(pieces) instead of copying the
+ * file; the origin is its text with a table of line breaks (origin.ts), so an untouched stretch serialises as
  * one slice of it, its lines are sliced out only when read, and the lines the edits look for are found in one pass.
  *
  * Every version stays readable (results show the file before and after each edit) without each keeping its own
@@ -9,11 +9,11 @@
  * a spliced version keeps only the way back from its successor (the lines it had where the successor has new
  * ones). An old version rebuilds its list from its successor when it is read, which the planner never does.
  */
-import { deriveFile } from "./file-memo.js";
-import type { IndentStyle } from "./indent.js";
-import { LineOrigin, countEols, type EolCounts } from "./line-origin.js";
-import { PieceList, type Piece } from "./line-pieces.js";
-import type { Eol, TextFile } from "./text.js";
+import { deriveFile } from "../file-memo.js";
+import type { IndentStyle } from "../indent.js";
+import { LineOrigin, countEols, type EolCounts } from "./origin.js";
+import { PieceList, type Piece } from "./pieces.js";
+import type { Eol, TextFile } from "../text.js";
 
 const BOM = "\uFEFF";
 

@@ -1,11 +1,11 @@
 /**
  * Finding, in one pass over a file, every line equal to one of the lines a reply will look for. The planner knows
  * each edit's probe line before it plans any (exact-doc.ts), so fifty hunks cost one pass, not fifty scans, and no
- * index of the whole file is built. The pass is the one that finds the file's line breaks (line-table.ts): each
+ * index of the whole file is built. The pass is the one that finds the file's line breaks (table.ts): each
  * line costs a length check, sometimes its signature and, rarely, a comparison.
  */
-import { sameAt, signature, signatureAt } from "./line-index.js";
-import type { LineTable } from "./line-table.js";
+import { sameAt, signature, signatureAt } from "./index.js";
+import type { LineTable } from "./table.js";
 
 export class ProbeSet {
   /** The ascending lines found for each key. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { findCommands } from "../../../src/github/parse-command.js";
 import { fence, truncate } from "../../../src/github/markdown.js";
-import { renderCheckOutcome } from "../../../src/github/render-check.js";
-import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/github/render-comment.js";
-import { renderUsage } from "../../../src/github/render-report.js";
-import { renderSuggestion, suggestionLines } from "../../../src/github/suggestion.js";
-import { failedReport, successReport } from "../jobs/reports.js";
+import { renderCheckOutcome } from "../../../src/jobs/render-check.js";
+import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/jobs/render-comment.js";
+import { renderUsage } from "../../../src/jobs/render-report.js";
+import { renderSuggestion, suggestionLines } from "../../../src/jobs/suggestion.js";
+import { failedReport, successReport } from "./reports.js";
 
 describe("markdown helpers", () => {
   it("fences content with a fence longer than any backtick run inside", () => {

@@ -1,0 +1,36 @@
+/**
+ * How a test run is told (pure), in the one place every report takes it from: a phrase for the command line's
+ * report, a table cell for the comment, a line under a suggestion.
+ */
+import { plural } from "../core/plural.js";
+import type { FixReport, TestSummary } from "./types.js";
+
+export function describeTestRun(summary: TestSummary | null): string {
+  if (summary === null) return "not run";
+  if (summary.passed) return "pass";
+  if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
+  const names =
+    summary.failing.length > 0
+      ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
+      : "";
+  const count =
+    summary.failing.length > 0 ? `${summary.failing.length} failing` : `fail (exit code ${summary.exitCode ?? "none"})`;
+  return `${count}${names}`;
+}
+
+/** A cell of the comment's before/after table. */
+export function testCell(summary: TestSummary | null): string {
+  if (summary === null) return "not run";
+  if (summary.passed) return "✅ passed";
+  if (summary.timedOut) return "⏱️ timed out";
+  const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
+  return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
+}
+
+/** One sentence on the tests after the change, and how they stood before. */
+export function testsLine(report: FixReport): string {
+  const { before, after } = report.tests;
+  if (after === null) return "No tests were run.";
+  const was = before === null ? "" : before.passed ? " (passing before too)" : " (failing before)";
+  return after.passed ? `Tests pass: \`${after.command}\`${was}.` : `Tests still fail: \`${after.command}\`${was}.`;
+}
