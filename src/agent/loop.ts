@@ -60,6 +60,83 @@ export function namesAny(instruction: string, tests: readonly string[]): boolean
   });
 }
 
+type Phase = Awaited<ReturnType<typeof runEditPhase>>;
+type Evaluation = Awaited<ReturnType<typeof evaluateAttempt>>;
+type Problem = NonNullable<LoopResult["lastProblem"]>;
+
+/** The next prompt after an attempt that wrote nothing: the format taught again, or the edits' failures. */
+async function promptAfterNothingWritten(
+  input: LoopInput,
+  phase: Phase,
+  baseline: TestSummary | null,
+): Promise<{ prompt: string; problem: Problem }> {
+  if (phase.lastReplyEmpty) {
+    const format = input.request.editFormat ?? DEFAULT_EDIT_FORMAT;
+    return {
+      prompt: buildNoEditsPrompt(baseline !== null && !baseline.passed, format),
+      problem: { reason: "no-edits", message: "The model's replies held no edit blocks." },
+    };
+  }
+  const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
+  const first = phase.failures[0];
+  return {
+    prompt,
+    problem: { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt },
+  };
+}
+
+/** The next prompt after the tests ran: what they said (new and remaining failures), or the edits' failures. */
+async function promptAfterTests(
+  input: LoopInput,
+  phase: Phase,
+  evaluation: Evaluation,
+  context: { readonly attempt: number; readonly mayDeclareDone: boolean },
+): Promise<{ prompt: string; problem: Problem }> {
+  if (evaluation.tests === null || evaluation.comparison === null) {
+    const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
+    return { prompt, problem: { reason: "edits-failed", message: prompt } };
+  }
+  const files = new Map<string, string | undefined>();
+  for (const path of phase.written) files.set(path, await readText(input.tree, path));
+  const cmp = evaluation.comparison;
+  const prompt = buildReflectionPrompt({
+    attempt: context.attempt,
+    tests: evaluation.tests,
+    newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
+    stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
+    files,
+    redact: input.redact,
+    mayDeclareDone: context.mayDeclareDone,
+  });
+  return { prompt, problem: { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt } };
+}
+
+/** One commit of what the engine wrote, its subject from the replies (redacted), with the request's trailers. */
+async function commitAttempt(
+  input: LoopInput,
+  replies: readonly string[],
+  touched: ReadonlySet<string>,
+  written: ReadonlyMap<string, string | null>,
+): Promise<CommitInfo | undefined> {
+  const { request } = input;
+  const changed = await input.sandbox.changedPaths();
+  const subject = input.redact(
+    chooseSubject(
+      replies.join("\n"),
+      request.instruction,
+      changed.filter((p) => touched.has(p)),
+    ),
+  );
+  const message = buildCommitMessage({
+    subject,
+    model: input.session.model,
+    ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
+    ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
+  });
+  const sha = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
+  return sha === undefined ? undefined : { sha, subject, message };
+}
+
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
   const { session, request, tree } = input;
   const attempts: AttemptReport[] = [];
@@ -126,17 +203,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     }
 
     if (phase.written.length === 0) {
-      const noEdits = phase.lastReplyEmpty;
-      const note = noEdits ? "the reply held no edits" : "no edit could be applied";
+      const note = phase.lastReplyEmpty ? "the reply held no edits" : "no edit could be applied";
       attempts.push({ ...base, tests: null, accepted: false, note });
-      if (noEdits) {
-        prompt = buildNoEditsPrompt(baseline !== null && !baseline.passed, request.editFormat ?? DEFAULT_EDIT_FORMAT);
-        lastProblem = { reason: "no-edits", message: "The model's replies held no edit blocks." };
-      } else {
-        prompt = await retryPromptFor(tree, phase.failures, input.rules.guard);
-        const first = phase.failures[0];
-        lastProblem = { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt };
-      }
+      ({ prompt, problem: lastProblem } = await promptAfterNothingWritten(input, phase, baseline));
       if (phase.stop) {
         stop = phase.stop;
         break;
@@ -163,22 +232,9 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       for (const path of touched) lastGood.set(path, (await readText(tree, path)) ?? null);
       if (request.noCommit !== true) {
         input.progress("committing", `attempt ${number}`);
-        const changed = await input.sandbox.changedPaths();
-        const subject = input.redact(
-          chooseSubject(
-            phase.replies.join("\n"),
-            request.instruction,
-            changed.filter((p) => touched.has(p)),
-          ),
-        );
-        const message = buildCommitMessage({
-          subject,
-          model: session.model,
-          ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
-          ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
-        });
-        commit = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
-        if (commit !== undefined) commits.push({ sha: commit, subject, message });
+        const made = await commitAttempt(input, phase.replies, touched, written);
+        if (made !== undefined) commits.push(made);
+        commit = made?.sha;
       }
       done = evaluation.tests === null || evaluation.tests.passed;
       const cmp = evaluation.comparison;
@@ -198,24 +254,10 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     });
     if (done) break;
 
-    if (evaluation.tests !== null && evaluation.comparison !== null) {
-      const files = new Map<string, string | undefined>();
-      for (const path of phase.written) files.set(path, await readText(tree, path));
-      const cmp = evaluation.comparison;
-      prompt = buildReflectionPrompt({
-        attempt: number,
-        tests: evaluation.tests,
-        newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
-        stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
-        files,
-        redact: input.redact,
-        mayDeclareDone: mayDeclareDone !== undefined,
-      });
-      lastProblem = { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt };
-    } else {
-      prompt = await retryPromptFor(tree, phase.failures, input.rules.guard);
-      lastProblem = { reason: "edits-failed", message: prompt };
-    }
+    ({ prompt, problem: lastProblem } = await promptAfterTests(input, phase, evaluation, {
+      attempt: number,
+      mayDeclareDone: mayDeclareDone !== undefined,
+    }));
     if (phase.stop) {
       stop = phase.stop;
       break;
