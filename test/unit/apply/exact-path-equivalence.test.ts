@@ -195,7 +195,61 @@ describe("the planner's exact path", () => {
         const final = serializeText(ref.file);
         expect(result.files.get(PATH)).toBe(final === content ? undefined : final);
       }),
-      { numRuns: 800 },
+      {
+        numRuns: 800,
+        // A first hunk whose header is off by the line removed above it: its drift moves the next hints (found in CI).
+        examples: [
+          [
+            {
+              lines: [
+                ["}", false],
+                ["\treturn x;", false],
+              ],
+              endings: "lf",
+              bom: false,
+              finalNewline: false,
+            },
+            [
+              {
+                at: 0,
+                near: false,
+                size: 1,
+                dialect: "editblock",
+                removed: [true, false, false, false],
+                added: [],
+                drift: "none",
+              },
+              {
+                at: 0,
+                near: false,
+                size: 1,
+                dialect: "udiff",
+                removed: [false, false, false, false],
+                added: [[0, 0]],
+                drift: "none",
+              },
+              {
+                at: 0.5,
+                near: false,
+                size: 1,
+                dialect: "udiff",
+                removed: [false, false, false, false],
+                added: [[0, "}"]],
+                drift: "none",
+              },
+              {
+                at: 0,
+                near: false,
+                size: 1,
+                dialect: "editblock",
+                removed: [false, false, false, false],
+                added: [],
+                drift: "none",
+              },
+            ],
+          ],
+        ],
+      },
     );
     // The property means something only if all of these happened often.
     expect(seen.exact).toBeGreaterThan(200);
