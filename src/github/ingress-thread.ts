@@ -77,7 +77,15 @@ export async function startIngressThread(options: IngressThreadOptions): Promise
     journalDir: options.journalDir,
     routes: Object.keys(options.routes),
   };
-  const worker = new Worker(new URL("./ingress-thread-main.js", import.meta.url), { workerData: data });
+  // Built, the entry is a .js file beside this one. Run from the sources (`tsx src/cli.ts serve`), it is the .ts
+  // file, which a thread can only load through tsx's API (a loader given to the thread does not reach its entry).
+  const entry = new URL("./ingress-thread-main.js", import.meta.url);
+  const worker = import.meta.url.endsWith(".ts")
+    ? new Worker(
+        `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry.href.replace(/\.js$/, ".ts"))}, ${JSON.stringify(import.meta.url)}));`,
+        { eval: true, workerData: data },
+      )
+    : new Worker(entry, { workerData: data });
   const tell = (message: ToIngressThread): void => {
     worker.postMessage(message);
   };
