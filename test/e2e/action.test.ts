@@ -216,6 +216,44 @@ describe("patchsmith as a GitHub Action", () => {
     expect(comments(full).at(-1)).toContain("Pushed 1 commit to `feature`");
   });
 
+  it("reverts its own last commit on /undo, and answers /help", async () => {
+    const { full, workspace } = publish("feature");
+    const head = github.branchSha(full, "feature")!;
+    github.pulls.set(`${full}#3`, {
+      number: 3,
+      title: "Stats work",
+      body: "",
+      headRef: "feature",
+      headRepo: full,
+      baseRef: "main",
+      maintainerCanModify: false,
+      state: "open",
+    });
+    const fixed = await runAction(
+      "issue_comment",
+      issueEvent(full, 3, "/fix make the mean divide by the count", true),
+      workspace,
+    );
+    expect(fixed.outputs.status).toBe("success");
+    const fix = github.branchSha(full, "feature")!;
+    expect(fix).not.toBe(head);
+    const undo = issueEvent(full, 3, "/undo", true);
+    undo.comment.id = 4200;
+    const undone = await runAction("issue_comment", undo, workspace);
+    expect(undone.code, undone.stderr).toBe(0);
+    const after = github.branchSha(full, "feature")!;
+    expect(git(github.gitDir(full), ["rev-parse", `${after}^`]).trim()).toBe(fix);
+    expect(git(github.gitDir(full), ["log", "-1", "--format=%an%n%B", after])).toContain(`This reverts commit ${fix}`);
+    expect(git(github.gitDir(full), ["show", `${after}:src/stats.js`])).toContain(BUGGY);
+
+    const help = issueEvent(full, 3, "/help", true);
+    help.comment.id = 4300;
+    const helped = await runAction("issue_comment", help, workspace);
+    expect(helped.code, helped.stderr).toBe(0);
+    expect(helped.outputs.status).toBe("answered");
+    expect(comments(full).some((body) => body.includes("/fix --suggest"))).toBe(true);
+  });
+
   it("answers /fix --suggest on a review comment with a tested suggestion, pushing nothing", async () => {
     const { full, workspace } = publish("feature");
     const head = github.branchSha(full, "feature")!;
