@@ -137,138 +137,77 @@ async function commitAttempt(
   return sha === undefined ? undefined : { sha, subject, message };
 }
 
-export async function runLoop(input: LoopInput): Promise<LoopResult> {
-  const { session, request, tree } = input;
-  const attempts: AttemptReport[] = [];
-  const commits: CommitInfo[] = [];
-  const touched = new Set<string>();
-  // Content at the last accepted state of every path ever written: what a final rollback restores (noCommit).
-  const lastGood = new Map<string, string | null>();
-  // What the engine last wrote to each path: the only bytes a commit may hold, and what the tree is put back to
-  // after the tests ran (they may have changed an edited file).
-  const written = new Map<string, string | null>();
-  let baseline = input.before;
-  let prompt = input.firstPrompt;
-  let done = false;
-  let accepted = 0;
-  let pending = false;
-  let stop: LoopStop | undefined;
-  let lastProblem: LoopResult["lastProblem"];
-  let red: LoopResult["red"];
-  // After an accepted attempt that left only failures the baseline had: the model may answer DONE.
-  let mayDeclareDone: LoopResult["leftFailing"];
-  let leftFailing: LoopResult["leftFailing"];
+/** What the loop carries from one attempt to the next. */
+interface LoopState {
+  readonly attempts: AttemptReport[];
+  readonly commits: CommitInfo[];
+  /** Every path the model wrote at some point. */
+  readonly touched: Set<string>;
+  /** Content at the last accepted state of every path ever written: what a final rollback restores (noCommit). */
+  readonly lastGood: Map<string, string | null>;
+  /**
+   * What the engine last wrote to each path: the only bytes a commit may hold, and what the tree is put back to
+   * after the tests ran (they may have changed an edited file).
+   */
+  readonly written: Map<string, string | null>;
+  /** Tests of the last accepted state. */
+  baseline: TestSummary | null;
+  prompt: string;
+  done: boolean;
+  accepted: number;
+  /** Changes written since the last accepted attempt. */
+  pending: boolean;
+  stop: LoopStop | undefined;
+  lastProblem: LoopResult["lastProblem"];
+  red: LoopResult["red"];
+  /** After an accepted attempt that left only failures the baseline had: the model may answer DONE. */
+  mayDeclareDone: LoopResult["leftFailing"];
+  leftFailing: LoopResult["leftFailing"];
+}
 
-  for (;;) {
-    stop = checkBudget(session.limits, session.state(), session.now());
-    if (stop) break;
-    session.attemptsUsed++;
-    const number = session.attemptsUsed;
-    const usageBefore = session.usage;
-    input.progress("asking-model", `attempt ${number} of ${session.limits.maxAttempts}`);
-    const phase = await runEditPhase({
-      session,
-      tree,
-      rules: input.rules,
-      prompt,
-      testsFailing: baseline !== null && !baseline.passed,
-      format: request.editFormat ?? DEFAULT_EDIT_FORMAT,
-      acceptsDone: mayDeclareDone !== undefined,
-      timings: input.timings,
-      onApplying: () => {
-        input.progress("applying", `attempt ${number}`);
-      },
-    });
-    if (phase.replies.length === 0) {
-      session.attemptsUsed--;
-      stop = phase.stop;
-      break;
-    }
-    for (const [path, preimage] of phase.preimages) if (!lastGood.has(path)) lastGood.set(path, preimage);
-    for (const path of phase.written) touched.add(path);
-    for (const [path, content] of phase.contents) written.set(path, content);
-    if (phase.written.length > 0) pending = true;
-    const usage = usageSince(usageBefore, session.usage);
-    const base = { number, edits: phase.outcomes, retried: phase.retried, usage };
-    if (phase.declaredDone === true && mayDeclareDone !== undefined) {
-      attempts.push({
-        ...base,
-        tests: null,
-        accepted: false,
-        note: "the model judged the failures left, all of which were there before the change, unrelated to the request",
-      });
-      leftFailing = mayDeclareDone;
-      done = true;
-      break;
-    }
+/** What an attempt's edits did to the tree, kept for the commit and for a final rollback. */
+function recordPhase(state: LoopState, phase: Phase): void {
+  for (const [path, preimage] of phase.preimages) if (!state.lastGood.has(path)) state.lastGood.set(path, preimage);
+  for (const path of phase.written) state.touched.add(path);
+  for (const [path, content] of phase.contents) state.written.set(path, content);
+  if (phase.written.length > 0) state.pending = true;
+}
 
-    if (phase.written.length === 0) {
-      const note = phase.lastReplyEmpty ? "the reply held no edits" : "no edit could be applied";
-      attempts.push({ ...base, tests: null, accepted: false, note });
-      ({ prompt, problem: lastProblem } = await promptAfterNothingWritten(input, phase, baseline));
-      if (phase.stop) {
-        stop = phase.stop;
-        break;
-      }
-      continue;
-    }
-
-    input.progress("testing", `attempt ${number}`);
-    const evaluation = await evaluateAttempt({
-      tree,
-      sandbox: input.sandbox,
-      written,
-      phase,
-      baseline,
-      test: input.test,
-      checkReproduction: input.reproduce && red === undefined,
-    });
-    if (evaluation.red) red = { testPath: evaluation.red.testPath, failedBefore: evaluation.red.failedBefore };
-    let commit: string | undefined;
-    if (evaluation.accepted) {
-      accepted++;
-      pending = false;
-      baseline = evaluation.tests ?? baseline;
-      for (const path of touched) lastGood.set(path, (await readText(tree, path)) ?? null);
-      if (request.noCommit !== true) {
-        input.progress("committing", `attempt ${number}`);
-        const made = await commitAttempt(input, phase.replies, touched, written);
-        if (made !== undefined) commits.push(made);
-        commit = made?.sha;
-      }
-      done = evaluation.tests === null || evaluation.tests.passed;
-      const cmp = evaluation.comparison;
-      mayDeclareDone =
-        cmp?.verdict === "no-worse" && !namesAny(request.instruction, cmp.stillFailing)
-          ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
-          : undefined;
-    } else {
-      mayDeclareDone = undefined;
-    }
-    attempts.push({
-      ...base,
-      tests: evaluation.tests === null ? null : { ...evaluation.tests, tail: input.redact(evaluation.tests.tail) },
-      accepted: evaluation.accepted,
-      ...(commit !== undefined ? { commit } : {}),
-      ...(evaluation.note !== undefined ? { note: evaluation.note } : {}),
-    });
-    if (done) break;
-
-    ({ prompt, problem: lastProblem } = await promptAfterTests(input, phase, evaluation, {
-      attempt: number,
-      mayDeclareDone: mayDeclareDone !== undefined,
-    }));
-    if (phase.stop) {
-      stop = phase.stop;
-      break;
-    }
+/** An accepted attempt: the new baseline, the state to roll back to, its commit; returns the commit's SHA. */
+async function acceptAttempt(
+  input: LoopInput,
+  state: LoopState,
+  phase: Phase,
+  evaluation: Evaluation,
+  number: number,
+): Promise<string | undefined> {
+  state.accepted++;
+  state.pending = false;
+  state.baseline = evaluation.tests ?? state.baseline;
+  for (const path of state.touched) state.lastGood.set(path, (await readText(input.tree, path)) ?? null);
+  let sha: string | undefined;
+  if (input.request.noCommit !== true) {
+    input.progress("committing", `attempt ${number}`);
+    const made = await commitAttempt(input, phase.replies, state.touched, state.written);
+    if (made !== undefined) state.commits.push(made);
+    sha = made?.sha;
   }
+  state.done = evaluation.tests === null || evaluation.tests.passed;
+  const cmp = evaluation.comparison;
+  state.mayDeclareDone =
+    cmp?.verdict === "no-worse" && !namesAny(input.request.instruction, cmp.stillFailing)
+      ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
+      : undefined;
+  return sha;
+}
 
-  if (pending) {
-    // The last attempt was not accepted: only accepted changes stay.
-    if (request.noCommit === true) await tree.commit(lastGood);
+/** Rolls back what no accepted attempt kept, and reports. */
+async function finish(input: LoopInput, state: LoopState): Promise<LoopResult> {
+  if (state.pending) {
+    if (input.request.noCommit === true) await input.tree.commit(state.lastGood);
     else await input.sandbox.resetHard();
   }
+  const { attempts, commits, baseline, done, accepted, touched, stop, lastProblem, red, leftFailing } = state;
   return {
     attempts,
     commits,
@@ -281,4 +220,118 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     ...(red ? { red } : {}),
     ...(leftFailing ? { leftFailing } : {}),
   };
+}
+
+export async function runLoop(input: LoopInput): Promise<LoopResult> {
+  const { session, request, tree } = input;
+  const state: LoopState = {
+    attempts: [],
+    commits: [],
+    touched: new Set(),
+    lastGood: new Map(),
+    written: new Map(),
+    baseline: input.before,
+    prompt: input.firstPrompt,
+    done: false,
+    accepted: 0,
+    pending: false,
+    stop: undefined,
+    lastProblem: undefined,
+    red: undefined,
+    mayDeclareDone: undefined,
+    leftFailing: undefined,
+  };
+
+  for (;;) {
+    state.stop = checkBudget(session.limits, session.state(), session.now());
+    if (state.stop) break;
+    session.attemptsUsed++;
+    const number = session.attemptsUsed;
+    const usageBefore = session.usage;
+    input.progress("asking-model", `attempt ${number} of ${session.limits.maxAttempts}`);
+    const phase = await runEditPhase({
+      session,
+      tree,
+      rules: input.rules,
+      prompt: state.prompt,
+      testsFailing: state.baseline !== null && !state.baseline.passed,
+      format: request.editFormat ?? DEFAULT_EDIT_FORMAT,
+      acceptsDone: state.mayDeclareDone !== undefined,
+      timings: input.timings,
+      onApplying: () => {
+        input.progress("applying", `attempt ${number}`);
+      },
+    });
+    if (phase.replies.length === 0) {
+      session.attemptsUsed--;
+      state.stop = phase.stop;
+      break;
+    }
+    recordPhase(state, phase);
+    const base = {
+      number,
+      edits: phase.outcomes,
+      retried: phase.retried,
+      usage: usageSince(usageBefore, session.usage),
+    };
+    if (phase.declaredDone === true && state.mayDeclareDone !== undefined) {
+      state.attempts.push({
+        ...base,
+        tests: null,
+        accepted: false,
+        note: "the model judged the failures left, all of which were there before the change, unrelated to the request",
+      });
+      state.leftFailing = state.mayDeclareDone;
+      state.done = true;
+      break;
+    }
+
+    if (phase.written.length === 0) {
+      const note = phase.lastReplyEmpty ? "the reply held no edits" : "no edit could be applied";
+      state.attempts.push({ ...base, tests: null, accepted: false, note });
+      ({ prompt: state.prompt, problem: state.lastProblem } = await promptAfterNothingWritten(
+        input,
+        phase,
+        state.baseline,
+      ));
+      if (phase.stop) {
+        state.stop = phase.stop;
+        break;
+      }
+      continue;
+    }
+
+    input.progress("testing", `attempt ${number}`);
+    const evaluation = await evaluateAttempt({
+      tree,
+      sandbox: input.sandbox,
+      written: state.written,
+      phase,
+      baseline: state.baseline,
+      test: input.test,
+      checkReproduction: input.reproduce && state.red === undefined,
+    });
+    if (evaluation.red) state.red = { testPath: evaluation.red.testPath, failedBefore: evaluation.red.failedBefore };
+    let commit: string | undefined;
+    if (evaluation.accepted) commit = await acceptAttempt(input, state, phase, evaluation, number);
+    else state.mayDeclareDone = undefined;
+    state.attempts.push({
+      ...base,
+      tests: evaluation.tests === null ? null : { ...evaluation.tests, tail: input.redact(evaluation.tests.tail) },
+      accepted: evaluation.accepted,
+      ...(commit !== undefined ? { commit } : {}),
+      ...(evaluation.note !== undefined ? { note: evaluation.note } : {}),
+    });
+    if (state.done) break;
+
+    ({ prompt: state.prompt, problem: state.lastProblem } = await promptAfterTests(input, phase, evaluation, {
+      attempt: number,
+      mayDeclareDone: state.mayDeclareDone !== undefined,
+    }));
+    if (phase.stop) {
+      state.stop = phase.stop;
+      break;
+    }
+  }
+  return finish(input, state);
 }
