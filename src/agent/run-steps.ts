@@ -60,19 +60,10 @@ export function describeBrokenTests(problem: EnvironmentProblem, before: TestSum
   ].join("\n");
 }
 
-export async function runSteps(
-  deps: FixDeps,
-  request: FixRequest,
-  configuredTest: string | undefined,
-  scope: RunScope,
-): Promise<FixReport> {
-  const { sandbox, tree, startedAt, redact, progress, notes, timings } = scope;
-  const paths = await sandbox.listFiles();
-  const limits = resolveLimits(request);
-  const timeLeft = (): number => limits.wallTimeMs - (deps.clock.now() - startedAt);
-  // The ranking depends on nothing set-up or the tests do: it runs while they run. The failing tests' files join
-  // it once the baseline has named them.
-  const rankingPromise = timings.measure("context", () =>
+/** The ranking of the repository's files for the context: it depends on nothing set-up or the tests do. */
+function startRanking(request: FixRequest, scope: RunScope, paths: readonly string[]) {
+  const { sandbox, tree, timings } = scope;
+  const ranking = timings.measure("context", () =>
     rankContext({
       instruction: request.instruction,
       ...(request.context !== undefined ? { extra: request.context } : {}),
@@ -83,7 +74,61 @@ export async function runSteps(
       sizes: () => sandbox.fileSizes(),
     }),
   );
-  rankingPromise.catch(() => undefined);
+  ranking.catch(() => undefined);
+  return ranking;
+}
+
+/** The conversation with the model, taught the request's dialect, and the first prompt with its context. */
+function startConversation(
+  deps: FixDeps,
+  request: FixRequest,
+  scope: RunScope,
+  setting: {
+    readonly limits: ReturnType<typeof resolveLimits>;
+    readonly context: GatheredContext;
+    readonly testCommand: string | undefined;
+    readonly before: TestSummary | null;
+  },
+) {
+  const { sandbox, tree, startedAt, redact } = scope;
+  const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);
+  const forbidden = request.forbiddenPaths ?? DEFAULT_FORBIDDEN;
+  const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
+  const format = request.editFormat ?? deps.model.editFormatFor?.(model) ?? DEFAULT_EDIT_FORMAT;
+  // What the model asks to see is read from the clone, redacted, never from `.git`.
+  const lookupSources = { tree, sandbox, hidden: () => false, redact };
+  const session = new Session(
+    deps,
+    model,
+    setting.limits,
+    startedAt,
+    buildSystemPrompt({ forbidden, reproduce, format }),
+    (asked) => answerLookup(lookupSources, asked),
+  );
+  const firstPrompt = buildTaskPrompt({
+    instruction: request.instruction,
+    ...(request.context !== undefined ? { extra: request.context } : {}),
+    ...(request.focus !== undefined ? { focus: request.focus } : {}),
+    context: setting.context,
+    testCommand: setting.testCommand,
+    before: setting.before,
+    redact,
+  });
+  return { session, firstPrompt, reproduce, forbidden, format };
+}
+
+export async function runSteps(
+  deps: FixDeps,
+  request: FixRequest,
+  configuredTest: string | undefined,
+  scope: RunScope,
+): Promise<FixReport> {
+  const { sandbox, tree, startedAt, redact, progress, notes, timings } = scope;
+  const paths = await sandbox.listFiles();
+  const limits = resolveLimits(request);
+  const timeLeft = (): number => limits.wallTimeMs - (deps.clock.now() - startedAt);
+  // The failing tests' files join the ranking once the baseline has named them.
+  const rankingPromise = startRanking(request, scope, paths);
   const base: ReportScope = { deps, request, scope, paths };
 
   progress("setting-up");
@@ -139,28 +184,11 @@ export async function runSteps(
   const context: GatheredContext = await timings.measure("context", () => selectContext(ranking, before?.failures));
   if (context.omitted.length > 0) notes.push(`Too big for the model's context: ${context.omitted.join(", ")}.`);
 
-  const reproduce = request.reproduce ?? looksLikeBugReport(request.instruction);
-  const forbidden = request.forbiddenPaths ?? DEFAULT_FORBIDDEN;
-  const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
-  const format = request.editFormat ?? deps.model.editFormatFor?.(model) ?? DEFAULT_EDIT_FORMAT;
-  // What the model asks to see is read from the clone, redacted, never from `.git`.
-  const lookupSources = { tree, sandbox, hidden: () => false, redact };
-  const session = new Session(
-    deps,
-    model,
+  const { session, firstPrompt, reproduce, forbidden, format } = startConversation(deps, request, scope, {
     limits,
-    startedAt,
-    buildSystemPrompt({ forbidden, reproduce, format }),
-    (request) => answerLookup(lookupSources, request),
-  );
-  const firstPrompt = buildTaskPrompt({
-    instruction: request.instruction,
-    ...(request.context !== undefined ? { extra: request.context } : {}),
-    ...(request.focus !== undefined ? { focus: request.focus } : {}),
     context,
     testCommand: testCommand?.command,
     before,
-    redact,
   });
   const loop = await runLoop({
     deps,
