@@ -248,9 +248,11 @@ describe("patchsmith as a GitHub Action", () => {
 
     const help = issueEvent(full, 3, "/help", true);
     help.comment.id = 4300;
-    const helped = await runAction("issue_comment", help, workspace);
+    // Without the sandbox (as on a runner that forbids it), the step summary says so.
+    const helped = await runAction("issue_comment", help, workspace, { sandbox: "none" });
     expect(helped.code, helped.stderr).toBe(0);
     expect(helped.outputs.status).toBe("answered");
+    expect(helped.summary).toMatch(/> Sandbox: .*without a sandbox/);
     expect(comments(full).some((body) => body.includes("/fix --suggest"))).toBe(true);
   });
 
