@@ -91,14 +91,58 @@ export function renderDriftBench(b: DriftBench): string {
   ].join("\n");
 }
 
+/** Cases per seed of a fresh-seed run: the size of the sets the outside checks draw. */
+const FRESH_COUNT = 1500;
+
+/** Seeds from `PATCHSMITH_BENCH_DRIFT_SEEDS`: "9100-9139,9300" (ranges inclusive). */
+export function parseSeeds(text: string): number[] | undefined {
+  const seeds: number[] = [];
+  for (const part of text.split(",").map((p) => p.trim())) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (m === null) return undefined;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (to < from) return undefined;
+    for (let seed = from; seed <= to; seed++) seeds.push(seed);
+  }
+  return seeds;
+}
+
+/** The harness over seeds never tuned against, when asked for: totals only, and every wrong case in full. */
+async function freshSeeds(
+  spec: string | undefined,
+  log: (line: string) => void,
+): Promise<{ markdown: string; wrong: string[] }> {
+  if (spec === undefined || spec.trim() === "") return { markdown: "", wrong: [] };
+  const seeds = parseSeeds(spec);
+  if (seeds === undefined) throw new Error(`PATCHSMITH_BENCH_DRIFT_SEEDS: cannot read "${spec}" (e.g. 9100-9139,9300)`);
+  let cases = 0;
+  let needless = 0;
+  const wrong: string[] = [];
+  for (const seed of seeds) {
+    log(`drift: fresh seed ${String(seed)}`);
+    const run = await runDrift(FRESH_COUNT, seed);
+    for (const judged of run.judged) {
+      cases++;
+      if (judged.verdict.needless) needless++;
+      if (judged.verdict.outcome === "wrong") wrong.push(describeCase(judged));
+    }
+  }
+  const markdown =
+    `\nFresh seeds (${spec}, ${String(FRESH_COUNT)} cases each): ${String(cases)} cases, ` +
+    `**${String(wrong.length)} wrong**, ${String(needless)} needless refusals.\n`;
+  return { markdown, wrong };
+}
+
 export const driftSection: Section = {
   name: "drift",
   run: async ({ log }): Promise<SectionReport> => {
     log("drift: generating and applying 2000 cases");
     const b = await runDriftBench();
     const needlessRate = b.total.mustLand === 0 ? 0 : b.total.needless / b.total.mustLand;
+    const fresh = await freshSeeds(process.env.PATCHSMITH_BENCH_DRIFT_SEEDS, log);
     return {
-      markdown: renderDriftBench(b),
+      markdown: renderDriftBench(b) + fresh.markdown,
       figures: { total: b.total, cells: b.cells, ms: b.ms },
       targets: [
         { target: "drift: 0 wrong applies", measured: String(b.total.wrong), met: b.total.wrong === 0 },
@@ -108,7 +152,7 @@ export const driftSection: Section = {
           met: needlessRate <= 0.02,
         },
       ],
-      findings: b.examples.wrong.map((w) => `drift: ${w.split("\n")[0] ?? ""}`),
+      findings: [...b.examples.wrong, ...fresh.wrong].map((w) => `drift: ${w.split("\n")[0] ?? ""}`),
     };
   },
 };

@@ -4,7 +4,12 @@
  * beside jsdiff's applyPatch given what it needs to apply the same drift (a compareLine that ignores trailing
  * whitespace; a fuzz factor of 1). Target: drifted hunks within a few times the cost of exact ones.
  */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { applyPatch } from "diff";
+import { BUILT_CLI } from "../test/global-build.js";
 import { applyEdits } from "../src/engine.js";
 import { BENCH_PATH, buildUnifiedDiff, type Change } from "./diffs.js";
 import { createRng, generateLines, joinLines, statementLine } from "./generate.js";
@@ -17,6 +22,32 @@ const LINES = 100_000;
 const HUNKS = 50;
 /** Drifted replies may cost at most this many times the exact one. */
 const TARGET_FACTOR = 5;
+/** The human output (one diff per file) may cost at most this many times `--json`. */
+const OUTPUT_FACTOR = 3;
+
+/** Wall time of `patchsmith apply` (the built CLI) on a reply, median of 3, human output or `--json`. */
+function cliApplyMs(before: string, diff: string, json: boolean): number {
+  const base = mkdtempSync(join(tmpdir(), "patchsmith-bench-apply-"));
+  try {
+    const root = join(base, "root");
+    const file = join(root, BENCH_PATH);
+    mkdirSync(dirname(file), { recursive: true });
+    const reply = join(base, "reply.md");
+    writeFileSync(reply, asReply(diff));
+    const samples: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      writeFileSync(file, before);
+      const started = performance.now();
+      const args = [BUILT_CLI, "apply", "--root", root, ...(json ? ["--json"] : []), reply];
+      const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+      samples.push(performance.now() - started);
+      if (result.status !== 0) throw new Error(`patchsmith apply failed: ${result.stderr}`);
+    }
+    return samples.sort((a, b) => a - b)[1]!;
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
 
 interface Variant {
   readonly name: string;
@@ -93,6 +124,9 @@ export const driftedSection: Section = {
         right ? "applied" : result.results.every((r) => r.ok) ? "different bytes" : "refused some",
       ]);
     }
+    log("drifted: patchsmith apply, human output and --json");
+    const human = cliApplyMs(before, list[0]!.diff, false);
+    const json = cliApplyMs(before, list[0]!.diff, true);
     const exact = figures[0]!.patchsmithMs;
     const worst = Math.max(
       ...figures
@@ -110,15 +144,23 @@ export const driftedSection: Section = {
         rows,
       ),
       "",
+      `\`patchsmith apply\` (the built CLI, process start included) on the exact reply, median of 3: human output ` +
+        `${formatMs(human)} ms, \`--json\` ${formatMs(json)} ms.`,
+      "",
     ].join("\n");
     return {
       markdown,
-      figures,
+      figures: { replies: figures, applyHumanMs: human, applyJsonMs: json },
       targets: [
         {
           target: `drifted hunks within ${String(TARGET_FACTOR)}× the exact reply's cost`,
           measured: `×${(worst / exact).toFixed(0)}`,
           met: worst <= exact * TARGET_FACTOR,
+        },
+        {
+          target: `apply's human output within ${String(OUTPUT_FACTOR)}× --json`,
+          measured: `×${(human / json).toFixed(1)}`,
+          met: human <= json * OUTPUT_FACTOR,
         },
       ],
       findings: figures

@@ -5,7 +5,7 @@
  * of commands and jobs. The one place the app's adapters are wired together; `patchsmith worker` is compose-worker.ts.
  */
 import { join } from "node:path";
-import { startEndpoints, type GetRoute } from "./adapters/http-endpoints.js";
+import { alive, startEndpoints } from "./adapters/http-endpoints.js";
 import type { FixDeps } from "./agent/deps.js";
 import { acceptDelivery } from "./github/accept-delivery.js";
 import type { AppEnv } from "./github/app-env.js";
@@ -34,8 +34,6 @@ export interface ComposeAppOptions {
 export class StartupRefused extends Error {
   override readonly name = "StartupRefused";
 }
-
-const alive: GetRoute = () => Promise.resolve({ status: 200, type: "text/plain", body: "ok\n" });
 
 export async function startApp(options: ComposeAppOptions): Promise<RunningApp> {
   const { env } = options;

@@ -9,7 +9,6 @@ import { config } from "@probot/octokit-plugin-config";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit as RestOctokit } from "@octokit/rest";
-import { createIdentityLoader } from "../adapters/app-identity.js";
 import { createOctokitGateway, type Octokit } from "../adapters/octokit-gateway.js";
 import type { Logger } from "../ports/logger.js";
 import type { AppIdentity, GitHubGateway } from "../ports/github-gateway.js";
@@ -55,7 +54,7 @@ export function createActionGateway(octokit: Octokit, token: string): GitHubGate
     app: () => Promise.resolve(octokit),
     tokenClient: () => octokit,
     installationId: 0,
-    identity: createIdentityLoader(() => Promise.resolve(octokit)),
+    identity: () => Promise.resolve(ACTIONS_BOT),
   });
   return {
     ...base,
@@ -67,6 +66,5 @@ export function createActionGateway(octokit: Octokit, token: string): GitHubGate
     },
     createRepoToken: () => Promise.resolve(token),
     revokeRepoToken: () => Promise.resolve(),
-    getAppIdentity: () => Promise.resolve(ACTIONS_BOT),
   };
 }

@@ -3,6 +3,7 @@
  * queued comment) and worker (the fix loop, the commits, the pull request or the patch, the final report), on an
  * in-memory queue that this run drains. What it did comes back as the step's outputs.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createConsoleLogger } from "../adapters/console-logger.js";
 import { createMemoryQueue } from "../adapters/memory-queue.js";
@@ -71,9 +72,7 @@ export async function runAction(
 
   const env = parseEnv({ ...vars, ...settings.cliEnv });
   if (!env.ok) throw new Error(env.message);
-  const model = modelSettings(env.env, vars, (path) => {
-    throw new Error(`no model table in the Action (${path})`);
-  });
+  const model = modelSettings(env.env, vars, (path) => readFileSync(path, "utf8"));
   if (!model.ok) throw new Error(`${model.message} (set the openai-api-key input from a secret)`);
   const base = composeFixDeps(env.env, model.settings, {
     defaultSandbox: "auto",

@@ -8,6 +8,11 @@ import type { AddressInfo } from "node:net";
 /** A GET endpoint: it answers with a status, a content type and a body. */
 export type GetRoute = () => Promise<{ readonly status: number; readonly type: string; readonly body: string }>;
 
+/** The process is alive: what `/healthz` and `/ping` answer unless a route of the caller's says otherwise. */
+export const alive: GetRoute = () => Promise.resolve({ status: 200, type: "text/plain", body: "ok\n" });
+
+const LIVENESS: Readonly<Record<string, GetRoute>> = { "/healthz": alive, "/ping": alive };
+
 export interface Endpoints {
   readonly url: string;
   readonly port: number;
@@ -25,11 +30,7 @@ export async function startEndpoints(options: {
 }): Promise<Endpoints> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
-    const route = request.method === "GET" && path !== undefined ? options.routes[path] : undefined;
-    if (route === undefined && request.method === "GET" && (path === "/healthz" || path === "/ping")) {
-      response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
-      return;
-    }
+    const route = request.method === "GET" && path !== undefined ? (options.routes[path] ?? LIVENESS[path]) : undefined;
     if (route !== undefined) {
       route().then(
         (answer) => {

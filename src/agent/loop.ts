@@ -4,13 +4,20 @@
  * attempt to build on, and are rolled back if no later attempt is accepted.
  */
 import type { Sandbox } from "../ports/git-sandbox.js";
-import { readText, retryPromptFor, type ApplyRules } from "./apply-step.js";
+import type { ApplyRules } from "./apply-step.js";
 import { runEditPhase, type LoopStop } from "./attempt.js";
 import { checkBudget, usageSince } from "./budget.js";
-import { buildNoEditsPrompt, buildReflectionPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
-import { buildCommitMessage, chooseSubject } from "./commit-message.js";
+import { DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { evaluateAttempt } from "./evaluate.js";
+import {
+  acceptAttempt,
+  finish,
+  promptAfterNothingWritten,
+  promptAfterTests,
+  recordPhase,
+  type LoopState,
+} from "./loop-steps.js";
 import type { Session } from "./session.js";
 import type { Timings } from "./timings.js";
 import type { AttemptReport, CommitInfo, FixRequest, FixStage, Identity, TestSummary } from "./types.js";
@@ -48,178 +55,6 @@ export interface LoopResult {
   readonly red?: { readonly testPath: string; readonly failedBefore: boolean };
   /** Done with failures left that all failed before the job, which the model judged unrelated to the request. */
   readonly leftFailing?: { readonly names: readonly string[]; readonly unnamed: readonly string[] };
-}
-
-/** Whether the request names one of the tests (whole, or its last part: `suite › name`, `file::name`). */
-export function namesAny(instruction: string, tests: readonly string[]): boolean {
-  const text = instruction.toLowerCase();
-  return tests.some((test) => {
-    const name = test.toLowerCase();
-    const last = name.split(/\s*(?:›|>|::|\s-\s)\s*/).at(-1) ?? name;
-    return text.includes(name) || (last.length >= 4 && text.includes(last));
-  });
-}
-
-type Phase = Awaited<ReturnType<typeof runEditPhase>>;
-type Evaluation = Awaited<ReturnType<typeof evaluateAttempt>>;
-type Problem = NonNullable<LoopResult["lastProblem"]>;
-
-/** The next prompt after an attempt that wrote nothing: the format taught again, or the edits' failures. */
-async function promptAfterNothingWritten(
-  input: LoopInput,
-  phase: Phase,
-  baseline: TestSummary | null,
-): Promise<{ prompt: string; problem: Problem }> {
-  if (phase.lastReplyEmpty) {
-    const format = input.request.editFormat ?? DEFAULT_EDIT_FORMAT;
-    return {
-      prompt: buildNoEditsPrompt(baseline !== null && !baseline.passed, format),
-      problem: { reason: "no-edits", message: "The model's replies held no edit blocks." },
-    };
-  }
-  const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
-  const first = phase.failures[0];
-  return {
-    prompt,
-    problem: { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt },
-  };
-}
-
-/** The next prompt after the tests ran: what they said (new and remaining failures), or the edits' failures. */
-async function promptAfterTests(
-  input: LoopInput,
-  phase: Phase,
-  evaluation: Evaluation,
-  context: { readonly attempt: number; readonly mayDeclareDone: boolean },
-): Promise<{ prompt: string; problem: Problem }> {
-  if (evaluation.tests === null || evaluation.comparison === null) {
-    const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
-    return { prompt, problem: { reason: "edits-failed", message: prompt } };
-  }
-  const files = new Map<string, string | undefined>();
-  for (const path of phase.written) files.set(path, await readText(input.tree, path));
-  const cmp = evaluation.comparison;
-  const prompt = buildReflectionPrompt({
-    attempt: context.attempt,
-    tests: evaluation.tests,
-    newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
-    stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
-    files,
-    redact: input.redact,
-    mayDeclareDone: context.mayDeclareDone,
-  });
-  return { prompt, problem: { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt } };
-}
-
-/** One commit of what the engine wrote, its subject from the replies (redacted), with the request's trailers. */
-async function commitAttempt(
-  input: LoopInput,
-  replies: readonly string[],
-  touched: ReadonlySet<string>,
-  written: ReadonlyMap<string, string | null>,
-): Promise<CommitInfo | undefined> {
-  const { request } = input;
-  const changed = await input.sandbox.changedPaths();
-  const subject = input.redact(
-    chooseSubject(
-      replies.join("\n"),
-      request.instruction,
-      changed.filter((p) => touched.has(p)),
-    ),
-  );
-  const message = buildCommitMessage({
-    subject,
-    model: input.session.model,
-    ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
-    ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
-  });
-  const sha = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
-  return sha === undefined ? undefined : { sha, subject, message };
-}
-
-/** What the loop carries from one attempt to the next. */
-interface LoopState {
-  readonly attempts: AttemptReport[];
-  readonly commits: CommitInfo[];
-  /** Every path the model wrote at some point. */
-  readonly touched: Set<string>;
-  /** Content at the last accepted state of every path ever written: what a final rollback restores (noCommit). */
-  readonly lastGood: Map<string, string | null>;
-  /**
-   * What the engine last wrote to each path: the only bytes a commit may hold, and what the tree is put back to
-   * after the tests ran (they may have changed an edited file).
-   */
-  readonly written: Map<string, string | null>;
-  /** Tests of the last accepted state. */
-  baseline: TestSummary | null;
-  prompt: string;
-  done: boolean;
-  accepted: number;
-  /** Changes written since the last accepted attempt. */
-  pending: boolean;
-  stop: LoopStop | undefined;
-  lastProblem: LoopResult["lastProblem"];
-  red: LoopResult["red"];
-  /** After an accepted attempt that left only failures the baseline had: the model may answer DONE. */
-  mayDeclareDone: LoopResult["leftFailing"];
-  leftFailing: LoopResult["leftFailing"];
-}
-
-/** What an attempt's edits did to the tree, kept for the commit and for a final rollback. */
-function recordPhase(state: LoopState, phase: Phase): void {
-  for (const [path, preimage] of phase.preimages) if (!state.lastGood.has(path)) state.lastGood.set(path, preimage);
-  for (const path of phase.written) state.touched.add(path);
-  for (const [path, content] of phase.contents) state.written.set(path, content);
-  if (phase.written.length > 0) state.pending = true;
-}
-
-/** An accepted attempt: the new baseline, the state to roll back to, its commit; returns the commit's SHA. */
-async function acceptAttempt(
-  input: LoopInput,
-  state: LoopState,
-  phase: Phase,
-  evaluation: Evaluation,
-  number: number,
-): Promise<string | undefined> {
-  state.accepted++;
-  state.pending = false;
-  state.baseline = evaluation.tests ?? state.baseline;
-  for (const path of state.touched) state.lastGood.set(path, (await readText(input.tree, path)) ?? null);
-  let sha: string | undefined;
-  if (input.request.noCommit !== true) {
-    input.progress("committing", `attempt ${number}`);
-    const made = await commitAttempt(input, phase.replies, state.touched, state.written);
-    if (made !== undefined) state.commits.push(made);
-    sha = made?.sha;
-  }
-  state.done = evaluation.tests === null || evaluation.tests.passed;
-  const cmp = evaluation.comparison;
-  state.mayDeclareDone =
-    cmp?.verdict === "no-worse" && !namesAny(input.request.instruction, cmp.stillFailing)
-      ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
-      : undefined;
-  return sha;
-}
-
-/** Rolls back what no accepted attempt kept, and reports. */
-async function finish(input: LoopInput, state: LoopState): Promise<LoopResult> {
-  if (state.pending) {
-    if (input.request.noCommit === true) await input.tree.commit(state.lastGood);
-    else await input.sandbox.resetHard();
-  }
-  const { attempts, commits, baseline, done, accepted, touched, stop, lastProblem, red, leftFailing } = state;
-  return {
-    attempts,
-    commits,
-    finalTests: baseline,
-    done,
-    accepted,
-    touched,
-    ...(stop ? { stop } : {}),
-    ...(lastProblem ? { lastProblem } : {}),
-    ...(red ? { red } : {}),
-    ...(leftFailing ? { leftFailing } : {}),
-  };
 }
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {

@@ -1,0 +1,183 @@
+/**
+ * The steps of one attempt of the loop (loop.ts), each on the state the loop carries: what the edits wrote, the
+ * commit of an accepted attempt, the next prompt, and the final rollback and report.
+ */
+import { readText, retryPromptFor } from "./apply-step.js";
+import type { runEditPhase, LoopStop } from "./attempt.js";
+import { buildNoEditsPrompt, buildReflectionPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
+import { buildCommitMessage, chooseSubject } from "./commit-message.js";
+import type { evaluateAttempt } from "./evaluate.js";
+import type { LoopInput, LoopResult } from "./loop.js";
+import type { AttemptReport, CommitInfo, TestSummary } from "./types.js";
+
+/** Whether the request names one of the tests (whole, or its last part: `suite › name`, `file::name`). */
+function namesAny(instruction: string, tests: readonly string[]): boolean {
+  const text = instruction.toLowerCase();
+  return tests.some((test) => {
+    const name = test.toLowerCase();
+    const last = name.split(/\s*(?:›|>|::|\s-\s)\s*/).at(-1) ?? name;
+    return text.includes(name) || (last.length >= 4 && text.includes(last));
+  });
+}
+
+type Phase = Awaited<ReturnType<typeof runEditPhase>>;
+type Evaluation = Awaited<ReturnType<typeof evaluateAttempt>>;
+type Problem = NonNullable<LoopResult["lastProblem"]>;
+
+/** The next prompt after an attempt that wrote nothing: the format taught again, or the edits' failures. */
+export async function promptAfterNothingWritten(
+  input: LoopInput,
+  phase: Phase,
+  baseline: TestSummary | null,
+): Promise<{ prompt: string; problem: Problem }> {
+  if (phase.lastReplyEmpty) {
+    const format = input.request.editFormat ?? DEFAULT_EDIT_FORMAT;
+    return {
+      prompt: buildNoEditsPrompt(baseline !== null && !baseline.passed, format),
+      problem: { reason: "no-edits", message: "The model's replies held no edit blocks." },
+    };
+  }
+  const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
+  const first = phase.failures[0];
+  return {
+    prompt,
+    problem: { reason: first !== undefined && !first.ok ? first.reason : "edits-failed", message: prompt },
+  };
+}
+
+/** The next prompt after the tests ran: what they said (new and remaining failures), or the edits' failures. */
+export async function promptAfterTests(
+  input: LoopInput,
+  phase: Phase,
+  evaluation: Evaluation,
+  context: { readonly attempt: number; readonly mayDeclareDone: boolean },
+): Promise<{ prompt: string; problem: Problem }> {
+  if (evaluation.tests === null || evaluation.comparison === null) {
+    const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
+    return { prompt, problem: { reason: "edits-failed", message: prompt } };
+  }
+  const files = new Map<string, string | undefined>();
+  for (const path of phase.written) files.set(path, await readText(input.tree, path));
+  const cmp = evaluation.comparison;
+  const prompt = buildReflectionPrompt({
+    attempt: context.attempt,
+    tests: evaluation.tests,
+    newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
+    stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
+    files,
+    redact: input.redact,
+    mayDeclareDone: context.mayDeclareDone,
+  });
+  return { prompt, problem: { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt } };
+}
+
+/** One commit of what the engine wrote, its subject from the replies (redacted), with the request's trailers. */
+export async function commitAttempt(
+  input: LoopInput,
+  replies: readonly string[],
+  touched: ReadonlySet<string>,
+  written: ReadonlyMap<string, string | null>,
+): Promise<CommitInfo | undefined> {
+  const { request } = input;
+  const changed = await input.sandbox.changedPaths();
+  const subject = input.redact(
+    chooseSubject(
+      replies.join("\n"),
+      request.instruction,
+      changed.filter((p) => touched.has(p)),
+    ),
+  );
+  const message = buildCommitMessage({
+    subject,
+    model: input.session.model,
+    ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
+    ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
+  });
+  const sha = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
+  return sha === undefined ? undefined : { sha, subject, message };
+}
+
+/** What the loop carries from one attempt to the next. */
+export interface LoopState {
+  readonly attempts: AttemptReport[];
+  readonly commits: CommitInfo[];
+  /** Every path the model wrote at some point. */
+  readonly touched: Set<string>;
+  /** Content at the last accepted state of every path ever written: what a final rollback restores (noCommit). */
+  readonly lastGood: Map<string, string | null>;
+  /**
+   * What the engine last wrote to each path: the only bytes a commit may hold, and what the tree is put back to
+   * after the tests ran (they may have changed an edited file).
+   */
+  readonly written: Map<string, string | null>;
+  /** Tests of the last accepted state. */
+  baseline: TestSummary | null;
+  prompt: string;
+  done: boolean;
+  accepted: number;
+  /** Changes written since the last accepted attempt. */
+  pending: boolean;
+  stop: LoopStop | undefined;
+  lastProblem: LoopResult["lastProblem"];
+  red: LoopResult["red"];
+  /** After an accepted attempt that left only failures the baseline had: the model may answer DONE. */
+  mayDeclareDone: LoopResult["leftFailing"];
+  leftFailing: LoopResult["leftFailing"];
+}
+
+/** What an attempt's edits did to the tree, kept for the commit and for a final rollback. */
+export function recordPhase(state: LoopState, phase: Phase): void {
+  for (const [path, preimage] of phase.preimages) if (!state.lastGood.has(path)) state.lastGood.set(path, preimage);
+  for (const path of phase.written) state.touched.add(path);
+  for (const [path, content] of phase.contents) state.written.set(path, content);
+  if (phase.written.length > 0) state.pending = true;
+}
+
+/** An accepted attempt: the new baseline, the state to roll back to, its commit; returns the commit's SHA. */
+export async function acceptAttempt(
+  input: LoopInput,
+  state: LoopState,
+  phase: Phase,
+  evaluation: Evaluation,
+  number: number,
+): Promise<string | undefined> {
+  state.accepted++;
+  state.pending = false;
+  state.baseline = evaluation.tests ?? state.baseline;
+  for (const path of state.touched) state.lastGood.set(path, (await readText(input.tree, path)) ?? null);
+  let sha: string | undefined;
+  if (input.request.noCommit !== true) {
+    input.progress("committing", `attempt ${number}`);
+    const made = await commitAttempt(input, phase.replies, state.touched, state.written);
+    if (made !== undefined) state.commits.push(made);
+    sha = made?.sha;
+  }
+  state.done = evaluation.tests === null || evaluation.tests.passed;
+  const cmp = evaluation.comparison;
+  state.mayDeclareDone =
+    cmp?.verdict === "no-worse" && !namesAny(input.request.instruction, cmp.stillFailing)
+      ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
+      : undefined;
+  return sha;
+}
+
+/** Rolls back what no accepted attempt kept, and reports. */
+export async function finish(input: LoopInput, state: LoopState): Promise<LoopResult> {
+  if (state.pending) {
+    if (input.request.noCommit === true) await input.tree.commit(state.lastGood);
+    else await input.sandbox.resetHard();
+  }
+  const { attempts, commits, baseline, done, accepted, touched, stop, lastProblem, red, leftFailing } = state;
+  return {
+    attempts,
+    commits,
+    finalTests: baseline,
+    done,
+    accepted,
+    touched,
+    ...(stop ? { stop } : {}),
+    ...(lastProblem ? { lastProblem } : {}),
+    ...(red ? { red } : {}),
+    ...(leftFailing ? { leftFailing } : {}),
+  };
+}
