@@ -1,9 +1,9 @@
 /**
  * Aligning the old side with a fuzzy window, so that context lines keep the file's bytes and removals drop the
- * right lines. A line diff on the loose keys pairs the identical lines; the lines it cannot pair are the drifted
- * ones and are paired within each changed stretch (pairStretch), but only with a line that is close to them
- * (MIN_PAIR_SIMILARITY): the window can be a line shorter or longer than the old side, and pairing by position
- * alone would make a removal delete whatever line happens to sit there. What remains:
+ * right lines. Lines pair only with a line close to them (MIN_PAIR_SIMILARITY): the window can be a line shorter or
+ * longer than the old side, and pairing by position alone would make a removal delete whatever line happens to sit
+ * there. A window can be paired in more than one way (a repeated line, a drifted line next to an identical one), so
+ * there are three pairings, each a reading the caller compares (see Pairing). What remains:
  * - an old line with no partner beyond an edge of the pairs that is in the file just past that edge refuses the
  *   match: the window stopped short and its pairs are shifted (stoppedShort); so does a drifted pair whose old
  *   line is in the file verbatim nearby (driftedLineElsewhere);
@@ -58,11 +58,11 @@ function pairScore(a: string, b: string): number {
 }
 
 /**
- * Pairs the drifted lines of one changed stretch: an order-keeping alignment maximising the paired lines'
- * similarity, where only close lines may pair. It decides which line is the extra one when the sides differ in
- * length (pairing in order would shift every later pair by one), and leaves a line whose counterpart is missing
- * unpaired even when the sides have the same length. A stretch too long to align pairs only in order, and only
- * close lines; an uneven one then stays unpaired (its removed lines refuse the match rather than guess).
+ * Pairs the drifted lines of one changed stretch: the closest pairing of those lines alone. It decides which line is
+ * the extra one when the sides differ in length (pairing in order would shift every later pair by one), and leaves
+ * a line whose counterpart is missing unpaired even when the sides have the same length. A stretch too long to
+ * align pairs only in order, and only close lines; an uneven one then stays unpaired (its removed lines refuse the
+ * match rather than guess).
  */
 function pairStretch(
   olds: number[],
@@ -78,10 +78,57 @@ function pairStretch(
     });
     return;
   }
-  const rows = olds.length;
-  const cols = windows.length;
-  const pair = Array.from({ length: rows }, (_, r) =>
-    windows.map((w) => pairScore(oldKeys[olds[r]!]!, windowKeys[w]!)),
+  const within = closestPairs(
+    olds.map((o) => oldKeys[o]!),
+    windows.map((w) => windowKeys[w]!),
+  );
+  within.forEach((k, r) => {
+    if (k >= 0) partner[olds[r]!] = windows[k]!;
+  });
+}
+
+/**
+ * How the old side's lines are paired with the window's:
+ * - `identical-first`: a line diff pairs the identical lines, and the drifted ones are paired within each stretch
+ *   the diff left (pairStretch). Identical lines are the strongest evidence, but which copy of a repeated line the
+ *   diff takes is arbitrary;
+ * - `closest`: the order-keeping pairing with the greatest summed similarity over the whole window (closestPairs).
+ *   A drifted line then takes its own slot even when an identical line further on could have taken it;
+ * - `closest-any`: the same, where a line close to nothing may still stand for one window line (a short line the
+ *   model mistyped past recognition, inside a run of equal lines, shifts every pair after it).
+ * A fuzzy match lands only when every pairing that can be aligned puts the edit's changes in the same place.
+ */
+export type Pairing = "identical-first" | "closest" | "closest-any";
+
+export const PAIRINGS: readonly Pairing[] = ["identical-first", "closest", "closest-any"];
+
+/** Cells of the whole-window table the closest pairings may fill (200 x 200 lines); beyond, only identical-first. */
+const MAX_WINDOW_CELLS = 40_000;
+
+/** Pair scores in millionths, so that equal sums compare equal and ties are seen as ties. */
+const SCORE_UNIT = 1_000_000;
+
+/**
+ * The order-keeping pairing of `a`'s lines with `b`'s that maximises the summed similarity of the pairs (only close
+ * lines pair), as each `a` line's index in `b` or -1; ties go to the earlier `b` lines.
+ * With `exact` (whether two lines are the same byte for byte, indentation included), such a pair outweighs an equal
+ * pair of loose keys by one unit: the model's own indentation then tells two `}` apart, and nothing else is moved.
+ * With `any`, lines that are not close pair for one unit: never instead of a close pair, only in the slack.
+ */
+function closestPairs(
+  a: readonly string[],
+  b: readonly string[],
+  exact?: (r: number, c: number) => boolean,
+  any = false,
+): number[] {
+  const rows = a.length;
+  const cols = b.length;
+  const pair = a.map((x, r) =>
+    b.map((y, c) => {
+      const p = Math.round(pairScore(x, y) * SCORE_UNIT);
+      if (p === 0) return any ? 1 : 0;
+      return exact?.(r, c) === true ? p + 1 : p;
+    }),
   );
   const score = Array.from({ length: rows + 1 }, () => new Float64Array(cols + 1));
   for (let r = 1; r <= rows; r++) {
@@ -91,19 +138,32 @@ function pairStretch(
       score[r]![c] = Math.max(diagonal, score[r - 1]![c]!, score[r]![c - 1]!);
     }
   }
+  const partner = a.map(() => -1);
   for (let r = rows, c = cols; r > 0 && c > 0;) {
     if (score[r]![c] === score[r - 1]![c]) r--;
     else if (score[r]![c] === score[r]![c - 1]) c--;
     else {
-      partner[olds[r - 1]!] = windows[c - 1]!;
+      partner[r - 1] = c - 1;
       r--;
       c--;
     }
   }
+  return partner;
 }
 
-/** For each old line, the window-relative index of its partner, or -1. */
-function pairLines(oldKeys: string[], windowKeys: string[]): number[] {
+/** For each old line, the window-relative index of its partner, or -1; undefined when the pairing is not made. */
+function pairLines(
+  oldKeys: string[],
+  windowKeys: string[],
+  pairing: Pairing,
+  exact: (r: number, c: number) => boolean,
+): number[] | undefined {
+  if (pairing === "identical-first") return pairIdenticalFirst(oldKeys, windowKeys);
+  if (oldKeys.length * windowKeys.length > MAX_WINDOW_CELLS) return undefined;
+  return closestPairs(oldKeys, windowKeys, exact, pairing === "closest-any");
+}
+
+function pairIdenticalFirst(oldKeys: string[], windowKeys: string[]): number[] {
   const partner = oldKeys.map(() => -1);
   let i = 0;
   let j = 0;
@@ -126,6 +186,7 @@ function pairLines(oldKeys: string[], windowKeys: string[]): number[] {
   return partner;
 }
 
+/** The window [start, end) aligned with the old side under the identical-first pairing. */
 export function alignFuzzyWindow(
   file: TextFile,
   ops: readonly LineOp[],
@@ -133,9 +194,23 @@ export function alignFuzzyWindow(
   start: number,
   end: number,
 ): FuzzyAlignment {
+  return alignFuzzyReading(file, ops, old, start, end, "identical-first")!;
+}
+
+/** The window aligned under one pairing; undefined when that pairing is not made (a window too large to table). */
+export function alignFuzzyReading(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  start: number,
+  end: number,
+  pairing: Pairing,
+): FuzzyAlignment | undefined {
   const windowKeys = looseKeys(file).slice(start, end);
   const oldKeys = old.map((l) => looseKey(l.text));
-  const partner = pairLines(oldKeys, windowKeys);
+  const exact = (r: number, c: number): boolean => old[r]!.text.trimEnd() === file.lines[start + c]!.trimEnd();
+  const partner = pairLines(oldKeys, windowKeys, pairing, exact);
+  if (partner === undefined) return undefined;
   const owner = windowKeys.map(() => -1);
   partner.forEach((w, i) => {
     if (w >= 0) owner[w] = i;

@@ -9,13 +9,14 @@
 import type { EditHint, LineOp } from "../core/edit.js";
 import type { IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { alignFuzzyWindow } from "./fuzzy-align.js";
+import { alignFuzzyReading, alignFuzzyWindow, PAIRINGS } from "./fuzzy-align.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
 import { selectByHints, type Window } from "./hints.js";
 import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
+import { reindentedEdgeReading } from "./reindented-edge.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
 import { exactRung, hidesByEndings } from "./rungs/exact.js";
 import { indentationRung } from "./rungs/indentation.js";
@@ -62,6 +63,10 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
       : selectByHints(pass.file, windows, { hint: pass.hint, lineOffset: pass.lineOffset });
   if (chosen === undefined) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers(starts) };
+  }
+  const other = REINDENTING.has(rung) ? reindentedEdgeReading(pass.file, pass.ops, pass.old, chosen.start) : undefined;
+  if (other !== undefined) {
+    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, other].sort((a, b) => a - b)) };
   }
   const alignment = straightAlignment(pass.old, chosen.start);
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
@@ -159,14 +164,16 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
   const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
-  // The same region read a line longer, shorter or shifted may pair the lines otherwise (a run of equal lines
-  // next to a line the model invented): when such a reading scores as well and puts the edit elsewhere, the
-  // place is a guess.
+  // Every reading of the region (the window, or one a line longer, shorter or shifted that scores as well, under
+  // each pairing) that can be aligned must put the edit's changes where this one does; otherwise the place is a
+  // guess.
   const where = footprint(pass.ops, aligned.alignment);
-  for (const other of outcome.near) {
-    const reading = alignFuzzyWindow(pass.file, pass.ops, pass.old, other.start, other.end);
-    if (reading.ok && footprint(pass.ops, reading.alignment) !== where) {
-      return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers([aligned.start, reading.start]) };
+  for (const other of [{ start: outcome.start, end: outcome.end }, ...outcome.near]) {
+    for (const pairing of PAIRINGS) {
+      const reading = alignFuzzyReading(pass.file, pass.ops, pass.old, other.start, other.end, pairing);
+      if (reading?.ok === true && footprint(pass.ops, reading.alignment) !== where) {
+        return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers([aligned.start, reading.start]) };
+      }
     }
   }
   const twins = landedTwins(pass.file, aligned.start, aligned.end);

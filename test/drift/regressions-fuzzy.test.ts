@@ -430,4 +430,66 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("children):\n", 'children):\n            log_drift("probe")\n');
     expect(landsOrRefuses(await run("pytree.py", before, reply), intended)).toBe(true);
   });
+
+  // Harness case 9169:1017. Identical lines pair first, so the stale copy of the first line was left unpaired and
+  // the rename, meant for the second line, hit the first; pairing by summed similarity puts it on the second.
+  test("fuzzy: a stale line beside an identical one is not skipped so that the edit lands a line early", async () => {
+    const before = [
+      'import { box } from "./box";',
+      "",
+      'test("reads through the same box", () => {',
+      "  expect(box.value).toBe(true);",
+      "  expect(box.value).toBe(true);",
+      "});",
+      "",
+    ].join("\n");
+    const reply = [
+      "box.test.ts",
+      "```ts",
+      "<<<<<<< SEARCH",
+      'test("reads through the same box", () => {',
+      "  expect(box.value).toBe(legacyTrue);",
+      "  expect(box.value).toBe(true);",
+      "=======",
+      'test("reads through the same box", () => {',
+      "  expect(box.value).toBe(legacyTrue);",
+      "  expect(box.value).toBe(trueRenamed);",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("toBe(true);\n});", "toBe(trueRenamed);\n});");
+    expect(landsOrRefuses(await run("box.test.ts", before, reply), intended)).toBe(true);
+  });
+
+  // Harness case 9463:1100. A short line mistyped past pairing, inside a run of equal lines: read as invented, it
+  // shifted every pair after it by one, and the added line went in a line early.
+  test("fuzzy: a mistyped line in a run of equal lines does not shift the insertion", async () => {
+    const run9 = Array.from({ length: 9 }, () => "    '\\ufffe'");
+    const before = [
+      "table = (",
+      "    '\\x00'     #  0x00 -> first entry",
+      ...run9,
+      "    '\\x7f'     #  0x7F -> last entry",
+      ")",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/table.py",
+      "+++ b/table.py",
+      "@@ -2,8 +2,9 @@",
+      "     '\\x00'     #  0x00 -> first entry",
+      ...Array.from({ length: 4 }, () => "     '\\ufffe'"),
+      "     '\\uffef'",
+      "     '\\ufffe'",
+      '+    log_drift("probe")',
+      "     '\\ufffe'",
+      "```",
+      "",
+    ].join("\n");
+    const lines = before.split("\n");
+    lines.splice(8, 0, '    log_drift("probe")');
+    expect(landsOrRefuses(await run("table.py", before, reply), lines.join("\n"))).toBe(true);
+  });
 });

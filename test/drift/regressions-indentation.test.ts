@@ -177,4 +177,38 @@ describe("drift regressions (engine bugs): indentation kept by the splice", () =
     const intended = before.replace("=> {\n", '=> {\n  logDrift("probe");\n');
     expect(await run("f.js", before, reply)).toBe(intended);
   });
+
+  // Harness case 9154:147. The hunk left out the inner `}` of two; its `}`, written at the outer one's depth, matched
+  // the inner one on the indentation rung while its first line matched byte for byte, and the added line went
+  // inside the outer block.
+  test("indentation: a `}` the model wrote at a depth the file has just below is not taken for the inner one", async () => {
+    const before = [
+      "function outer() {",
+      "  return (() => {",
+      "    while (true) {",
+      "      for (const key of keys) {",
+      "        seen.add(key);",
+      "      }",
+      "    }",
+      "",
+      "    return seen;",
+      "  })();",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/outer.js",
+      "+++ b/outer.js",
+      "@@ -5,3 +5,4 @@",
+      "         seen.add(key);",
+      "     }",
+      '+    logDrift("probe");',
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("    }\n\n", '    }\n    logDrift("probe");\n\n');
+    expect(landsOrRefuses(await run("outer.js", before, reply), intended)).toBe(true);
+  });
 });
