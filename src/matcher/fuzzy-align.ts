@@ -3,10 +3,7 @@
  * right lines. Lines pair only with a line close to them (MIN_PAIR_SIMILARITY): the window can be a line shorter or
  * longer than the old side, and pairing by position alone would make a removal delete whatever line happens to sit
  * there. A window can be paired in more than one way (a repeated line, a drifted line next to an identical one), so
- * there are three pairings, each a reading the caller compares (see Pairing). What remains:
- * - an old line with no partner beyond an edge of the pairs that is in the file just past that edge refuses the
- *   match: the window stopped short and its pairs are shifted (stoppedShort); so does a drifted pair whose old
- *   line is in the file verbatim nearby (driftedLineElsewhere);
+ * each pairing (see Pairing) is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
  * - an old context line with no partner (the model invented it) covers no file line, unless it is a bare `...`
  *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
  *   a removed one refuses the match, since the line the model meant to delete cannot be told apart;
@@ -15,17 +12,20 @@
  *   cannot say whether the model meant to delete it, and the match is refused;
  * - added lines are placed by the old lines next to them: when one of those has no partner, or the file has
  *   lines the SEARCH left out right where the lines are added, which side of that line the model meant is unknown
- *   (an "invented" line may be a real line the window stopped short of), and the match is refused.
+ *   (an "invented" line may be a real line the window stopped short of), and the match is refused;
+ * - old lines paired with a look-alike, or left out beyond the pairs, that the file has verbatim nearby are
+ *   reported (sightings): each implies another reading.
  */
 import { diffArrays } from "diff";
 import { distance } from "fastest-levenshtein";
 import type { LineOp } from "../core/edit.js";
 import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { TextFile } from "../core/text.js";
+import { closestPairs } from "./closest-pairs.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
-import { driftedLineElsewhere, insertionDoubt, stoppedShort, unpairedLineElsewhere } from "./fuzzy-doubts.js";
+import { insertionDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -36,6 +36,10 @@ export type FuzzyAlignment =
       readonly alignment: readonly Alignment[];
       /** Every paired line (identical or drifted): the nesting rule is checked on these. */
       readonly pairs: readonly LinePair[];
+      /** Per old line, the file line (0-based) it is paired with, or -1. */
+      readonly placed: readonly number[];
+      /** Old lines this reading does not pair with their verbatim copy nearby: each implies another reading. */
+      readonly sightings: readonly Sighting[];
     }
   | { readonly ok: false; readonly note: string };
 
@@ -81,6 +85,7 @@ function pairStretch(
   const within = closestPairs(
     olds.map((o) => oldKeys[o]!),
     windows.map((w) => windowKeys[w]!),
+    pairScore,
   );
   within.forEach((k, r) => {
     if (k >= 0) partner[olds[r]!] = windows[k]!;
@@ -92,64 +97,24 @@ function pairStretch(
  * - `identical-first`: a line diff pairs the identical lines, and the drifted ones are paired within each stretch
  *   the diff left (pairStretch). Identical lines are the strongest evidence, but which copy of a repeated line the
  *   diff takes is arbitrary;
- * - `closest`: the order-keeping pairing with the greatest summed similarity over the whole window (closestPairs).
- *   A drifted line then takes its own slot even when an identical line further on could have taken it;
- * - `closest-any`: the same, where a line close to nothing may still stand for one window line (a short line the
- *   model mistyped past recognition, inside a run of equal lines, shifts every pair after it).
- * A fuzzy match lands only when every pairing that can be aligned puts the edit's changes in the same place.
+ * - `closest` and `closest-late`: the closest pairing over the whole window (closest-pairs.ts), ties going to earlier
+ *   or later lines. A drifted line then takes its own slot even when an identical line further on could have
+ *   taken it;
+ * - `closest-any` and `closest-any-late`: the same, where a line close to nothing may still stand for one window
+ *   line (a short line mistyped past recognition, inside a run of equal lines, shifts every pair after it).
  */
-export type Pairing = "identical-first" | "closest" | "closest-any";
+export type Pairing = "identical-first" | "closest" | "closest-late" | "closest-any" | "closest-any-late";
 
-export const PAIRINGS: readonly Pairing[] = ["identical-first", "closest", "closest-any"];
+export const PAIRINGS: readonly Pairing[] = [
+  "identical-first",
+  "closest",
+  "closest-late",
+  "closest-any",
+  "closest-any-late",
+];
 
 /** Cells of the whole-window table the closest pairings may fill (200 x 200 lines); beyond, only identical-first. */
 const MAX_WINDOW_CELLS = 40_000;
-
-/** Pair scores in millionths, so that equal sums compare equal and ties are seen as ties. */
-const SCORE_UNIT = 1_000_000;
-
-/**
- * The order-keeping pairing of `a`'s lines with `b`'s that maximises the summed similarity of the pairs (only close
- * lines pair), as each `a` line's index in `b` or -1; ties go to the earlier `b` lines.
- * With `exact` (whether two lines are the same byte for byte, indentation included), such a pair outweighs an equal
- * pair of loose keys by one unit: the model's own indentation then tells two `}` apart, and nothing else is moved.
- * With `any`, lines that are not close pair for one unit: never instead of a close pair, only in the slack.
- */
-function closestPairs(
-  a: readonly string[],
-  b: readonly string[],
-  exact?: (r: number, c: number) => boolean,
-  any = false,
-): number[] {
-  const rows = a.length;
-  const cols = b.length;
-  const pair = a.map((x, r) =>
-    b.map((y, c) => {
-      const p = Math.round(pairScore(x, y) * SCORE_UNIT);
-      if (p === 0) return any ? 1 : 0;
-      return exact?.(r, c) === true ? p + 1 : p;
-    }),
-  );
-  const score = Array.from({ length: rows + 1 }, () => new Float64Array(cols + 1));
-  for (let r = 1; r <= rows; r++) {
-    for (let c = 1; c <= cols; c++) {
-      const p = pair[r - 1]![c - 1]!;
-      const diagonal = p > 0 ? score[r - 1]![c - 1]! + p : 0;
-      score[r]![c] = Math.max(diagonal, score[r - 1]![c]!, score[r]![c - 1]!);
-    }
-  }
-  const partner = a.map(() => -1);
-  for (let r = rows, c = cols; r > 0 && c > 0;) {
-    if (score[r]![c] === score[r - 1]![c]) r--;
-    else if (score[r]![c] === score[r]![c - 1]) c--;
-    else {
-      partner[r - 1] = c - 1;
-      r--;
-      c--;
-    }
-  }
-  return partner;
-}
 
 /** For each old line, the window-relative index of its partner, or -1; undefined when the pairing is not made. */
 function pairLines(
@@ -160,7 +125,11 @@ function pairLines(
 ): number[] | undefined {
   if (pairing === "identical-first") return pairIdenticalFirst(oldKeys, windowKeys);
   if (oldKeys.length * windowKeys.length > MAX_WINDOW_CELLS) return undefined;
-  return closestPairs(oldKeys, windowKeys, exact, pairing === "closest-any");
+  return closestPairs(oldKeys, windowKeys, pairScore, {
+    exact,
+    any: pairing.startsWith("closest-any"),
+    late: pairing.endsWith("-late"),
+  });
 }
 
 function pairIdenticalFirst(oldKeys: string[], windowKeys: string[]): number[] {
@@ -220,16 +189,6 @@ export function alignFuzzyReading(
   const first = paired[0]!;
   const last = paired[paired.length - 1]!;
   const region = `lines ${start + first + 1}-${start + last + 1}`;
-  // Only drifted pairs can be shifted ones: identical lines pair where they are.
-  const drifted = partner.some((w, i) => w >= 0 && windowKeys[w] !== oldKeys[i]);
-  const short = drifted
-    ? stoppedShort(file, old, oldKeys, partner, { start: start + first, end: start + last + 1 })
-    : undefined;
-  if (short !== undefined) return { ok: false, note: short };
-  const elsewhere = drifted
-    ? driftedLineElsewhere(file, old, oldKeys, windowKeys, partner, { start: start + first, end: start + last + 1 })
-    : undefined;
-  if (elsewhere !== undefined) return { ok: false, note: elsewhere };
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
     return { ok: false, note: `the line to remove "${lost.text.trim()}" has no counterpart in the similar ${region}` };
@@ -245,11 +204,6 @@ export function alignFuzzyReading(
   }
   const doubt = insertionDoubt(ops, old, partner, start, region);
   if (doubt !== undefined) return { ok: false, note: doubt };
-  const quoted = unpairedLineElsewhere(file, old, oldKeys, partner, {
-    start: start + first,
-    end: start + last + 1,
-  });
-  if (quoted !== undefined) return { ok: false, note: quoted };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w) => w);
   const to = partner.map((w) => (w >= 0 ? w + 1 : -1));
@@ -281,5 +235,13 @@ export function alignFuzzyReading(
     cursor = start + to[i]!;
     pairs.push({ model: line.text, file: file.lines[start + partner[i]!]! });
   });
-  return { ok: true, start: start + first, end: start + last + 1, alignment, pairs };
+  const bounds = { start: start + first, end: start + last + 1 };
+  return {
+    ok: true,
+    ...bounds,
+    alignment,
+    pairs,
+    placed: partner.map((w) => (w >= 0 ? start + w : -1)),
+    sightings: sightings(file, oldKeys, windowKeys, partner, bounds),
+  };
 }

@@ -1,7 +1,7 @@
 /**
- * The reasons a fuzzy window's alignment is not trusted even though it scored well: the signs that its pairs are
- * shifted onto look-alike lines, or that added lines could belong on either side of a line the SEARCH left out.
- * Each returns a note for the model, or undefined.
+ * What one fuzzy reading cannot settle by itself: added lines that could belong on either side of a line the SEARCH
+ * left out (insertionDoubt, a note for the model), and SEARCH lines the reading does not put on their verbatim copy
+ * nearby (sightings, each another reading for fuzzy-readings.ts to weigh).
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
@@ -118,95 +118,43 @@ function pairedBounds(partner: readonly number[]): { first: number; last: number
   return { first: partner.findIndex((w) => w >= 0), last };
 }
 
-/**
- * An old line left unpaired beyond the last (or before the first) paired line that occurs verbatim in the file just
- * past that edge of the match: the window stopped short of the block the model quoted, and its drifted pairs may
- * be shifted onto look-alike neighbours (a removal or insertion would then land a line off). Blank lines are too
- * common to tell. Returns the note, if so.
- */
-export function stoppedShort(
-  file: TextFile,
-  old: readonly OldLine[],
-  oldKeys: readonly string[],
-  partner: readonly number[],
-  region: { start: number; end: number },
-): string | undefined {
-  const keys = looseKeys(file);
-  const { first: firstPaired, last: lastPaired } = pairedBounds(partner);
-  const reach = old.length;
-  const found = (i: number, f: number, side: string): string =>
-    `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, ${side} the similar lines ` +
-    `${region.start + 1}-${region.end}: copy the lines exactly as they are in the file`;
-  for (let i = lastPaired + 1; i < old.length; i++) {
-    if (oldKeys[i] === "") continue;
-    for (let f = region.end; f < Math.min(keys.length, region.end + reach); f++)
-      if (keys[f] === oldKeys[i]) return found(i, f, "after");
-  }
-  for (let i = firstPaired - 1; i >= 0; i--) {
-    if (oldKeys[i] === "") continue;
-    for (let f = region.start - 1; f >= Math.max(0, region.start - reach); f--)
-      if (keys[f] === oldKeys[i]) return found(i, f, "before");
-  }
-  return undefined;
+/** A SEARCH line (old index) that a reading does not pair with its verbatim copy at file line `at` (0-based). */
+export interface Sighting {
+  readonly line: number;
+  readonly at: number;
 }
 
 /**
- * A drifted pair whose old line occurs verbatim in the file near the match: the model quoted a real line, so pairing
- * it with a look-alike is a guess that would change the wrong line (a window one line short pairs `-stringifyString`
- * with the `stringifyNumber` line above it). Blank lines are too common to tell. Returns the note, if so.
+ * The old lines a reading pairs with a look-alike (a drifted pair) or leaves unpaired beyond its pairs, while the
+ * file has them verbatim near the match: within the old side's length for a drifted pair, twice that for an
+ * unpaired line (a line between pairs has its place fixed by them). Each is another reading, in which the model
+ * quoted that real line; the caller checks that it puts the edit in the same place. Blank lines are too common to
+ * tell anything.
  */
-export function driftedLineElsewhere(
+export function sightings(
   file: TextFile,
-  old: readonly OldLine[],
   oldKeys: readonly string[],
   windowKeys: readonly string[],
   partner: readonly number[],
   region: { start: number; end: number },
-): string | undefined {
-  const drifted = (i: number): boolean => partner[i]! >= 0 && windowKeys[partner[i]!] !== oldKeys[i];
-  return quotedNearby(file, old, oldKeys, region, drifted, old.length);
-}
-
-/**
- * The same for an old line left without a partner beyond the pairs (one between pairs has its place fixed by them),
- * looked for twice as far: the alignment reads it as a line the model invented, but when the file has it a little
- * further on, the model quoted a real line whose place is not in this window (a Makefile hunk whose `clean:` a
- * paraphrase turned into `install: build` matched the `install` recipe, its last line `clean-perl-script` left
- * unpaired, and changed the wrong recipe).
- */
-export function unpairedLineElsewhere(
-  file: TextFile,
-  old: readonly OldLine[],
-  oldKeys: readonly string[],
-  partner: readonly number[],
-  region: { start: number; end: number },
-): string | undefined {
-  const { first, last } = pairedBounds(partner);
-  const beyond = (i: number): boolean => partner[i]! < 0 && (i < first || i > last);
-  return quotedNearby(file, old, oldKeys, region, beyond, 2 * old.length);
-}
-
-/** The note for the first selected old line (not blank) that the file holds within `reach` lines of `region`. */
-function quotedNearby(
-  file: TextFile,
-  old: readonly OldLine[],
-  oldKeys: readonly string[],
-  region: { start: number; end: number },
-  selected: (i: number) => boolean,
-  reach: number,
-): string | undefined {
+): Sighting[] {
   const keys = looseKeys(file);
-  const from = Math.max(0, region.start - reach);
-  const to = Math.min(keys.length, region.end + reach);
-  for (let i = 0; i < old.length; i++) {
-    if (oldKeys[i] === "" || !selected(i)) continue;
-    for (let f = from; f < to; f++) {
-      if (keys[f] !== oldKeys[i]) continue;
-      return (
-        `the SEARCH line "${old[i]!.text.trim()}" is line ${f + 1} of the file, but the lines around it differ from ` +
-        `the SEARCH: copy the lines exactly as they are in the file`
-      );
-    }
-  }
-  return undefined;
+  const { first, last } = pairedBounds(partner);
+  const found: Sighting[] = [];
+  oldKeys.forEach((key, line) => {
+    if (key === "") return;
+    const w = partner[line]!;
+    const drifted = w >= 0 && windowKeys[w] !== key;
+    const beyond = w < 0 && (line < first || line > last);
+    if (!drifted && !beyond) return;
+    const reach = drifted ? oldKeys.length : 2 * oldKeys.length;
+    const to = Math.min(keys.length, region.end + reach);
+    for (let at = Math.max(0, region.start - reach); at < to; at++) if (keys[at] === key) found.push({ line, at });
+  });
+  return found;
 }
+
+/** What to tell the model when the reading a sighting implies cannot be aligned. */
+export const sightingNote = (text: string, at: number): string =>
+  `the SEARCH line "${text.trim()}" is line ${at + 1} of the file, but the lines around it differ from ` +
+  `the SEARCH: copy the lines exactly as they are in the file`;

@@ -9,7 +9,8 @@
 import type { EditHint, LineOp } from "../core/edit.js";
 import type { IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { alignFuzzyReading, alignFuzzyWindow, PAIRINGS } from "./fuzzy-align.js";
+import { alignFuzzyWindow } from "./fuzzy-align.js";
+import { judgeReadings } from "./fuzzy-readings.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
 import { selectByHints, type Window } from "./hints.js";
 import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
@@ -23,7 +24,7 @@ import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
-import { looseKeys, unicodeRung } from "./rungs/unicode.js";
+import { unicodeRung } from "./rungs/unicode.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
 
@@ -118,43 +119,6 @@ function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
   return undefined;
 }
 
-/**
- * Every place holding the same lines (loose keys) as the ones a fuzzy match lands on. The window was scored with
- * lines around them that the alignment then left unpaired (old lines the file does not have there, like a `...`
- * that is code in Python): when the lines the edit touches occur elsewhere too, only those unpaired lines told the
- * places apart, and a line the file does not have cannot say where the edit belongs.
- */
-function landedTwins(file: TextFile, start: number, end: number): number[] {
-  if (end <= start) return [];
-  const keys = looseKeys(file);
-  return findWindows(keys, keys.slice(start, end));
-}
-
-/**
- * Where an aligned edit changes the file: the lines its removals cover and the positions its added lines go, as a
- * comparable string. Context lines only place the others.
- */
-function footprint(ops: readonly LineOp[], alignment: readonly Alignment[]): string {
-  const byOp = new Map(alignment.map((a) => [a.op, a]));
-  const marks: string[] = [];
-  let cursor: number | undefined;
-  let pendingAdds = 0;
-  ops.forEach((op, i) => {
-    if (op.op === "add") {
-      if (cursor === undefined) pendingAdds++;
-      else marks.push(`+${String(cursor)}`);
-      return;
-    }
-    const a = byOp.get(i);
-    if (a === undefined) return;
-    // Added lines before the first aligned line go where it starts.
-    for (; pendingAdds > 0; pendingAdds--) marks.push(`+${String(a.start)}`);
-    if (op.op === "remove") marks.push(`-${String(a.start)}:${String(a.end)}`);
-    cursor = a.end;
-  });
-  return marks.join(" ");
-}
-
 function runFuzzy(pass: Pass, notes: string[]): PassResult {
   const hinted = pass.hint.line === undefined ? undefined : pass.hint.line - 1 + pass.lineOffset;
   const outcome = locateFuzzy(pass.file, pass.old, pass.fuzzy, hinted);
@@ -164,20 +128,10 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
   const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
-  // Every reading of the region (the window, or one a line longer, shorter or shifted that scores as well, under
-  // each pairing) that can be aligned must put the edit's changes where this one does; otherwise the place is a
-  // guess.
-  const where = footprint(pass.ops, aligned.alignment);
-  for (const other of [{ start: outcome.start, end: outcome.end }, ...outcome.near]) {
-    for (const pairing of PAIRINGS) {
-      const reading = alignFuzzyReading(pass.file, pass.ops, pass.old, other.start, other.end, pairing);
-      if (reading?.ok === true && footprint(pass.ops, reading.alignment) !== where) {
-        return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers([aligned.start, reading.start]) };
-      }
-    }
-  }
-  const twins = landedTwins(pass.file, aligned.start, aligned.end);
-  if (twins.length > 1) return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(twins) };
+  const verdict = judgeReadings(pass.file, pass.ops, pass.old, { chosen: outcome, near: outcome.near }, aligned);
+  if (verdict.kind === "ambiguous")
+    return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
+  if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };
   if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
     return {
       kind: "not-found",

@@ -1,0 +1,99 @@
+/**
+ * The fuzzy rung's rule. A window found by similarity is one reading of where the SEARCH sits; the edit lands only
+ * when every other reasonable reading that can be aligned puts each removal and each insertion in the same place.
+ * A reading that pairs a SEARCH line with a look-alike, or leaves it out, while the file has it verbatim nearby is
+ * not a reasonable one, unless it is the one chosen (then the reading with that line in place is weighed, below).
+ * The readings of the region, beside the chosen one:
+ * - each window that reads it a line longer, shorter or shifted and scores within the margin (FuzzyOutcome.near);
+ * - each window under every pairing of its lines (Pairing in fuzzy-align.ts);
+ * - for each SEARCH line that a reading pairs with a look-alike, or leaves out beyond its pairs, while the file has
+ *   it verbatim nearby: the window stretched to that copy, in which the model quoted a real line. Such a reading
+ *   must align as well: the line is evidence, and a place it cannot be fitted to is a guess;
+ * - every other place that holds the very lines the match lands on (the lines the SEARCH has and the file lacks
+ *   were all that told them apart, and a line the file does not have places nothing).
+ * Readings that put the SEARCH elsewhere in the file (a rival window within the margin, the place a line number
+ * names) never agree with it, so locateFuzzy settles them before any alignment (see fuzzy.ts).
+ */
+import type { LineOp } from "../core/edit.js";
+import type { TextFile } from "../core/text.js";
+import { alignFuzzyReading, PAIRINGS, type FuzzyAlignment } from "./fuzzy-align.js";
+import { sightingNote } from "./fuzzy-doubts.js";
+import type { OldLine } from "./old-side.js";
+import { looseKeys } from "./rungs/unicode.js";
+import type { Alignment } from "./types.js";
+import { findWindows } from "./windows.js";
+
+export type ReadingsVerdict =
+  | { readonly kind: "agree" }
+  | { readonly kind: "ambiguous"; readonly starts: readonly number[] }
+  | { readonly kind: "refused"; readonly note: string };
+
+type Aligned = Extract<FuzzyAlignment, { ok: true }>;
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Where an aligned edit changes the file: the lines its removals cover and the positions its added lines go, as a
+ * comparable string. Context lines only place the others.
+ */
+export function footprint(ops: readonly LineOp[], alignment: readonly Alignment[]): string {
+  const byOp = new Map(alignment.map((a) => [a.op, a]));
+  const marks: string[] = [];
+  let cursor: number | undefined;
+  let pendingAdds = 0;
+  ops.forEach((op, i) => {
+    if (op.op === "add") {
+      if (cursor === undefined) pendingAdds++;
+      else marks.push(`+${String(cursor)}`);
+      return;
+    }
+    const a = byOp.get(i);
+    if (a === undefined) return;
+    // Added lines before the first aligned line go where it starts.
+    for (; pendingAdds > 0; pendingAdds--) marks.push(`+${String(a.start)}`);
+    if (op.op === "remove") marks.push(`-${String(a.start)}:${String(a.end)}`);
+    cursor = a.end;
+  });
+  return marks.join(" ");
+}
+
+/** The window that puts old line `line` at file line `at` and still covers `region`. */
+function stretched(file: TextFile, old: readonly OldLine[], region: Span, line: number, at: number): Span {
+  return {
+    start: Math.max(0, Math.min(region.start, at - line)),
+    end: Math.min(file.lines.length, Math.max(region.end, at + old.length - line)),
+  };
+}
+
+export function judgeReadings(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  windows: { readonly chosen: Span; readonly near: readonly Span[] },
+  chosen: Aligned,
+): ReadingsVerdict {
+  const where = footprint(ops, chosen.alignment);
+  const differs = (reading: Aligned): ReadingsVerdict => ({ kind: "ambiguous", starts: [chosen.start, reading.start] });
+  for (const window of [windows.chosen, ...windows.near]) {
+    for (const pairing of PAIRINGS) {
+      const reading = alignFuzzyReading(file, ops, old, window.start, window.end, pairing);
+      if (reading?.ok !== true || reading.sightings.length > 0) continue;
+      if (footprint(ops, reading.alignment) !== where) return differs(reading);
+    }
+  }
+  for (const { line, at } of chosen.sightings) {
+    const window = stretched(file, old, chosen, line, at);
+    const readings = PAIRINGS.map((p) => alignFuzzyReading(file, ops, old, window.start, window.end, p));
+    const fitted = readings.filter((r): r is Aligned => r?.ok === true && r.placed[line] === at);
+    if (fitted.length === 0) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
+    const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
+    if (other !== undefined) return differs(other);
+  }
+  const keys = looseKeys(file);
+  const twins = chosen.end > chosen.start ? findWindows(keys, keys.slice(chosen.start, chosen.end)) : [];
+  if (twins.length > 1) return { kind: "ambiguous", starts: twins };
+  return { kind: "agree" };
+}
