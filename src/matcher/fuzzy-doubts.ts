@@ -6,7 +6,6 @@
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import type { OldLine } from "./old-side.js";
-import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 
 const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines around the insertion exactly";
@@ -15,9 +14,8 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  * Why a run of added lines cannot be placed, if it cannot. A run next to a removed line takes that line's place
  * (which was paired with a close line). Otherwise it is placed by the nearest paired old lines on each side:
  * - with one on both sides, the file must hold no line between their partners: a line the SEARCH left out there
- *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine,
- *   unless a partner is a blank line, which pairs with any blank line and so places nothing unless non-blank pairs
- *   next to it hold it in place);
+ *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine; when
+ *   they stand for real lines, another pairing or a shifted window says so, see fuzzy-readings.ts);
  * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
  *   a real line beyond the window's edge, and the run belongs on its far side.
  * Either way, an anchor that an unpaired old line on the run's far side reads the same as places nothing: the diff
@@ -57,23 +55,6 @@ export function insertionDoubt(
         const line = start + partner[p]! + 2;
         return `line ${line} of the file is not in the SEARCH and sits where the edit adds lines: ${INSERTION_ADVICE}`;
       }
-      // A blank pair is no anchor across unpaired lines: the diff pairs any blank line with any other, and the
-      // "invented" lines may be real ones before (or after) another blank line, where the run belongs. Nor is a
-      // blank pair on the far side of the run from unpaired lines, unless paired lines beyond it hold it in place:
-      // the unpaired lines may stand for real ones (a Python "..." is code, not an elision) that end at another
-      // blank line, and the run belongs there.
-      const before = p < k - 1;
-      const after = q > k;
-      const loose = (i: number, step: number): boolean => isBlank(old[i]!.text) && !pinned(old, partner, i, step);
-      const across =
-        (isBlank(old[p]!.text) && before) || (before && loose(q, 1))
-          ? old[k - 1]
-          : (isBlank(old[q]!.text) && after) || (after && loose(p, -1))
-            ? old[k]
-            : undefined;
-      if (across !== undefined) {
-        return `the edit adds lines next to "${across.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
-      }
       continue;
     }
     // Anchored on one side only: the unpaired old lines between that anchor and the run.
@@ -102,13 +83,6 @@ function lookAlikeAcross(
   if (p >= 0) for (let j = k; j < q; j++) if (same(p, j)) return old[p]!.text;
   if (q < old.length) for (let j = p + 1; j < k; j++) if (same(q, j)) return old[q]!.text;
   return undefined;
-}
-
-/** Whether a non-blank old line beyond `i` (walking by `step`) is paired in a run of consecutive partners with it. */
-function pinned(old: readonly OldLine[], partner: readonly number[], i: number, step: number): boolean {
-  for (let j = i + step; j >= 0 && j < old.length && partner[j] === partner[j - step]! + step; j += step)
-    if (!isBlank(old[j]!.text)) return true;
-  return false;
 }
 
 /** The first and last old lines with a partner (the alignment pairs at least one). */
