@@ -8,7 +8,7 @@
  */
 import { FAULT_KINDS } from "../test/drift/faults.js";
 import { DIALECTS } from "../test/drift/render.js";
-import { describeCase, groupBy, runDrift, type Tally } from "../test/drift/run.js";
+import { describeCase, emptyTally, groupBy, runDrift, type Tally } from "../test/drift/run.js";
 import type { Section, SectionReport } from "./section.js";
 import { markdownTable, percent } from "./table.js";
 
@@ -116,21 +116,23 @@ async function freshSeeds(
   if (spec === undefined || spec.trim() === "") return { markdown: "", wrong: [] };
   const seeds = parseSeeds(spec);
   if (seeds === undefined) throw new Error(`PATCHSMITH_BENCH_DRIFT_SEEDS: cannot read "${spec}" (e.g. 9100-9139,9300)`);
-  let cases = 0;
-  let needless = 0;
+  const total = emptyTally();
   const wrong: string[] = [];
+  const started = performance.now();
   for (const seed of seeds) {
     log(`drift: fresh seed ${String(seed)}`);
     const run = await runDrift(FRESH_COUNT, seed);
-    for (const judged of run.judged) {
-      cases++;
-      if (judged.verdict.needless) needless++;
-      if (judged.verdict.outcome === "wrong") wrong.push(describeCase(judged));
+    for (const key of ["correct", "refused", "wrong", "doubtful", "needless", "mustLand"] as const) {
+      total[key] += run.total[key];
     }
+    for (const judged of run.judged) if (judged.verdict.outcome === "wrong") wrong.push(describeCase(judged));
   }
+  const seconds = (performance.now() - started) / 1000;
+  const cases = total.correct + total.refused + total.wrong + total.doubtful;
   const markdown =
     `\nFresh seeds (${spec}, ${String(FRESH_COUNT)} cases each): ${String(cases)} cases, ` +
-    `**${String(wrong.length)} wrong**, ${String(needless)} needless refusals.\n`;
+    `${String(total.correct)} correct, ${String(total.refused)} refused, **${String(total.wrong)} wrong**, ` +
+    `${String(total.doubtful)} doubtful, ${String(total.needless)} needless refusals; ${seconds.toFixed(0)} s.\n`;
   return { markdown, wrong };
 }
 

@@ -18,6 +18,7 @@ import { closeSync, fdatasyncSync, fsyncSync, openSync, readdirSync, unlinkSync,
 import { mkdir, open, opendir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { encodeFrame, decodeFrames } from "./journal-frames.js";
+import { FILE_MODE, syncDir } from "./durable-files.js";
 
 export const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024;
 const SEGMENT_FILE = /^(\d{16})\.journal$/;
@@ -53,7 +54,7 @@ function syncFolderSync(dir: string): void {
 
 /** The same as createSegmentSync off the thread's critical path (the next segment, prepared ahead); leaves it closed. */
 async function createSegment(dir: string, n: number, bytes: number): Promise<void> {
-  const handle = await open(path.join(dir, segmentName(n)), "wx", 0o600);
+  const handle = await open(path.join(dir, segmentName(n)), "wx", FILE_MODE);
   try {
     for (let written = 0; written < bytes; written += ZEROS.length) {
       await handle.write(ZEROS, 0, Math.min(ZEROS.length, bytes - written), written);
@@ -62,12 +63,7 @@ async function createSegment(dir: string, n: number, bytes: number): Promise<voi
   } finally {
     await handle.close();
   }
-  const folder = await open(dir, "r");
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
+  await syncDir(dir);
 }
 
 interface Segment {

@@ -9,9 +9,10 @@
  *   corrupt/                                             records that could not be read back, kept for a human
  */
 import { createHash, randomUUID } from "node:crypto";
-import { link, mkdir, open, opendir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, opendir, readFile, rename } from "node:fs/promises";
 import path from "node:path";
-import { errorCode } from "./errno.js";
+import { removeIfPresent, syncDir, writeSynced } from "./durable-files.js";
+import { createMarker, readMarker } from "./file-queue-markers.js";
 
 export interface QueueLayout {
   readonly root: string;
@@ -30,20 +31,9 @@ export interface JobRecord {
   readonly job: unknown;
 }
 
-/**
- * What an id or key marker holds. `token` ties an id marker to the temp job file of the add that created it;
- * `owner` says who claimed a key.
- */
-interface Marker {
-  readonly at: number;
-  readonly token?: string;
-  readonly owner?: string;
-}
-
 const JOB_FILE = /^(\d{16})-([0-9a-f]{16})\.json$/;
 const TEMP_JOB_FILE = /^(\d{16}-[0-9a-f]{16}\.json)\.([0-9a-f-]{36})\.tmp$/;
 const DIR_MODE = 0o700;
-const FILE_MODE = 0o600;
 
 export const hashOf = (text: string): string => createHash("sha256").update(text).digest("hex");
 
@@ -66,77 +56,6 @@ export async function prepareLayout(root: string): Promise<QueueLayout> {
     await mkdir(sub, { recursive: true, mode: DIR_MODE });
   }
   return layout;
-}
-
-/** Makes a rename or link inside `dir` survive power loss (kill -9 alone does not need it). */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes and fsyncs a new file; the caller renames or links it into place, so readers never see it half-written. */
-async function writeSynced(file: string, content: string): Promise<void> {
-  const handle = await open(file, "wx", FILE_MODE);
-  try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function removeIfPresent(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") throw error;
-  }
-}
-
-/**
- * Creates `target` with `marker` as its content unless it exists. The complete content is written to a temp file
- * first and hard-linked into place: link() fails with EEXIST atomically (like open 'wx', across processes too), and
- * unlike 'wx' a crash can never leave an empty marker behind.
- */
-export async function createMarker(layout: QueueLayout, target: string, marker: Marker): Promise<boolean> {
-  const temp = path.join(layout.tmp, `${randomUUID()}.mark`);
-  await writeSynced(temp, JSON.stringify(marker));
-  try {
-    await link(temp, target);
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    throw error;
-  } finally {
-    await removeIfPresent(temp);
-  }
-  await syncDir(path.dirname(target));
-  return true;
-}
-
-export const removeMarker = removeIfPresent;
-
-/** Takes a key marker for `owner` unless it exists; returns who holds it ("" for a marker without an owner). */
-export async function claimMarker(layout: QueueLayout, target: string, at: number, owner: string): Promise<string> {
-  if (await createMarker(layout, target, { at, owner })) return owner;
-  return (await readMarker(target))?.owner ?? "";
-}
-
-export async function markerExists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return false;
-    throw error;
-  }
-}
-
-export async function markerOwner(target: string): Promise<string | undefined> {
-  return (await readMarker(target))?.owner;
 }
 
 /**
@@ -164,23 +83,6 @@ export async function writeJob(
     return name;
   } finally {
     if (!committed) await removeIfPresent(temp);
-  }
-}
-
-async function readMarker(file: string): Promise<Marker | undefined> {
-  try {
-    const value: unknown = JSON.parse(await readFile(file, "utf8"));
-    if (typeof value !== "object" || value === null || !("at" in value) || typeof value.at !== "number")
-      return undefined;
-    const token = "token" in value && typeof value.token === "string" ? value.token : undefined;
-    const owner = "owner" in value && typeof value.owner === "string" ? value.owner : undefined;
-    return {
-      at: value.at,
-      ...(token === undefined ? {} : { token }),
-      ...(owner === undefined ? {} : { owner }),
-    };
-  } catch {
-    return undefined;
   }
 }
 
@@ -280,28 +182,4 @@ export async function loadJobs<J>(
     else jobs.push(loaded);
   }
   return jobs;
-}
-
-/**
- * Removes markers older than `cutoff`, streaming the folder so memory stays flat however many there are. Markers in
- * `keep` (ids of jobs still pending) stay: forgetting them would let a replay queue the same job twice.
- */
-export async function sweepMarkers(dir: string, cutoff: number, keep: ReadonlySet<string>): Promise<number> {
-  let swept = 0;
-  for await (const entry of await opendir(dir)) {
-    if (keep.has(entry.name)) continue;
-    const file = path.join(dir, entry.name);
-    // A marker from before this format or damaged by hand: its modification time still says how old it is.
-    const at =
-      (await readMarker(file))?.at ??
-      (await stat(file).then(
-        (info) => info.mtimeMs,
-        () => Infinity,
-      ));
-    if (at < cutoff) {
-      await removeIfPresent(file);
-      swept += 1;
-    }
-  }
-  return swept;
 }

@@ -12,17 +12,13 @@
  */
 import path from "node:path";
 import type { EnqueueOptions, JobHandler, JobQueue } from "../ports/job-queue.js";
+import { claimMarker, markerExists, markerOwner, removeMarker, sweepMarkers } from "./file-queue-markers.js";
 import {
-  claimMarker,
-  markerExists,
-  markerOwner,
   describeError,
   hashOf,
   loadJobs,
   prepareLayout,
   recoverTemps,
-  removeMarker,
-  sweepMarkers,
   writeJob,
   type CorruptRecord,
 } from "./file-queue-store.js";

@@ -209,10 +209,9 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   if (byLines !== undefined) {
     // Edge blank lines are the text models add and drop most freely: when they held in place a window whose lines
     // differ in indentation, and the lines without them are elsewhere in the file byte for byte (endings aside),
-    // the two readings point to two places and the edit is ambiguous (a SEARCH copied exactly under a spurious
-    // blank line also matched, re-indented, under a blank line in another function). Trailing whitespace is no
-    // such evidence: models strip it all the time, and a blank line that fits says more than an exact copy
-    // elsewhere of lines ending the same way.
+    // the two readings point to two places and the edit is ambiguous. Trailing whitespace is no such evidence:
+    // models strip it all the time, and a blank line that fits says more than an exact copy elsewhere of lines
+    // ending the same way.
     if (
       loose &&
       byLines.kind === "found" &&
