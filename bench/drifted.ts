@@ -128,12 +128,8 @@ export const driftedSection: Section = {
     const human = cliApplyMs(before, list[0]!.diff, false);
     const json = cliApplyMs(before, list[0]!.diff, true);
     const exact = figures[0]!.patchsmithMs;
-    const worst = Math.max(
-      ...figures
-        .slice(1)
-        .filter((f) => f.right)
-        .map((f) => f.patchsmithMs),
-    );
+    // Every drifted reply counts, refused hunks included: a refusal costs its lookup too.
+    const worst = Math.max(...figures.slice(1).map((f) => f.patchsmithMs));
     const markdown = [
       "## Drifted hunks",
       "",

@@ -67,11 +67,11 @@ function parsedFile(doc: LineDoc): TextFile {
 /**
  * The ladder's first steps, on the document itself: an edit whose old lines occur exactly once, byte for byte or
  * with only line endings differing, is found through the document's line index, without parsing the current
- * version or scanning it. Anything else (no
- * window, several, one that line endings alone single out, an insertion) is left to the full ladder, which repeats
- * this step and decides as always.
+ * version or scanning it; "none" when those rungs have no window at all (the ladder then starts at the third).
+ * Anything else (several windows, one that line endings alone single out, an insertion) is left to the full
+ * ladder, which repeats this step and decides as always.
  */
-function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
+function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefined {
   const old = oldSide(edit.ops);
   if (old.length === 0) return undefined;
   const sole = soleLineWindow(
@@ -79,6 +79,7 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | undefined {
     old.map((l) => l.text),
   );
   if (sole === undefined) return undefined;
+  if (sole.start === undefined) return "none";
   const { start, strategy } = sole;
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
@@ -91,8 +92,12 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
   const exact = locateExactly(doc, edit);
   const offset = edit.hint.line === undefined ? 0 : hintOffset(shifts, edit.hint.line - 1);
   const located =
-    exact === undefined
-      ? locate(parsedFile(doc), { ops: edit.ops, hint: edit.hint }, { hintOffset: offset })
+    exact === undefined || exact === "none"
+      ? locate(
+          parsedFile(doc),
+          { ops: edit.ops, hint: edit.hint },
+          { hintOffset: offset, noExactWindow: exact === "none" },
+        )
       : ({ kind: "found", match: exact } as const);
   switch (located.kind) {
     case "found": {

@@ -50,9 +50,24 @@ export function lineKeys<T>(file: TextFile, slot: string, keyOf: (file: TextFile
 const spliced = <T>(items: readonly T[], start: number, removed: number, added: readonly T[]): T[] =>
   items.slice(0, start).concat(added, items.slice(start + removed));
 
+/** Arguments one `splice` call may take: far below every engine's limit on arguments. */
+const SPLICE_ARGUMENTS = 10_000;
+
+/** `items` with [start, start + removed) replaced by `added`, edited in place when that is cheap. */
+function spliceInPlace<T>(items: T[], start: number, removed: number, added: readonly T[]): T[] {
+  if (added.length === removed) {
+    for (let k = 0; k < removed; k++) items[start + k] = added[k]!;
+    return items;
+  }
+  if (added.length > SPLICE_ARGUMENTS) return spliced(items, start, removed, added);
+  items.splice(start, removed, ...added);
+  return items;
+}
+
 /**
  * `parent` with lines [start, start + removed) replaced by `lines`: a new file whose line keys are the parent's,
- * spliced, with keys computed for the new lines only.
+ * spliced, with keys computed for the new lines only. The parent gives its line keys up (a later call on it
+ * computes them afresh); with `reuse` (the caller will never read the parent again) its lines too.
  */
 export function deriveFile(
   parent: TextFile,
@@ -60,19 +75,22 @@ export function deriveFile(
   removed: number,
   lines: readonly string[],
   eols: readonly Eol[],
+  reuse: boolean,
 ): TextFile {
-  const file: TextFile = {
-    bom: parent.bom,
-    lines: spliced(parent.lines, start, removed, lines),
-    eols: spliced(parent.eols, start, removed, eols),
-  };
+  // With `reuse`, nothing reads the parent again: its arrays become the new file's, edited in place.
+  const edit = <T>(items: readonly T[], added: readonly T[]): T[] =>
+    reuse ? spliceInPlace(items as T[], start, removed, added) : spliced(items, start, removed, added);
+  const file: TextFile = { bom: parent.bom, lines: edit(parent.lines, lines), eols: edit(parent.eols, eols) };
   const slots = (parent as TextFile & { [MEMO]?: Memo })[MEMO];
   if (slots === undefined) return file;
   for (const [slot, keyOf] of LINE_KEYS) {
-    const keys = slots.get(slot) as readonly unknown[] | undefined;
+    const keys = slots.get(slot) as unknown[] | undefined;
     if (keys === undefined) continue;
     const added = lines.map((_, k) => keyOf(file, start + k));
-    cached(file, slot, () => spliced(keys, start, removed, added));
+    // The parent gives its keys up (a later call on it computes them afresh) and they are edited in place: an
+    // edit then moves the lines after it at most, where a copy would allocate and fill the whole array again.
+    slots.delete(slot);
+    cached(file, slot, () => spliceInPlace(keys, start, removed, added));
   }
   return file;
 }

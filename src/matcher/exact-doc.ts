@@ -72,15 +72,16 @@ export function endingFreeWindows(doc: LineDoc, want: readonly string[]): number
   return starts;
 }
 
-/** Where the ladder's first two rungs settle an edit on one window, and which of them did. */
-export interface SoleWindow {
-  readonly start: number;
-  readonly strategy: "exact" | "line-endings";
-}
+/**
+ * Where the ladder's first two rungs settle an edit on one window, and which of them did; or that neither rung has
+ * any window (`start` undefined), so the ladder can begin at the third.
+ */
+export type SoleWindow =
+  { readonly start: number; readonly strategy: "exact" | "line-endings" } | { readonly start: undefined };
 
 /**
- * The window the ladder's exact or line-endings rung would take, when it is the only one there; undefined when the
- * ladder has to decide (several windows, none, or text the document cannot compare this way).
+ * The window the ladder's exact or line-endings rung would take, when it is the only one there, or that neither has
+ * one; undefined when the ladder has to decide (several windows, or text the document cannot compare this way).
  *
  * The exact rung takes its single window unless another one matches once endings are ignored (hidesByEndings in
  * rungs/exact.ts); the line-endings rung then decides, and usually does for a CRLF file, whose lines LF model text
@@ -89,7 +90,11 @@ export interface SoleWindow {
 export function soleLineWindow(doc: LineDoc, want: readonly string[]): SoleWindow | undefined {
   const exact = exactWindows(doc, want);
   const crFree = !doc.hasCrlf() && !want.some((w) => w.endsWith("\r"));
-  if (crFree) return exact.length === 1 ? { start: exact[0]!, strategy: "exact" } : undefined;
+  if (crFree) {
+    if (exact.length === 1) return { start: exact[0]!, strategy: "exact" };
+    // Without a CR anywhere, the line-endings rung's keys are the exact rung's.
+    return exact.length === 0 && !doc.mayHoldTrailingCr() ? { start: undefined } : undefined;
+  }
   const blind = endingFreeWindows(doc, want);
   if (!blind.some((s) => !exact.includes(s))) {
     if (exact.length === 1) return { start: exact[0]!, strategy: "exact" };
@@ -99,5 +104,6 @@ export function soleLineWindow(doc: LineDoc, want: readonly string[]): SoleWindo
   // line's text and no model line keeps a CR once one is dropped.
   const residue = want.some((w) => endingFreeKey(w).endsWith("\r"));
   if (residue || doc.mayHoldTrailingCr()) return undefined;
-  return blind.length === 1 ? { start: blind[0]!, strategy: "line-endings" } : undefined;
+  if (blind.length === 1) return { start: blind[0]!, strategy: "line-endings" };
+  return blind.length === 0 && exact.length === 0 ? { start: undefined } : undefined;
 }

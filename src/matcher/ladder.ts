@@ -82,9 +82,9 @@ const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.
 
 const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
 
-function runLineRungs(pass: Pass, notes: string[]): Settled | undefined {
+function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
-  for (const rung of LINE_RUNGS) {
+  for (const rung of LINE_RUNGS.slice(from)) {
     const found = findWindows(
       rung.fileKeys(file),
       old.map((l) => rung.modelKey(l.text)),
@@ -202,7 +202,8 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   const notes: string[] = [];
   const retryNotes: string[] = [];
   // Line rungs with the blank lines, then without; ambiguity on either stops the ladder.
-  const byLines = runLineRungs(base, notes);
+  // The first two rungs are skipped when the caller already knows they hold no window for these lines.
+  const byLines = runLineRungs(base, notes, options.noExactWindow === true ? 2 : 0);
   const loose = byLines !== undefined && REINDENTING.has(rungOf(byLines));
   const retryByLines =
     retry === undefined || (byLines !== undefined && !loose) ? undefined : runLineRungs(retry, retryNotes);

@@ -67,6 +67,8 @@ export interface LocateOptions {
    * against the original file can be compared with the current content.
    */
   readonly hintOffset?: number;
+  /** The caller found that the old side has no window on the exact and line-endings rungs (exact-doc.ts). */
+  readonly noExactWindow?: boolean;
 }
 
 export interface LocateInput {

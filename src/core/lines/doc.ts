@@ -200,7 +200,9 @@ export class LineDoc {
     if (derived !== undefined && parentFile !== undefined) {
       // The predecessor's parsed file and its line keys, with the edit spliced in; the predecessor lets go of its
       // own (the planner does not read an old version again), so fifty edits do not keep fifty copies.
-      this.fileMemo = deriveFile(parentFile, derived.start, derived.removed, derived.lines, derived.eols);
+      // The origin's parsed file is the origin's too (it reads its lines from it): that one is copied.
+      const reuse = parentFile !== this.origin.parsed;
+      this.fileMemo = deriveFile(parentFile, derived.start, derived.removed, derived.lines, derived.eols, reuse);
       derived.parent.fileMemo = undefined;
       this.derivation = undefined;
       return this.fileMemo;

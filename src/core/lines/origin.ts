@@ -76,6 +76,11 @@ export class LineOrigin {
     return this.table.eol(i);
   }
 
+  /** The parsed file if it was built, without building it. */
+  get parsed(): TextFile | undefined {
+    return this.fileMemo;
+  }
+
   /** The whole file, parsed (built once, on first use). */
   get file(): TextFile {
     return (this.fileMemo ??= parseText(this.text));

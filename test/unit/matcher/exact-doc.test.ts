@@ -61,5 +61,11 @@ describe("soleLineWindow", () => {
 
   it("leaves lines that end with a CR of their own to the ladder", () => {
     expect(soleLineWindow(doc("a\r\r\nb\r\n"), ["b"])).toBeUndefined();
+    expect(soleLineWindow(doc("a\r\r\nb\r\n"), ["x"])).toBeUndefined();
+  });
+
+  it("says when neither rung has any window, so that the ladder starts at the third", () => {
+    expect(soleLineWindow(doc("a\nb\n"), ["b  "])).toEqual({ start: undefined });
+    expect(soleLineWindow(doc("a\r\nb\r\n"), ["x"])).toEqual({ start: undefined });
   });
 });

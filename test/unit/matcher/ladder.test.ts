@@ -24,6 +24,13 @@ describe("ladder rungs", () => {
     expect(strategyOf(find("a\r\nb\r\n", "b\r"))).toBe("exact");
   });
 
+  it("told that the first two rungs hold no window, it starts at the third and decides the same", () => {
+    const file = parseText(lines("a", "x = 1  ", "y = 2", "x = 1\t", "y = 3"));
+    const input = { ops: searchReplace("x = 1\ny = 2", "CHANGED"), hint: {} };
+    expect(locate(file, input, { noExactWindow: true })).toEqual(locate(file, input));
+    expect(strategyOf(locate(file, input, { noExactWindow: true }))).toBe("trailing-whitespace");
+  });
+
   it("line-endings: ignores \\r; trailing-whitespace still differs", () => {
     expect(strategyOf(find("x = 1\r\ny = 2\r\n", "x = 1\ny = 2"))).toBe("line-endings");
     expect(strategyOf(find("x = 1  \r\ny = 2\r\n", "x = 1\ny = 2"))).toBe("trailing-whitespace");
