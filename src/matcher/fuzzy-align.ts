@@ -6,7 +6,8 @@
  * each pairing (see Pairing) is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
  * - an old context line with no partner (the model invented it) covers no file line, unless it is a bare `...`
  *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
- *   a removed one refuses the match, since the line the model meant to delete cannot be told apart;
+ *   a removed one refuses the match, since the line the model meant to delete cannot be told apart, and so does a
+ *   paired removed line that an unpaired look-alike beside it could stand for;
  * - a window line with no partner at the window's edge is left outside the match (untouched);
  * - one inside the window joins a neighbouring CONTEXT line and is kept; next to removed lines only, the edit
  *   cannot say whether the model meant to delete it, and the match is refused;
@@ -25,7 +26,7 @@ import { closestPairs } from "./closest-pairs.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
-import { insertionDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
+import { insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -202,7 +203,7 @@ export function alignFuzzyReading(
       note: `the SEARCH line "${vague.text.trim()}" has no counterpart in the similar ${region}: it may stand for lines left out (in Python it is also code); quote those lines instead`,
     };
   }
-  const doubt = insertionDoubt(ops, old, partner, start, region);
+  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region);
   if (doubt !== undefined) return { ok: false, note: doubt };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w) => w);

@@ -1,7 +1,8 @@
 /**
  * What one fuzzy reading cannot settle by itself: added lines that could belong on either side of a line the SEARCH
- * left out (insertionDoubt, a note for the model), and SEARCH lines the reading does not put on their verbatim copy
- * nearby (sightings, each another reading for fuzzy-readings.ts to weigh).
+ * left out (insertionDoubt) and removed lines that a look-alike beside them could stand for (removalDoubt), each a
+ * note for the model; and SEARCH lines the reading does not put on their verbatim copy nearby (sightings, each
+ * another reading for fuzzy-readings.ts to weigh).
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
@@ -82,6 +83,28 @@ function lookAlikeAcross(
   const same = (i: number, j: number): boolean => looseKey(old[i]!.text) === looseKey(old[j]!.text);
   if (p >= 0) for (let j = k; j < q; j++) if (same(p, j)) return old[p]!.text;
   if (q < old.length) for (let j = p + 1; j < k; j++) if (same(q, j)) return old[q]!.text;
+  return undefined;
+}
+
+/**
+ * Why a removal cannot be placed, if it cannot: a removed line paired with a file line while an unpaired SEARCH line
+ * next to it (across unpaired lines only) reads the same. The diff could as well have paired that one with the
+ * file's line (identical lines pair first come, first served), and the removal would then fall on another line.
+ */
+export function removalDoubt(old: readonly OldLine[], partner: readonly number[]): string | undefined {
+  for (let i = 0; i < old.length; i++) {
+    if (old[i]!.kind !== "remove" || partner[i]! < 0) continue;
+    const key = looseKey(old[i]!.text);
+    for (const step of [-1, 1]) {
+      for (let j = i + step; j >= 0 && j < old.length && partner[j]! < 0; j += step) {
+        if (looseKey(old[j]!.text) !== key) continue;
+        return (
+          `the edit removes a line that reads "${old[i]!.text.trim()}" next to another SEARCH line that reads the ` +
+          `same, and which of them the file's line is cannot be told; quote the lines around it exactly`
+        );
+      }
+    }
+  }
   return undefined;
 }
 

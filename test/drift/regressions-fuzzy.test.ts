@@ -492,4 +492,33 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     lines.splice(8, 0, '    log_drift("probe")');
     expect(landsOrRefuses(await run("table.py", before, reply), lines.join("\n"))).toBe(true);
   });
+  // Harness case 9732:336. The hunk removes the first of two `'''` lines and left out the docstring line between
+  // them: the diff paired the removed `'''` with the second one, whose twin in the SEARCH stayed unpaired, and the
+  // docstring lost its closing quotes instead of its opening ones.
+  test("fuzzy: a removed line is not placed by a pairing that its unpaired twin could have taken", async () => {
+    const before = [
+      "class Worker:",
+      "    def stop(self):",
+      "        '''",
+      "        Stop the worker; sends a signal to its process.",
+      "        '''",
+      "        self._check_still_open()",
+      "        self._process_handle.stop()",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/worker.py",
+      "+++ b/worker.py",
+      "@@ -3,5 +3,4 @@",
+      "-        '''",
+      "         '''",
+      "         self._check_still_open()",
+      "         self._process_handle.stop()",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("stop(self):\n        '''\n", "stop(self):\n");
+    expect(landsOrRefuses(await run("worker.py", before, reply), intended)).toBe(true);
+  });
 });
