@@ -42,6 +42,7 @@ const DESIGN_DIFFERENCES: readonly (readonly [string, string])[] = [
   ["jsdiff-67-*", "refused by jsdiff itself only at fuzz 0"],
   ["jsdiff-62-*", "a final newline already as the diff leaves it is no failure (jsdiff too, above fuzz 0)"],
   ["jsdiff-63-*", "a final newline already as the diff leaves it is no failure (jsdiff too, above fuzz 0)"],
+  ["aider-whole-update_files_bogus_path_prefix", "a path is written as named, never mapped onto another file"],
   ["aider-whole-update_files_earlier_filename", "a whole file is taken under a path line, not from a sentence"],
   ["aider-whole-update_files_no_filename_single_file_in_chat", "a whole file is taken under a path line only"],
   ["aider-whole-update_named_file_but_extra_unnamed_code_block", "a whole file is taken under a path line only"],
