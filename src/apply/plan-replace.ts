@@ -8,7 +8,9 @@ import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { placedByCount } from "../matcher/counted-run.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
+import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
@@ -81,6 +83,9 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefi
   if (sole === undefined) return undefined;
   if (sole.start === undefined) return "none";
   const { start, strategy } = sole;
+  // A change placed by counting equal lines is the ladder's to judge (matcher/counted-run.ts).
+  const lineAt = (i: number): string => stripCarriageReturn(doc.line(i));
+  if (placedByCount(lineAt, doc.length, edit.ops, old, start)) return undefined;
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
 

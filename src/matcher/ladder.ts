@@ -17,6 +17,7 @@ import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-s
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
+import { placedByCount } from "./counted-run.js";
 import { reindentedEdgeReading } from "./reindented-edge.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
 import { exactRung, hidesByEndings } from "./rungs/exact.js";
@@ -25,6 +26,7 @@ import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
 import { unicodeRung } from "./rungs/unicode.js";
+import { stripCarriageReturn } from "./normalize.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
 
@@ -68,6 +70,10 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   const other = REINDENTING.has(rung) ? reindentedEdgeReading(pass.file, pass.ops, pass.old, chosen.start) : undefined;
   if (other !== undefined) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, other].sort((a, b) => a - b)) };
+  }
+  const lineAt = (i: number): string => stripCarriageReturn(pass.file.lines[i]!);
+  if (BYTE_EXACT.has(rung) && placedByCount(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start)) {
+    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, chosen.start + 1]) };
   }
   const alignment = straightAlignment(pass.old, chosen.start);
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };

@@ -270,4 +270,34 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     // Without a line number the two occurrences are ambiguous.
     expect(await run("h.py", last, [...search, "```", ""].join("\n"))).toBeUndefined();
   });
+  // Harness case 9602:243. A hunk that replaces one of nine equal table entries, counting them from a distinct
+  // line, left one copy out: the rest still matched byte for byte, and the entry before the meant one changed.
+  test("exact: a change placed only by counting equal lines is not taken on trust", async () => {
+    const run9 = Array.from({ length: 9 }, () => "    '\\ufffe'");
+    const before = [
+      "table = (",
+      "    '\\x00'     #  0x00 -> first entry",
+      ...run9,
+      "    '\\x7f'     #  0x7F -> last entry",
+      ")",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/table.py",
+      "+++ b/table.py",
+      "@@ -2,9 +2,9 @@",
+      "     '\\x00'     #  0x00 -> first entry",
+      ...Array.from({ length: 6 }, () => "     '\\ufffe'"),
+      "-    '\\ufffe'",
+      "+    '\\ufffe (changed)'",
+      "     '\\ufffe'",
+      "```",
+      "",
+    ].join("\n");
+    // The model meant the eighth entry and wrote six copies before it instead of seven.
+    const lines = before.split("\n");
+    lines[9] = "    '\\ufffe (changed)'";
+    expect(landsOrRefuses(await run("table.py", before, reply), lines.join("\n"))).toBe(true);
+  });
 });

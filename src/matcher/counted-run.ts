@@ -1,0 +1,49 @@
+/**
+ * An edit placed only by counting equal lines. When the lines an edit changes sit inside a run of equal lines of
+ * the file, with copies of that line in the SEARCH right before and right after the change, and the SEARCH stops
+ * inside the run on one side (the file goes on repeating the line past the window), nothing but the number of
+ * copies the model wrote places the change: a model that dropped or repeated one copy (the slip models make most
+ * with such runs) moves it by a line, and the text still matches byte for byte. That other reading is a guess's
+ * twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the time, and a place
+ * among blank lines rarely matters), and so is a change that only removes copies: it leaves the same text wherever
+ * it falls.
+ */
+import type { LineOp } from "../core/edit.js";
+import { isBlank, stripCarriageReturn } from "./normalize.js";
+import type { OldLine } from "./old-side.js";
+
+/** Reads a line of the file being matched (0-based), without its ending or a trailing CR. */
+export type LineAt = (i: number) => string;
+
+/**
+ * Whether the window of `old` at `start` (found byte for byte, endings aside) places its change by counting. The
+ * change is taken as one stretch, from the first removed or added line to the last.
+ */
+export function placedByCount(
+  line: LineAt,
+  length: number,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  start: number,
+): boolean {
+  const firstOp = ops.findIndex((o) => o.op !== "context");
+  if (firstOp < 0) return false;
+  let lastOp = ops.length - 1;
+  while (ops[lastOp]!.op === "context") lastOp--;
+  // Old lines before and after the change.
+  const before = old.filter((l) => l.op < firstOp);
+  const after = old.filter((l) => l.op > lastOp);
+  const text = (l: { readonly text: string }): string => stripCarriageReturn(l.text);
+  const last = before[before.length - 1];
+  const copy = last === undefined ? undefined : text(last);
+  if (copy === undefined || isBlank(copy) || after[0] === undefined || text(after[0]) !== copy) return false;
+  const changed = ops.slice(firstOp, lastOp + 1);
+  // A removed line of its own text is placed by that text; only copies (or a gap between them) are counted.
+  if (changed.some((o) => o.op !== "add" && text(o) !== copy)) return false;
+  if (changed.every((o) => o.op === "remove")) return false;
+  const all = (lines: readonly OldLine[]): boolean => lines.every((l) => text(l) === copy);
+  const end = start + old.length;
+  const runGoesOnAfter = all(after) && end < length && line(end) === copy;
+  const runGoesOnBefore = all(before) && start > 0 && line(start - 1) === copy;
+  return runGoesOnAfter || runGoesOnBefore;
+}

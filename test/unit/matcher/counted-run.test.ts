@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { LineOp } from "../../../src/core/edit.js";
+import { placedByCount } from "../../../src/matcher/counted-run.js";
+import { oldSide } from "../../../src/matcher/old-side.js";
+
+const c = (text: string): LineOp => ({ op: "context", text });
+const r = (text: string): LineOp => ({ op: "remove", text });
+const a = (text: string): LineOp => ({ op: "add", text });
+
+/** Whether the ops, found at `start` of `file`, place their change by counting. */
+const counted = (file: readonly string[], ops: LineOp[], start: number): boolean =>
+  placedByCount((i) => file[i]!, file.length, ops, oldSide(ops), start);
+
+const table = ["table = (", "    'head'", ...Array.from({ length: 6 }, () => "    'gap'"), "    'tail'", ")"];
+
+describe("placedByCount", () => {
+  it("a change inside a run whose SEARCH stops inside the run is placed by counting", () => {
+    const ops = [c("    'head'"), c("    'gap'"), c("    'gap'"), r("    'gap'"), a("    'new'"), c("    'gap'")];
+    expect(counted(table, ops, 1)).toBe(true);
+  });
+
+  it("a SEARCH that reaches a distinct line on both sides of the run places it", () => {
+    const ops = [
+      c("    'head'"),
+      ...Array.from({ length: 2 }, () => c("    'gap'")),
+      a("    'new'"),
+      ...Array.from({ length: 4 }, () => c("    'gap'")),
+      c("    'tail'"),
+    ];
+    expect(counted(table, ops, 1)).toBe(false);
+  });
+
+  it("removing copies of the line leaves the same text wherever it falls", () => {
+    const ops = [c("    'head'"), c("    'gap'"), r("    'gap'"), c("    'gap'")];
+    expect(counted(table, ops, 1)).toBe(false);
+  });
+
+  it("a line of its own text among the copies is placed by that text", () => {
+    const file = ["x", "  g", "  g", "  g", "  mid", "  g", "  g"];
+    const ops = [c("  g"), c("  g"), r("  mid"), a("  mid2"), c("  g")];
+    expect(counted(file, ops, 2)).toBe(false);
+  });
+
+  it("runs of blank lines and changes next to a distinct line are not counted", () => {
+    const blanks = ["a", "", "", "", "", "b"];
+    expect(counted(blanks, [c("a"), c(""), a("x"), c("")], 0)).toBe(false);
+    expect(counted(table, [c("    'head'"), r("    'gap'"), a("    'new'"), c("    'gap'")], 1)).toBe(false);
+  });
+});
