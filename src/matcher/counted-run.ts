@@ -3,7 +3,7 @@
  * the file, with copies of that line in the SEARCH right before and right after the change, and the SEARCH stops
  * inside the run on one side (the file goes on repeating the line past the window), nothing but the number of
  * copies the model wrote places the change: a model that dropped or repeated one copy (the slip models make most
- * with such runs) moves it by a line, and the text still matches byte for byte. That other reading is a guess's
+ * with such runs, see COUNTED_COPIES) moves it by a line, and the text still matches byte for byte. That other reading is a guess's
  * twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the time, and a place
  * among blank lines rarely matters), and so is a change that only removes copies: it leaves the same text wherever
  * it falls.
@@ -11,6 +11,12 @@
 import type { LineOp } from "../core/edit.js";
 import { isBlank, stripCarriageReturn } from "./normalize.js";
 import type { OldLine } from "./old-side.js";
+
+/**
+ * Copies a model must count for its count to be doubted: one or two equal lines are seen at a glance (and a change
+ * right after a distinct line is placed by that line), while slips in copying a run come with longer runs.
+ */
+const COUNTED_COPIES = 3;
 
 /** Reads a line of the file being matched (0-based), without its ending or a trailing CR. */
 export type LineAt = (i: number) => string;
@@ -42,8 +48,17 @@ export function placedByCount(
   if (changed.some((o) => o.op !== "add" && text(o) !== copy)) return false;
   if (changed.every((o) => o.op === "remove")) return false;
   const all = (lines: readonly OldLine[]): boolean => lines.every((l) => text(l) === copy);
+  // The copies between the change and the distinct line that places it, counted from the change outwards.
+  const copies = (lines: readonly OldLine[]): number => {
+    let n = 0;
+    while (n < lines.length && text(lines[n]!) === copy) n++;
+    return n;
+  };
   const end = start + old.length;
   const runGoesOnAfter = all(after) && end < length && line(end) === copy;
   const runGoesOnBefore = all(before) && start > 0 && line(start - 1) === copy;
-  return runGoesOnAfter || runGoesOnBefore;
+  return (
+    (runGoesOnAfter && copies([...before].reverse()) >= COUNTED_COPIES) ||
+    (runGoesOnBefore && copies(after) >= COUNTED_COPIES)
+  );
 }

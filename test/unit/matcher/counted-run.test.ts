@@ -15,8 +15,12 @@ const table = ["table = (", "    'head'", ...Array.from({ length: 6 }, () => "  
 
 describe("placedByCount", () => {
   it("a change inside a run whose SEARCH stops inside the run is placed by counting", () => {
-    const ops = [c("    'head'"), c("    'gap'"), c("    'gap'"), r("    'gap'"), a("    'new'"), c("    'gap'")];
+    const gaps = (n: number): LineOp[] => Array.from({ length: n }, () => c("    'gap'"));
+    const ops = [c("    'head'"), ...gaps(3), r("    'gap'"), a("    'new'"), c("    'gap'")];
     expect(counted(table, ops, 1)).toBe(true);
+    // Two copies are seen at a glance: that count is trusted.
+    const short = [c("    'head'"), ...gaps(2), r("    'gap'"), a("    'new'"), c("    'gap'")];
+    expect(counted(table, short, 1)).toBe(false);
   });
 
   it("a SEARCH that reaches a distinct line on both sides of the run places it", () => {
