@@ -23,18 +23,16 @@ export interface ClosestOptions {
 }
 
 /**
- * For each line of `a`, the index of its partner in `b`, or -1. `score(x, y)` is the similarity of two keys in
- * [0, 1], 0 when they may not pair.
+ * For each of `rows` lines of `a`, the index of its partner among the `cols` lines of `b`, or -1. `score(r, c)` is
+ * the similarity of a[r] and b[c] in [0, 1], 0 when they may not pair.
  */
 export function closestPairs(
-  a: readonly string[],
-  b: readonly string[],
-  score: (x: string, y: string) => number,
+  rows: number,
+  cols: number,
+  score: (r: number, c: number) => number,
   options: ClosestOptions = {},
 ): number[] {
-  const rows = a.length;
-  const cols = b.length;
-  const partner = a.map(() => -1);
+  const partner = new Array<number>(rows).fill(-1);
   if (rows === 0 || cols === 0) return partner;
   const late = options.late === true;
   // A chain of pairs is worth the sum of (pair + 1) minus the columns it spans, so each skipped column costs one.
@@ -62,7 +60,7 @@ export function closestPairs(
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const k = r * cols + c;
-      let p = Math.round(score(a[r]!, b[c]!) * UNIT);
+      let p = Math.round(score(r, c) * UNIT);
       if (p > 0 && options.exact?.(r, c) === true) p += 1;
       if (p === 0 && options.any === true) p = 1;
       if (p > 0) {

@@ -3,7 +3,7 @@
  * right lines. Lines pair only with a line close to them (MIN_PAIR_SIMILARITY): the window can be a line shorter or
  * longer than the old side, and pairing by position alone would make a removal delete whatever line happens to sit
  * there. A window can be paired in more than one way (a repeated line, a drifted line next to an identical one), so
- * each pairing (see Pairing) is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
+ * each pairing (see CLOSEST_PAIRINGS) is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
  * - an old context line with no partner (the model invented it) covers no file line, unless it is a bare `...`
  *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
  *   a removed one refuses the match, since the line the model meant to delete cannot be told apart, and so does a
@@ -22,7 +22,7 @@ import { distance } from "fastest-levenshtein";
 import type { LineOp } from "../core/edit.js";
 import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { TextFile } from "../core/text.js";
-import { closestPairs } from "./closest-pairs.js";
+import { closestPairs, type ClosestOptions } from "./closest-pairs.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
@@ -69,78 +69,46 @@ function pairScore(a: string, b: string): number {
  * align pairs only in order, and only close lines; an uneven one then stays unpaired (its removed lines refuse the
  * match rather than guess).
  */
-function pairStretch(
-  olds: number[],
-  windows: number[],
-  oldKeys: string[],
-  windowKeys: string[],
-  partner: number[],
-): void {
+function pairStretch(olds: number[], windows: number[], score: PairScore, partner: number[]): void {
   if (olds.length * windows.length > MAX_STRETCH_CELLS) {
     if (olds.length !== windows.length) return;
     olds.forEach((o, k) => {
-      if (pairScore(oldKeys[o]!, windowKeys[windows[k]!]!) > 0) partner[o] = windows[k]!;
+      if (score(o, windows[k]!) > 0) partner[o] = windows[k]!;
     });
     return;
   }
-  const within = closestPairs(
-    olds.map((o) => oldKeys[o]!),
-    windows.map((w) => windowKeys[w]!),
-    pairScore,
-  );
+  const within = closestPairs(olds.length, windows.length, (r, c) => score(olds[r]!, windows[c]!));
   within.forEach((k, r) => {
     if (k >= 0) partner[olds[r]!] = windows[k]!;
   });
 }
 
 /**
- * How the old side's lines are paired with the window's:
- * - `identical-first`: a line diff pairs the identical lines, and the drifted ones are paired within each stretch
+ * The ways the old side's lines are paired with the window's, each a reading (alignFuzzyReadings):
+ * - identical-first: a line diff pairs the identical lines, and the drifted ones are paired within each stretch
  *   the diff left (pairStretch). Identical lines are the strongest evidence, but which copy of a repeated line the
  *   diff takes is arbitrary;
- * - `closest` and `closest-late`: the closest pairing over the whole window (closest-pairs.ts), ties going to earlier
- *   or later lines. A drifted line then takes its own slot even when an identical line further on could have
- *   taken it;
- * - `closest-any` and `closest-any-late`: the same, where a line close to nothing may still stand for one window
- *   line (a short line mistyped past recognition, inside a run of equal lines, shifts every pair after it).
+ * - the closest pairing over the whole window (closest-pairs.ts), ties going to earlier or to later lines. A
+ *   drifted line then takes its own slot even when an identical line further on could have taken it;
+ * - the same where a line close to nothing may still stand for one window line (a short line mistyped past
+ *   recognition, inside a run of equal lines, shifts every pair after it).
  */
-export type Pairing = "identical-first" | "closest" | "closest-late" | "closest-any" | "closest-any-late";
-
-export const PAIRINGS: readonly Pairing[] = [
-  "identical-first",
-  "closest",
-  "closest-late",
-  "closest-any",
-  "closest-any-late",
-];
+const CLOSEST_PAIRINGS: readonly ClosestOptions[] = [{}, { late: true }, { any: true }, { any: true, late: true }];
 
 /** Cells of the whole-window table the closest pairings may fill (200 x 200 lines); beyond, only identical-first. */
 const MAX_WINDOW_CELLS = 40_000;
 
-/** For each old line, the window-relative index of its partner, or -1; undefined when the pairing is not made. */
-function pairLines(
-  oldKeys: string[],
-  windowKeys: string[],
-  pairing: Pairing,
-  exact: (r: number, c: number) => boolean,
-): number[] | undefined {
-  if (pairing === "identical-first") return pairIdenticalFirst(oldKeys, windowKeys);
-  if (oldKeys.length * windowKeys.length > MAX_WINDOW_CELLS) return undefined;
-  return closestPairs(oldKeys, windowKeys, pairScore, {
-    exact,
-    any: pairing.startsWith("closest-any"),
-    late: pairing.endsWith("-late"),
-  });
-}
+/** The similarity of old line `o` and window line `w` when they may pair, else 0. */
+type PairScore = (o: number, w: number) => number;
 
-function pairIdenticalFirst(oldKeys: string[], windowKeys: string[]): number[] {
+function pairIdenticalFirst(oldKeys: string[], windowKeys: string[], score: PairScore): number[] {
   const partner = oldKeys.map(() => -1);
   let i = 0;
   let j = 0;
   let pendingOld: number[] = [];
   let pendingWindow: number[] = [];
   const flush = (): void => {
-    pairStretch(pendingOld, pendingWindow, oldKeys, windowKeys, partner);
+    pairStretch(pendingOld, pendingWindow, score, partner);
     pendingOld = [];
     pendingWindow = [];
   };
@@ -164,23 +132,50 @@ export function alignFuzzyWindow(
   start: number,
   end: number,
 ): FuzzyAlignment {
-  return alignFuzzyReading(file, ops, old, start, end, "identical-first")!;
+  return alignFuzzyReadings(file, ops, old, start, end, 1)[0]!;
 }
 
-/** The window aligned under one pairing; undefined when that pairing is not made (a window too large to table). */
-export function alignFuzzyReading(
+/**
+ * The window [start, end) aligned under each pairing, identical-first first (at most `most` of them); the closest
+ * pairings are left out of a window too large to table. The line similarities are computed once for all.
+ */
+export function alignFuzzyReadings(
   file: TextFile,
   ops: readonly LineOp[],
   old: readonly OldLine[],
   start: number,
   end: number,
-  pairing: Pairing,
-): FuzzyAlignment | undefined {
+  most = 1 + CLOSEST_PAIRINGS.length,
+): FuzzyAlignment[] {
   const windowKeys = looseKeys(file).slice(start, end);
   const oldKeys = old.map((l) => looseKey(l.text));
-  const exact = (r: number, c: number): boolean => old[r]!.text.trimEnd() === file.lines[start + c]!.trimEnd();
-  const partner = pairLines(oldKeys, windowKeys, pairing, exact);
-  if (partner === undefined) return undefined;
+  const cols = windowKeys.length;
+  const table = new Float64Array(oldKeys.length * cols).fill(-1);
+  const score: PairScore = (o, w) => {
+    const k = o * cols + w;
+    if (table[k]! < 0) table[k] = pairScore(oldKeys[o]!, windowKeys[w]!);
+    return table[k]!;
+  };
+  const partners = [pairIdenticalFirst(oldKeys, windowKeys, score)];
+  if (oldKeys.length * cols <= MAX_WINDOW_CELLS) {
+    const exact = (r: number, c: number): boolean => old[r]!.text.trimEnd() === file.lines[start + c]!.trimEnd();
+    for (const options of CLOSEST_PAIRINGS.slice(0, most - 1)) {
+      partners.push(closestPairs(oldKeys.length, cols, score, { ...options, exact }));
+    }
+  }
+  return partners.map((partner) => alignPartners(file, ops, old, start, oldKeys, windowKeys, partner));
+}
+
+/** One reading: the alignment the pairs `partner` (per old line, its window line or -1) give. */
+function alignPartners(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  start: number,
+  oldKeys: readonly string[],
+  windowKeys: readonly string[],
+  partner: readonly number[],
+): FuzzyAlignment {
   const owner = windowKeys.map(() => -1);
   partner.forEach((w, i) => {
     if (w >= 0) owner[w] = i;

@@ -5,7 +5,7 @@
  * not a reasonable one, unless it is the one chosen (then the reading with that line in place is weighed, below).
  * The readings of the region, beside the chosen one:
  * - each window that reads it a line longer, shorter or shifted and scores within the margin (FuzzyOutcome.near);
- * - each window under every pairing of its lines (Pairing in fuzzy-align.ts);
+ * - each window under every pairing of its lines (alignFuzzyReadings in fuzzy-align.ts);
  * - for each SEARCH line that a reading pairs with a look-alike, or leaves out beyond its pairs, while the file has
  *   it verbatim nearby: the window stretched to that copy, in which the model quoted a real line. Such a reading
  *   must align as well: the line is evidence, and a place it cannot be fitted to is a guess;
@@ -16,7 +16,7 @@
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
-import { alignFuzzyReading, PAIRINGS, type FuzzyAlignment } from "./fuzzy-align.js";
+import { alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
 import { sightingNote } from "./fuzzy-doubts.js";
 import type { OldLine } from "./old-side.js";
 import { looseKeys } from "./rungs/unicode.js";
@@ -68,26 +68,30 @@ function stretched(file: TextFile, old: readonly OldLine[], region: Span, line: 
   };
 }
 
+/**
+ * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
+ * alignFuzzyReadings) and the windows near it.
+ */
 export function judgeReadings(
   file: TextFile,
   ops: readonly LineOp[],
   old: readonly OldLine[],
-  windows: { readonly chosen: Span; readonly near: readonly Span[] },
-  chosen: Aligned,
+  readings: readonly FuzzyAlignment[],
+  near: readonly Span[],
 ): ReadingsVerdict {
+  const chosen = readings[0] as Aligned;
   const where = footprint(ops, chosen.alignment);
   const differs = (reading: Aligned): ReadingsVerdict => ({ kind: "ambiguous", starts: [chosen.start, reading.start] });
-  for (const window of [windows.chosen, ...windows.near]) {
-    for (const pairing of PAIRINGS) {
-      const reading = alignFuzzyReading(file, ops, old, window.start, window.end, pairing);
-      if (reading?.ok !== true || reading.sightings.length > 0) continue;
-      if (footprint(ops, reading.alignment) !== where) return differs(reading);
-    }
+  const others = [...readings.slice(1), ...near.flatMap((w) => alignFuzzyReadings(file, ops, old, w.start, w.end))];
+  for (const reading of others) {
+    if (!reading.ok || reading.sightings.length > 0) continue;
+    if (footprint(ops, reading.alignment) !== where) return differs(reading);
   }
   for (const { line, at } of chosen.sightings) {
     const window = stretched(file, old, chosen, line, at);
-    const readings = PAIRINGS.map((p) => alignFuzzyReading(file, ops, old, window.start, window.end, p));
-    const fitted = readings.filter((r): r is Aligned => r?.ok === true && r.placed[line] === at);
+    const fitted = alignFuzzyReadings(file, ops, old, window.start, window.end).filter(
+      (r): r is Aligned => r.ok && r.placed[line] === at,
+    );
     if (fitted.length === 0) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
     const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
     if (other !== undefined) return differs(other);

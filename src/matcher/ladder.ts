@@ -9,7 +9,7 @@
 import type { EditHint, LineOp } from "../core/edit.js";
 import type { IndentStyle } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { alignFuzzyWindow } from "./fuzzy-align.js";
+import { alignFuzzyReadings } from "./fuzzy-align.js";
 import { judgeReadings } from "./fuzzy-readings.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
 import { selectByHints, type Window } from "./hints.js";
@@ -132,9 +132,10 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(outcome.starts) };
   if (outcome.kind === "not-found")
     return { kind: "not-found", notes: outcome.note === undefined ? notes : [...notes, outcome.note] };
-  const aligned = alignFuzzyWindow(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
+  const readings = alignFuzzyReadings(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
+  const aligned = readings[0]!;
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
-  const verdict = judgeReadings(pass.file, pass.ops, pass.old, { chosen: outcome, near: outcome.near }, aligned);
+  const verdict = judgeReadings(pass.file, pass.ops, pass.old, readings, outcome.near);
   if (verdict.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
   if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };
