@@ -8,7 +8,7 @@
  */
 import { FAULT_KINDS } from "../test/drift/faults.js";
 import { DIALECTS } from "../test/drift/render.js";
-import { describeCase, emptyTally, groupBy, runDrift, type Tally } from "../test/drift/run.js";
+import { describeCase, describeMulti, emptyTally, groupBy, runDrift, runMulti, type Tally } from "../test/drift/run.js";
 import type { Section, SectionReport } from "./section.js";
 import { markdownTable, percent } from "./table.js";
 
@@ -91,10 +91,37 @@ export function renderDriftBench(b: DriftBench): string {
   ].join("\n");
 }
 
-/** Cases per seed of a fresh-seed run: the size of the sets the outside checks draw. */
-const FRESH_COUNT = 1500;
+/** One mode of the harness over fresh seeds: its variable, cases per seed, and one seed's run. */
+interface FreshMode {
+  readonly variable: string;
+  readonly title: string;
+  readonly count: number;
+  readonly run: (seed: number, count: number) => Promise<{ total: Tally; wrong: string[] }>;
+}
 
-/** Seeds from `PATCHSMITH_BENCH_DRIFT_SEEDS`: "9100-9139,9300" (ranges inclusive). */
+/** Single edits, 1,500 a seed (the size of the sets the outside checks draw), and multi-edit replies, 600 a seed. */
+const FRESH_MODES: readonly FreshMode[] = [
+  {
+    variable: "PATCHSMITH_BENCH_DRIFT_SEEDS",
+    title: "Fresh seeds",
+    count: 1500,
+    run: async (seed, count) => {
+      const run = await runDrift(count, seed);
+      return { total: run.total, wrong: run.judged.filter((j) => j.verdict.outcome === "wrong").map(describeCase) };
+    },
+  },
+  {
+    variable: "PATCHSMITH_BENCH_MULTI_SEEDS",
+    title: "Fresh multi-edit seeds",
+    count: 600,
+    run: async (seed, count) => {
+      const run = await runMulti(count, seed);
+      return { total: run.total, wrong: run.judged.filter((j) => j.verdict.outcome === "wrong").map(describeMulti) };
+    },
+  },
+];
+
+/** Seeds from a fresh-seed variable: "9100-9139,9300" (ranges inclusive). */
 export function parseSeeds(text: string): number[] | undefined {
   const seeds: number[] = [];
   for (const part of text.split(",").map((p) => p.trim())) {
@@ -110,27 +137,26 @@ export function parseSeeds(text: string): number[] | undefined {
 
 /** The harness over seeds never tuned against, when asked for: totals only, and every wrong case in full. */
 async function freshSeeds(
-  spec: string | undefined,
+  mode: FreshMode,
   log: (line: string) => void,
 ): Promise<{ markdown: string; wrong: string[] }> {
+  const spec = process.env[mode.variable];
   if (spec === undefined || spec.trim() === "") return { markdown: "", wrong: [] };
   const seeds = parseSeeds(spec);
-  if (seeds === undefined) throw new Error(`PATCHSMITH_BENCH_DRIFT_SEEDS: cannot read "${spec}" (e.g. 9100-9139,9300)`);
+  if (seeds === undefined) throw new Error(`${mode.variable}: cannot read "${spec}" (e.g. 9100-9139,9300)`);
   const total = emptyTally();
   const wrong: string[] = [];
   const started = performance.now();
   for (const seed of seeds) {
-    log(`drift: fresh seed ${String(seed)}`);
-    const run = await runDrift(FRESH_COUNT, seed);
-    for (const key of ["correct", "refused", "wrong", "doubtful", "needless", "mustLand"] as const) {
-      total[key] += run.total[key];
-    }
-    for (const judged of run.judged) if (judged.verdict.outcome === "wrong") wrong.push(describeCase(judged));
+    log(`drift: ${mode.title.toLowerCase()}: ${String(seed)}`);
+    const run = await mode.run(seed, mode.count);
+    for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += run.total[key];
+    wrong.push(...run.wrong);
   }
   const seconds = (performance.now() - started) / 1000;
   const cases = total.correct + total.refused + total.wrong + total.doubtful;
   const markdown =
-    `\nFresh seeds (${spec}, ${String(FRESH_COUNT)} cases each): ${String(cases)} cases, ` +
+    `\n${mode.title} (${spec}, ${String(mode.count)} each): ${String(cases)} cases, ` +
     `${String(total.correct)} correct, ${String(total.refused)} refused, **${String(total.wrong)} wrong**, ` +
     `${String(total.doubtful)} doubtful, ${String(total.needless)} needless refusals; ${seconds.toFixed(0)} s.\n`;
   return { markdown, wrong };
@@ -142,9 +168,10 @@ export const driftSection: Section = {
     log("drift: generating and applying 2000 cases");
     const b = await runDriftBench();
     const needlessRate = b.total.mustLand === 0 ? 0 : b.total.needless / b.total.mustLand;
-    const fresh = await freshSeeds(process.env.PATCHSMITH_BENCH_DRIFT_SEEDS, log);
+    const fresh = [];
+    for (const mode of FRESH_MODES) fresh.push(await freshSeeds(mode, log));
     return {
-      markdown: renderDriftBench(b) + fresh.markdown,
+      markdown: renderDriftBench(b) + fresh.map((f) => f.markdown).join(""),
       figures: { total: b.total, cells: b.cells, ms: b.ms },
       targets: [
         { target: "drift: 0 wrong applies", measured: String(b.total.wrong), met: b.total.wrong === 0 },
@@ -154,7 +181,7 @@ export const driftSection: Section = {
           met: needlessRate <= 0.02,
         },
       ],
-      findings: [...b.examples.wrong, ...fresh.wrong].map((w) => `drift: ${w.split("\n")[0] ?? ""}`),
+      findings: [...b.examples.wrong, ...fresh.flatMap((f) => f.wrong)].map((w) => `drift: ${w.split("\n")[0] ?? ""}`),
     };
   },
 };
