@@ -8,8 +8,8 @@ const PREFIX = /^\s*(\d{1,9}) \|(?: |$)/;
 
 export interface Unnumbered {
   readonly lines: string[];
-  /** The first line's number, when the lines were numbered. */
-  readonly firstLine?: number;
+  /** The first line's number. */
+  readonly firstLine: number;
 }
 
 function strip(lines: readonly string[], consecutive: boolean): Unnumbered | undefined {
@@ -34,9 +34,5 @@ export function withoutLineNumbers(
   const numbered = strip(search, true);
   if (numbered === undefined) return { search: [...search], replace: [...replace] };
   const replaced = strip(replace, false);
-  return {
-    search: numbered.lines,
-    replace: replaced?.lines ?? [...replace],
-    ...(numbered.firstLine === undefined ? {} : { firstLine: numbered.firstLine }),
-  };
+  return { search: numbered.lines, replace: replaced?.lines ?? [...replace], firstLine: numbered.firstLine };
 }

@@ -31,14 +31,13 @@ interface FilePath {
 function locateWholeFilePath(ctx: ScanContext, open: number, fence: FenceLine): FilePath | undefined {
   const above = pathOfFence(ctx, open, fence.info, false);
   const first = ctx.lines[open + 1];
-  const found =
+  const labelled = above === undefined && first !== undefined ? labelledPathComment(first, ctx.knownPaths) : undefined;
+  const found: FilePath | undefined =
     above !== undefined
       ? { path: above, inside: false }
-      : first === undefined
-        ? undefined
-        : ((path) => (path === undefined ? undefined : { path, inside: true }))(
-            labelledPathComment(first, ctx.knownPaths),
-          );
+      : labelled !== undefined
+        ? { path: labelled, inside: true }
+        : undefined;
   if (found === undefined) return undefined;
   // A shell block under a path line is usually a command to run, unless the path names a script.
   if (isShellInfo(fence.info) && !SHELL_FILE.test(found.path)) return undefined;
