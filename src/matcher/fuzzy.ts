@@ -2,24 +2,13 @@
  * Rung 7, bounded fuzzy: for a SEARCH that drifted from the file by a typo or a small edit the model made while
  * copying. A wrong edit is the worst outcome, so it applies only a window that is both very similar and clearly
  * better than any other place.
- *
- * Windows have the old side's line count, or one line more or less. Each is compared on its loose keys (trimmed,
- * Unicode-folded, whitespace-collapsed lines joined with `\n`), after cheap filters: at least half of the old
- * side's non-blank lines occur verbatim in the window, and neither the lengths nor the character counts rule out
- * reaching threshold − margin (below that a window can be neither the match nor its runner-up).
+ * Which windows are compared, and how: fuzzy-search.ts.
  */
 import type { TextFile } from "../core/text.js";
 import { isBlank } from "./normalize.js";
 import type { OldLine } from "./old-side.js";
-import { looseKey, looseKeys } from "./rungs/unicode.js";
-import {
-  characterWindow,
-  forEachWindow,
-  sharedLineIndex,
-  joinedLength,
-  loosePrefixLengths,
-  similarity,
-} from "./window-filter.js";
+import { better, scoreWindows, type Scored } from "./fuzzy-search.js";
+import { looseKey } from "./rungs/unicode.js";
 
 /**
  * Minimum similarity of the chosen window. Peers: Roo Code tests use 0.9 (default 1.0), Zed 0.8 per line, Aider's
@@ -40,16 +29,6 @@ export const FUZZY_MARGIN = 0.05;
  * algorithm here; a near-identical window costs next to nothing, so only pathological files reach it.
  */
 export const FUZZY_BUDGET = 60_000_000;
-
-/**
- * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,
- * when its lead over another place is measured. Levenshtein over the joined text charges a missing line its own
- * length, so a short one (`/**`, `}`, a Python `...`) went nearly free, and a window that simply lacked it beat the
- * place the model meant, where one line had drifted. A line more or less is a structural difference, so it costs
- * at least this much when two places compete; it does not count against the threshold, so a window that is alone
- * still lands with a line the model dropped. Blank lines stay free (models drop and add them all the time).
- */
-export const UNPAIRED_LINE_COST = 8;
 
 /** A SEARCH smaller than this is too short to be recognised safely by similarity. */
 const MIN_NON_BLANK_LINES = 2;
@@ -76,14 +55,6 @@ export type FuzzyOutcome =
   | { readonly kind: "ambiguous"; readonly starts: readonly number[] }
   | { readonly kind: "not-found"; readonly note?: string };
 
-interface Scored {
-  readonly start: number;
-  readonly size: number;
-  readonly similarity: number;
-  /** `similarity` with UNPAIRED_LINE_COST charged: what a lead over another place is measured in. */
-  readonly charged: number;
-}
-
 const percent = (x: number): string => `${Math.floor(x * 1000) / 10} %`;
 const overlaps = (a: Scored, b: Scored): boolean => a.start < b.start + b.size && b.start < a.start + a.size;
 const covers = (a: Scored, line: number): boolean => a.start <= line && line < a.start + a.size;
@@ -93,56 +64,6 @@ export function fuzzyEligible(old: readonly OldLine[]): boolean {
   const real = old.filter((l) => !isBlank(l.text));
   const characters = real.reduce((sum, l) => sum + l.text.replace(/\s+/g, "").length, 0);
   return real.length >= MIN_NON_BLANK_LINES && characters >= MIN_CHARACTERS;
-}
-
-/** Better similarity first; on a tie the window of the old side's own size, then the earlier one. */
-function better(a: Scored, b: Scored, size: number): boolean {
-  if (a.similarity !== b.similarity) return a.similarity > b.similarity;
-  const da = Math.abs(a.size - size);
-  const db = Math.abs(b.size - size);
-  if (da !== db) return da < db;
-  return a.start < b.start;
-}
-
-function nonBlank(keys: readonly string[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (keys[i] !== "") n++;
-  return n;
-}
-
-function scoreWindows(file: TextFile, want: readonly string[], options: FuzzyOptions): Scored[] | "exhausted" {
-  const keys = looseKeys(file);
-  const index = sharedLineIndex(file, want);
-  const sums = loosePrefixLengths(file);
-  const wantText = want.join("\n");
-  const minShared = Math.ceil(index.wanted / 2);
-  // Windows that cannot reach threshold - margin cannot be a runner-up either: lev >= |lenA - lenB|.
-  const slack = 1 - Math.max(0, options.threshold - options.margin);
-  const floor = options.threshold - options.margin;
-  const survivors: { start: number; size: number }[] = [];
-  for (const size of [want.length - 1, want.length, want.length + 1]) {
-    if (size < 1 || size > keys.length) continue;
-    const chars = characterWindow(keys, wantText, size);
-    forEachWindow(index, size, (start, shared) => {
-      if (shared < minShared) return;
-      const length = joinedLength(sums, start, size);
-      if (Math.abs(length - wantText.length) > slack * Math.max(length, wantText.length)) return;
-      if (chars.boundAt(start, length) >= floor) survivors.push({ start, size });
-    });
-  }
-  let budget = options.budget;
-  const scored: Scored[] = [];
-  const wantLines = nonBlank(want, 0, want.length);
-  for (const { start, size } of survivors) {
-    const windowText = keys.slice(start, start + size).join("\n");
-    const result = similarity(wantText, windowText, budget);
-    if (result === undefined) return "exhausted";
-    budget -= result.cost;
-    const unpaired = size === want.length ? 0 : Math.abs(nonBlank(keys, start, start + size) - wantLines);
-    const penalty = (unpaired * UNPAIRED_LINE_COST) / Math.max(wantText.length, windowText.length, 1);
-    scored.push({ start, size, similarity: result.similarity, charged: result.similarity - penalty });
-  }
-  return scored;
 }
 
 /**
@@ -157,7 +78,7 @@ export function locateFuzzy(
 ): FuzzyOutcome {
   if (!fuzzyEligible(old)) return { kind: "not-found" };
   const want = old.map((l) => looseKey(l.text));
-  const scored = scoreWindows(file, want, options);
+  const scored = scoreWindows(file, want, options, hintedStart);
   if (scored === "exhausted") {
     return {
       kind: "not-found",

@@ -11,7 +11,7 @@ import { cached } from "../core/file-memo.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 import type { NearestLines } from "./types.js";
-import { forEachWindow, sharedLineIndex, similarity } from "./window-filter.js";
+import { sharedLineIndex, similarity, windowsSharing } from "./window-filter.js";
 
 /** Below this a window is not worth calling similar (Aider's did-you-mean floor is 0.6 on line lists). */
 const MIN_SIMILARITY = 0.5;
@@ -51,16 +51,14 @@ function mostSimilarWindow(file: TextFile, want: readonly string[]): { start: nu
   const keys = looseKeys(file);
   const size = Math.min(want.length, keys.length);
   const index = sharedLineIndex(file, want.slice(0, size));
-  let most = 0;
-  forEachWindow(index, size, (_start, shared) => {
-    if (shared > most) most = shared;
-  });
+  const { starts, shared } = windowsSharing(index, size, 1);
+  const most = shared.reduce((a, b) => Math.max(a, b), 0);
   if (most === 0) return undefined;
   const picked: number[] = [];
-  for (let floor = most; floor >= Math.max(1, most - 1) && picked.length < MAX_WINDOWS; floor--) {
-    forEachWindow(index, size, (start, shared) => {
-      if (shared === floor && picked.length < MAX_WINDOWS) picked.push(start);
-    });
+  for (let floor = most; floor >= Math.max(1, most - 1); floor--) {
+    for (let i = 0; i < starts.length && picked.length < MAX_WINDOWS; i++) {
+      if (shared[i] === floor) picked.push(starts[i]!);
+    }
   }
   // Scored against the whole wanted text: a SEARCH longer than the file must not look 100 % similar to all of it.
   const wantText = want.join("\n");

@@ -1,7 +1,8 @@
 /**
- * Cheap pre-filters for similarity search, linear in the file's line count: how many of the wanted lines occur
- * verbatim (after normalisation) in each window, counted as a multiset with sliding counts, and each window's
- * joined length from prefix sums. Only windows that pass are handed to Levenshtein.
+ * Cheap pre-filters for similarity search: how many of the wanted lines occur verbatim (after normalisation) in
+ * each window, counted as a multiset, found from the lines holding a wanted key (one pass over the file finds
+ * them); each window's joined length from prefix sums; its character counts. Only windows that pass are handed
+ * to Levenshtein.
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
@@ -9,12 +10,16 @@ import { cached } from "../core/file-memo.js";
 import { looseKeys } from "./rungs/unicode.js";
 
 export interface SharedLineIndex {
-  /** Per file line: the id of its key among the wanted non-blank keys, or -1. */
+  /** Ascending 0-based lines of the file whose key is one of the wanted non-blank keys. */
+  readonly lines: Int32Array;
+  /** Per entry of `lines`: the id of its key. */
   readonly ids: Int32Array;
   /** Per id: how many times the wanted lines contain that key. */
   readonly need: Int32Array;
   /** Non-blank wanted lines. */
   readonly wanted: number;
+  /** The file's line count. */
+  readonly total: number;
 }
 
 /**
@@ -30,52 +35,84 @@ export const sharedLineIndex = (file: TextFile, want: readonly string[]): Shared
 export function indexSharedLines(keys: readonly string[], want: readonly string[]): SharedLineIndex {
   const idOf = new Map<string, number>();
   const counts: number[] = [];
+  // Looking every file line up in the map costs tens of nanoseconds a line; a line whose length no wanted key has
+  // is ruled out by one bit first.
+  const lengths = new Uint8Array(LENGTH_BITS);
   let wanted = 0;
   for (const key of want) {
     if (key === "") continue;
     wanted++;
+    lengths[key.length % LENGTH_BITS] = 1;
     const id = idOf.get(key);
     if (id === undefined) {
       idOf.set(key, counts.length);
       counts.push(1);
     } else counts[id]!++;
   }
-  const ids = new Int32Array(keys.length);
-  for (let i = 0; i < keys.length; i++) ids[i] = idOf.get(keys[i]!) ?? -1;
-  return { ids, need: Int32Array.from(counts), wanted };
+  const lines: number[] = [];
+  const ids: number[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (lengths[key.length % LENGTH_BITS] === 0) continue;
+    const id = idOf.get(key);
+    if (id === undefined) continue;
+    lines.push(i);
+    ids.push(id);
+  }
+  return {
+    lines: Int32Array.from(lines),
+    ids: Int32Array.from(ids),
+    need: Int32Array.from(counts),
+    wanted,
+    total: keys.length,
+  };
+}
+
+const LENGTH_BITS = 256;
+
+/** Windows of one size, ascending by start, with how many wanted lines each shares. */
+export interface SharingWindows {
+  readonly starts: Int32Array;
+  readonly shared: Int32Array;
 }
 
 /**
- * Calls `visit(start, shared)` for every window of `size` lines, where `shared` is the size of the multiset
- * intersection of the window's keys and the wanted keys. O(file lines).
+ * Every window of `size` lines sharing at least `atLeast` (>= 1) lines with the wanted ones, counted as a
+ * multiset intersection. A line enters the windows that start up to `size - 1` lines before it and leaves them
+ * after it, so the count changes only at those starts: the cost is the lines holding wanted keys plus the windows
+ * returned, not the file's length.
  */
-export function forEachWindow(
-  index: SharedLineIndex,
-  size: number,
-  visit: (start: number, shared: number) => void,
-): void {
-  const { ids, need } = index;
-  const total = ids.length;
-  if (size < 1 || size > total) return;
+export function windowsSharing(index: SharedLineIndex, size: number, atLeast: number): SharingWindows {
+  const { lines, ids, need, total } = index;
+  const last = total - size;
+  const starts: number[] = [];
+  const counts: number[] = [];
+  if (size < 1 || last < 0) return { starts: new Int32Array(0), shared: new Int32Array(0) };
   const have = new Int32Array(need.length);
   let shared = 0;
-  const add = (id: number): void => {
-    if (id < 0) return;
-    if (have[id]! < need[id]!) shared++;
-    have[id]!++;
-  };
-  const drop = (id: number): void => {
-    if (id < 0) return;
-    have[id]!--;
-    if (have[id]! < need[id]!) shared--;
-  };
-  for (let i = 0; i < size; i++) add(ids[i]!);
-  visit(0, shared);
-  for (let start = 1; start + size <= total; start++) {
-    drop(ids[start - 1]!);
-    add(ids[start + size - 1]!);
-    visit(start, shared);
+  let entered = 0;
+  let left = 0;
+  let from = 0;
+  while (from <= last && left < lines.length) {
+    const enterAt = entered < lines.length ? Math.max(0, lines[entered]! - size + 1) : Infinity;
+    const leaveAt = left < entered ? lines[left]! + 1 : Infinity;
+    const at = Math.min(enterAt, leaveAt);
+    if (shared >= atLeast) {
+      for (let start = from; start < Math.min(at, last + 1); start++) {
+        starts.push(start);
+        counts.push(shared);
+      }
+    }
+    from = at;
+    if (leaveAt === at) {
+      const id = ids[left++]!;
+      if (--have[id]! < need[id]!) shared--;
+    } else {
+      const id = ids[entered++]!;
+      if (have[id]!++ < need[id]!) shared++;
+    }
   }
+  return { starts: Int32Array.from(starts), shared: Int32Array.from(counts) };
 }
 
 /** Prefix sums of the loose keys' lengths plus one newline each: a window's joined length in O(1). */
@@ -95,46 +132,87 @@ export const joinedLength = (sums: Float64Array, start: number, size: number): n
 /**
  * An upper bound on a window's similarity from character counts alone: every edit operation changes the counts
  * by at most one, so levenshtein >= the larger of the surplus and the shortage of characters (the bag distance).
- * The counts follow the windows asked about: moving forward by a few lines costs those lines only.
+ *
+ * The counts follow the windows asked about. They are kept for the `core` lines every asked window starts with,
+ * and a window's further lines are added for the question and taken out again, so windows of several sizes at
+ * one start cost their core once. Moving forward by a few lines costs those lines; a jump past the core forgets
+ * it (the classes it touched are zeroed) and counts the new core afresh.
  */
 export interface CharacterWindow {
-  /** The bound for the window of `size` lines at `start` (starts must not decrease between calls). */
-  readonly boundAt: (start: number, length: number) => number;
+  /** The bound for the window of `size` (>= core) lines at `start` (starts must not decrease between calls). */
+  readonly boundAt: (start: number, size: number, length: number) => number;
 }
 
-export function characterWindow(keys: readonly string[], wantText: string, size: number): CharacterWindow {
-  const want = new Int32Array(0x10000);
-  for (let i = 0; i < wantText.length; i++) want[wantText.charCodeAt(i)]!++;
-  const have = new Int32Array(0x10000);
+/**
+ * Characters are counted in classes: each of the first 256 codes its own, every other code in one of 256 shared
+ * classes. Counting classes instead of characters can only lower the bound (a surplus of one character and a
+ * shortage of another cancel in a shared class), so it stays a bound; the counts fit a small array that each
+ * window search allocates afresh.
+ */
+const CLASSES = 512;
+const classOf = (code: number): number => (code < 256 ? code : 256 | (code & 255));
+
+export function characterWindow(keys: readonly string[], wantText: string, core: number): CharacterWindow {
+  const want = new Int32Array(CLASSES);
+  for (let i = 0; i < wantText.length; i++) want[classOf(wantText.charCodeAt(i))]!++;
+  const have = new Int32Array(CLASSES);
   let surplus = 0;
   let shortage = wantText.length;
   const addLine = (line: string): void => {
     for (let i = 0; i < line.length; i++) {
-      const code = line.charCodeAt(i);
+      const code = classOf(line.charCodeAt(i));
       if (have[code]!++ >= want[code]!) surplus++;
       else shortage--;
     }
   };
   const removeLine = (line: string): void => {
     for (let i = 0; i < line.length; i++) {
-      const code = line.charCodeAt(i);
+      const code = classOf(line.charCodeAt(i));
       if (--have[code]! >= want[code]!) surplus--;
       else shortage++;
     }
   };
-  // The size - 1 newlines joining the lines.
-  addLine("\n".repeat(Math.max(0, size - 1)));
-  let at = 0;
-  for (let i = 0; i < size; i++) addLine(keys[i]!);
+  const forget = (from: number): void => {
+    for (let i = from; i < from + core; i++) {
+      const line = keys[i]!;
+      for (let j = 0; j < line.length; j++) have[classOf(line.charCodeAt(j))] = 0;
+    }
+    have[classOf(10)] = 0;
+    surplus = 0;
+    shortage = wantText.length;
+  };
+  // The lines of a window and the newlines joining them (one per line after the first).
+  const newline = "\n";
+  const enter = (line: string, first: boolean): void => {
+    if (!first) addLine(newline);
+    addLine(line);
+  };
+  const leave = (line: string, first: boolean): void => {
+    if (!first) removeLine(newline);
+    removeLine(line);
+  };
+  let at = -1;
+  const moveTo = (start: number): void => {
+    if (at >= 0 && start < at + core) {
+      // Overlapping: the lines before `start` leave (the newline after each goes with the next line's turn).
+      for (let i = at; i < start; i++) {
+        removeLine(keys[i]!);
+        removeLine(newline);
+      }
+      for (let i = at + core; i < start + core; i++) enter(keys[i]!, false);
+    } else {
+      if (at >= 0) forget(at);
+      for (let i = start; i < start + core; i++) enter(keys[i]!, i === start);
+    }
+    at = start;
+  };
   return {
-    boundAt: (start, length) => {
-      // Old lines that are not in the new window leave, new ones enter (all of both when they do not overlap).
-      const leaveEnd = Math.min(start, at + size);
-      for (let i = at; i < leaveEnd; i++) removeLine(keys[i]!);
-      for (let i = Math.max(start, at + size); i < start + size; i++) addLine(keys[i]!);
-      at = start;
-      const longest = Math.max(length, wantText.length);
-      return longest === 0 ? 1 : 1 - Math.max(surplus, shortage) / longest;
+    boundAt: (start, size, length) => {
+      if (start !== at) moveTo(start);
+      for (let i = start + core; i < start + size; i++) enter(keys[i]!, i === start);
+      const bound = 1 - Math.max(surplus, shortage) / Math.max(length, wantText.length, 1);
+      for (let i = start + size - 1; i >= start + core; i--) leave(keys[i]!, i === start);
+      return bound;
     },
   };
 }

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import type { Eol } from "../../../src/core/text.js";
 import { parseText, serializeText } from "../../../src/core/text.js";
 import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
-import { characterWindow, similarity } from "../../../src/matcher/window-filter.js";
+import { characterWindow, indexSharedLines, similarity, windowsSharing } from "../../../src/matcher/window-filter.js";
 import { applyOps, opsFromLines } from "./helpers.js";
 
 const lineText = fc.string({ maxLength: 16 }).map((s) => s.replace(/[\r\n]/g, ""));
@@ -159,8 +159,23 @@ describe("properties", () => {
     );
   });
 
-  it("the character-count bound never rules out a window Levenshtein would accept", () => {
-    const key = fc.string({ unit: fc.constantFrom("a", "b", "c", " ", "(", "\u00e9"), maxLength: 6 });
+  it("the character-count bound never rules out a window Levenshtein would accept, and is the bag distance's", () => {
+    // Two characters past the first 256 that share a counting class, so merged classes are exercised too.
+    const key = fc.string({
+      unit: fc.constantFrom("a", "b", "c", " ", "(", "\u00e9", "\u0101", "\u0201"),
+      maxLength: 6,
+    });
+    const bagBound = (a: string, b: string): number => {
+      const counts = new Map<string, number>();
+      for (const c of a) counts.set(c, (counts.get(c) ?? 0) + 1);
+      for (const c of b) counts.set(c, (counts.get(c) ?? 0) - 1);
+      let surplus = 0;
+      let shortage = 0;
+      for (const n of counts.values())
+        if (n > 0) surplus += n;
+        else shortage -= n;
+      return 1 - Math.max(surplus, shortage) / Math.max(a.length, b.length, 1);
+    };
     fc.assert(
       fc.property(
         fc.array(key, { minLength: 1, maxLength: 12 }),
@@ -168,18 +183,53 @@ describe("properties", () => {
         fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
         (keys, want, jumps) => {
           const wantText = want.join("\n");
-          const size = Math.min(want.length, keys.length);
-          const chars = characterWindow(keys, wantText, size);
+          const core = Math.min(want.length, keys.length) - 1;
+          const chars = characterWindow(keys, wantText, core);
           let start = 0;
           for (const jump of jumps) {
-            start = Math.min(keys.length - size, start + (jump % 4));
-            const text = keys.slice(start, start + size).join("\n");
-            const exact = similarity(wantText, text, Infinity)!.similarity;
-            expect(chars.boundAt(start, text.length)).toBeGreaterThanOrEqual(exact - 1e-9);
+            start = Math.min(keys.length - core - 1, start + (jump % 5));
+            for (let size = core; size <= core + 2 && start + size <= keys.length; size++) {
+              const text = keys.slice(start, start + size).join("\n");
+              const exact = similarity(wantText, text, Infinity)!.similarity;
+              const bound = chars.boundAt(start, size, text.length);
+              expect(bound).toBeGreaterThanOrEqual(exact - 1e-9);
+              const merged = /[\u0100-\uffff]/.test(text + wantText);
+              if (merged) expect(bound).toBeGreaterThanOrEqual(bagBound(wantText, text) - 1e-9);
+              else expect(bound).toBeCloseTo(bagBound(wantText, text), 9);
+            }
           }
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("the windows sharing lines are exactly those whose multiset intersection with the wanted lines is large enough", () => {
+    const key = fc.constantFrom<string>("", "a", "b", "c", "}");
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 30 }),
+        fc.array(key, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        (keys, want, size, atLeast) => {
+          const expected: [number, number][] = [];
+          for (let start = 0; start + size <= keys.length; start++) {
+            const rest = want.filter((k) => k !== "");
+            let shared = 0;
+            for (const line of keys.slice(start, start + size)) {
+              const at = rest.indexOf(line);
+              if (at < 0) continue;
+              rest.splice(at, 1);
+              shared++;
+            }
+            if (shared >= atLeast) expected.push([start, shared]);
+          }
+          const found = windowsSharing(indexSharedLines(keys, want), size, atLeast);
+          expect([...found.starts].map((start, i) => [start, found.shared[i]])).toEqual(expected);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });
