@@ -25,7 +25,7 @@ import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
-import { unicodeRung } from "./rungs/unicode.js";
+import { looseKey, looseKeys, looseSignature, looseSignatures, unicodeRung } from "./rungs/unicode.js";
 import { stripCarriageReturn } from "./normalize.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
@@ -88,11 +88,32 @@ const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.
 
 const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
 
+/** Whether the window at `start` holds `want` on a rung whose file keys are `keys`. */
+function holds(keys: readonly string[], want: readonly string[], start: number): boolean {
+  for (let j = 0; j < want.length; j++) if (keys[start + j] !== want[j]) return false;
+  return true;
+}
+
 function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
+  // Lines equal on a rung are equal on every looser one (normalize.ts): the loosest rung's windows hold those of
+  // every rung, so one scan finds them for all the rungs past the byte-exact ones, which check only those. The
+  // byte-exact rungs scan their own keys: an edit they settle never needs the loose keys of the whole file.
+  let loosest: number[] | undefined;
+  const windowsOn = (rung: LineRung, want: readonly string[]): number[] => {
+    if (BYTE_EXACT.has(rung.name)) return findWindows(rung.fileKeys(file), want);
+    if (loosest === undefined) {
+      const keys = looseKeys(file);
+      const signatures = { lines: looseSignatures(file), sign: looseSignature };
+      const wanted = old.map((l) => looseKey(l.text));
+      loosest = findWindows(keys, wanted, 0, keys.length, signatures);
+    }
+    const keys = rung.fileKeys(file);
+    return loosest.filter((start) => holds(keys, want, start));
+  };
   for (const rung of LINE_RUNGS.slice(from)) {
-    const found = findWindows(
-      rung.fileKeys(file),
+    const found = windowsOn(
+      rung,
       old.map((l) => rung.modelKey(l.text)),
     );
     const starts = rung.checksNesting

@@ -7,7 +7,8 @@
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
 import { cached } from "../core/file-memo.js";
-import { looseKeys } from "./rungs/unicode.js";
+import { looseKeys, looseSignature, looseSignatures } from "./rungs/unicode.js";
+import type { KeySignatures } from "./windows.js";
 
 export interface SharedLineIndex {
   /** Ascending 0-based lines of the file whose key is one of the wanted non-blank keys. */
@@ -29,20 +30,25 @@ export interface SharedLineIndex {
 export const sharedLineIndex = (file: TextFile, want: readonly string[]): SharedLineIndex =>
   // Blank wanted lines never enter the index, so the key leaves them out and trimmed variants share one entry.
   cached(file, `shared-lines:${want.filter((k) => k !== "").join("\n")}`, () =>
-    indexSharedLines(looseKeys(file), want),
+    indexSharedLines(looseKeys(file), want, { lines: looseSignatures(file), sign: looseSignature }),
   );
 
-export function indexSharedLines(keys: readonly string[], want: readonly string[]): SharedLineIndex {
+export function indexSharedLines(
+  keys: readonly string[],
+  want: readonly string[],
+  signatures?: KeySignatures,
+): SharedLineIndex {
   const idOf = new Map<string, number>();
   const counts: number[] = [];
-  // Looking every file line up in the map costs tens of nanoseconds a line; a line whose length no wanted key has
-  // is ruled out by one bit first.
-  const lengths = new Uint8Array(LENGTH_BITS);
+  // Looking every file line up in the map costs tens of nanoseconds a line; a line whose signature (or, without
+  // signatures, length) no wanted key has is ruled out by one bit first.
+  const bits = new Uint8Array(FILTER_BITS);
+  const bitOf = (key: string): number => (signatures === undefined ? key.length : signatures.sign(key)) & FILTER_MASK;
   let wanted = 0;
   for (const key of want) {
     if (key === "") continue;
     wanted++;
-    lengths[key.length % LENGTH_BITS] = 1;
+    bits[bitOf(key)] = 1;
     const id = idOf.get(key);
     if (id === undefined) {
       idOf.set(key, counts.length);
@@ -51,10 +57,10 @@ export function indexSharedLines(keys: readonly string[], want: readonly string[
   }
   const lines: number[] = [];
   const ids: number[] = [];
+  const signed = signatures?.lines;
   for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (lengths[key.length % LENGTH_BITS] === 0) continue;
-    const id = idOf.get(key);
+    if (bits[(signed === undefined ? keys[i]!.length : signed[i]!) & FILTER_MASK] === 0) continue;
+    const id = idOf.get(keys[i]!);
     if (id === undefined) continue;
     lines.push(i);
     ids.push(id);
@@ -68,7 +74,8 @@ export function indexSharedLines(keys: readonly string[], want: readonly string[
   };
 }
 
-const LENGTH_BITS = 256;
+const FILTER_BITS = 4096;
+const FILTER_MASK = FILTER_BITS - 1;
 
 /** Windows of one size, ascending by start, with how many wanted lines each shares. */
 export interface SharingWindows {

@@ -4,12 +4,22 @@
  * around each probe hit. Whole lines only: a SEARCH never matches a fragment of a longer line.
  */
 
+/**
+ * Signatures of the keys (`sign(keys[i])` at `lines[i]`, equal keys signing equally): the scan compares them before
+ * reading a key, which on a large file saves a cache miss a line.
+ */
+export interface KeySignatures {
+  readonly lines: readonly number[];
+  readonly sign: (key: string) => number;
+}
+
 /** 0-based starts of every window within [from, to) whose keys equal `want`, in file order. */
 export function findWindows(
   keys: readonly string[],
   want: readonly string[],
   from = 0,
   to: number = keys.length,
+  signatures?: KeySignatures,
 ): number[] {
   const n = want.length;
   const starts: number[] = [];
@@ -18,7 +28,10 @@ export function findWindows(
   for (let j = 1; j < n; j++) if (want[j]!.length > want[probe]!.length) probe = j;
   const probeKey = want[probe]!;
   const last = to - n + probe;
+  const signed = signatures?.lines;
+  const probeSignature = signatures?.sign(probeKey);
   for (let i = from + probe; i <= last; i++) {
+    if (signed !== undefined && signed[i] !== probeSignature) continue;
     if (keys[i] !== probeKey) continue;
     const start = i - probe;
     let j = 0;

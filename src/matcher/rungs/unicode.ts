@@ -4,7 +4,9 @@
  * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
  */
 import { lineKeys } from "../../core/file-memo.js";
+import { signature } from "../../core/lines/index.js";
 import { foldLine } from "../normalize.js";
+import type { TextFile } from "../../core/text.js";
 import type { LineRung } from "./line-rung.js";
 
 export const unicodeRung: LineRung = {
@@ -17,3 +19,17 @@ export const unicodeRung: LineRung = {
 /** The loosest line key: used by the elision and fuzzy rungs, anchors and nearest-line search. */
 export const looseKeys = unicodeRung.fileKeys;
 export const looseKey = foldLine;
+
+/**
+ * Per line, a 30-bit signature of its loose key (core/lines/index.ts: its length and three characters), which a
+ * scan for a few wanted keys compares before reading any line's key: reading every key of a large file costs a
+ * cache miss a line. Equal keys have equal signatures.
+ */
+export function looseSignatures(file: TextFile): readonly number[] {
+  // The keys' slot first: a new version of the file splices the slots in that order (core/file-memo.ts), and this
+  // one reads the keys.
+  const keys = looseKeys(file);
+  return lineKeys(file, "signature:unicode", (f, i) => looseSignature(f === file ? keys[i]! : looseKeys(f)[i]!));
+}
+
+export const looseSignature = (key: string): number => signature(key) & 0x3fffffff;

@@ -4,6 +4,7 @@ import type { Eol } from "../../../src/core/text.js";
 import { parseText, serializeText } from "../../../src/core/text.js";
 import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
 import { characterWindow, indexSharedLines, similarity, windowsSharing } from "../../../src/matcher/window-filter.js";
+import { findWindows } from "../../../src/matcher/windows.js";
 import { applyOps, opsFromLines } from "./helpers.js";
 
 const lineText = fc.string({ maxLength: 16 }).map((s) => s.replace(/[\r\n]/g, ""));
@@ -230,6 +231,22 @@ describe("properties", () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  it("signatures only skip lines: windows and shared lines are the same with them as without", () => {
+    const key = fc.constantFrom<string>("", "a", "b", "ab", "ba", "}");
+    // A signature with collisions (length), as real signatures may collide.
+    const signatures = (keys: readonly string[]) => ({
+      lines: keys.map((k) => k.length),
+      sign: (k: string) => k.length,
+    });
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 30 }), fc.array(key, { minLength: 1, maxLength: 5 }), (keys, want) => {
+        expect(findWindows(keys, want, 0, keys.length, signatures(keys))).toEqual(findWindows(keys, want));
+        expect(indexSharedLines(keys, want, signatures(keys))).toEqual(indexSharedLines(keys, want));
+      }),
+      { numRuns: 500 },
     );
   });
 });
