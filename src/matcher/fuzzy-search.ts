@@ -13,14 +13,7 @@
  */
 import type { TextFile } from "../core/text.js";
 import { looseKeys } from "./rungs/unicode.js";
-import {
-  characterWindow,
-  joinedLength,
-  loosePrefixLengths,
-  sharedLineIndex,
-  windowsSharing,
-  similarity,
-} from "./window-filter.js";
+import { characterWindow, joinedLength, looseWindowsSharing, similarity } from "./window-filter.js";
 
 /**
  * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,
@@ -75,14 +68,12 @@ export function scoreWindows(
   hintedStart: number | undefined,
 ): Scored[] | "exhausted" {
   const keys = looseKeys(file);
-  const index = sharedLineIndex(file, want);
-  const sums = loosePrefixLengths(file);
   const wantText = want.join("\n");
   const wantLines = nonBlank(want, 0, want.length);
-  const minShared = Math.ceil(index.wanted / 2);
+  const minShared = Math.ceil(want.filter((k) => k !== "").length / 2);
   const lowest = options.threshold - options.margin;
   const sizes = [want.length - 1, want.length, want.length + 1].filter((n) => n >= 1 && n <= keys.length);
-  const bySize = sizes.map((size) => windowsSharing(index, size, minShared));
+  const bySize = looseWindowsSharing(file, want, sizes, minShared);
   const compared = new Map<number, Scored>();
   const state: { best: Scored | undefined; budget: number; exhausted: boolean } = {
     best: undefined,
@@ -109,7 +100,7 @@ export function scoreWindows(
 
   // lev >= the difference in length.
   const lengthBound = (start: number, size: number): number => {
-    const length = joinedLength(sums, start, size);
+    const length = joinedLength(keys, start, size);
     return 1 - Math.abs(length - wantText.length) / Math.max(length, wantText.length, 1);
   };
 
@@ -141,7 +132,7 @@ export function scoreWindows(
       const hinted = hintedStart !== undefined && start <= hintedStart && hintedStart < start + size;
       const needed = (hinted ? Math.min(hintedFloor, floor()) : floor()) - ROUNDING;
       if (lengthBound(start, size) < needed) continue;
-      if (chars.boundAt(start, size, joinedLength(sums, start, size)) >= needed) compare(start, size);
+      if (chars.boundAt(start, size, joinedLength(keys, start, size)) >= needed) compare(start, size);
     }
   };
 

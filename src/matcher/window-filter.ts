@@ -1,81 +1,13 @@
 /**
  * Cheap pre-filters for similarity search: how many of the wanted lines occur verbatim (after normalisation) in
  * each window, counted as a multiset, found from the lines holding a wanted key (one pass over the file finds
- * them); each window's joined length from prefix sums; its character counts. Only windows that pass are handed
+ * them); each window's joined length; its character counts. Only windows that pass are handed
  * to Levenshtein.
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
-import { cached } from "../core/file-memo.js";
 import { looseKeys, looseSignature, looseSignatures } from "./rungs/unicode.js";
 import type { KeySignatures } from "./windows.js";
-
-export interface SharedLineIndex {
-  /** Ascending 0-based lines of the file whose key is one of the wanted non-blank keys. */
-  readonly lines: Int32Array;
-  /** Per entry of `lines`: the id of its key. */
-  readonly ids: Int32Array;
-  /** Per id: how many times the wanted lines contain that key. */
-  readonly need: Int32Array;
-  /** Non-blank wanted lines. */
-  readonly wanted: number;
-  /** The file's line count. */
-  readonly total: number;
-}
-
-/**
- * The index for a file's loose keys, memoised per file and wanted text: a refused edit builds it once for the
- * fuzzy rung and reuses it to choose the lines its message quotes.
- */
-export const sharedLineIndex = (file: TextFile, want: readonly string[]): SharedLineIndex =>
-  // Blank wanted lines never enter the index, so the key leaves them out and trimmed variants share one entry.
-  cached(file, `shared-lines:${want.filter((k) => k !== "").join("\n")}`, () =>
-    indexSharedLines(looseKeys(file), want, { lines: looseSignatures(file), sign: looseSignature }),
-  );
-
-export function indexSharedLines(
-  keys: readonly string[],
-  want: readonly string[],
-  signatures?: KeySignatures,
-): SharedLineIndex {
-  const idOf = new Map<string, number>();
-  const counts: number[] = [];
-  // Looking every file line up in the map costs tens of nanoseconds a line; a line whose signature (or, without
-  // signatures, length) no wanted key has is ruled out by one bit first.
-  const bits = new Uint8Array(FILTER_BITS);
-  const bitOf = (key: string): number => (signatures === undefined ? key.length : signatures.sign(key)) & FILTER_MASK;
-  let wanted = 0;
-  for (const key of want) {
-    if (key === "") continue;
-    wanted++;
-    bits[bitOf(key)] = 1;
-    const id = idOf.get(key);
-    if (id === undefined) {
-      idOf.set(key, counts.length);
-      counts.push(1);
-    } else counts[id]!++;
-  }
-  const lines: number[] = [];
-  const ids: number[] = [];
-  const signed = signatures?.lines;
-  for (let i = 0; i < keys.length; i++) {
-    if (bits[(signed === undefined ? keys[i]!.length : signed[i]!) & FILTER_MASK] === 0) continue;
-    const id = idOf.get(keys[i]!);
-    if (id === undefined) continue;
-    lines.push(i);
-    ids.push(id);
-  }
-  return {
-    lines: Int32Array.from(lines),
-    ids: Int32Array.from(ids),
-    need: Int32Array.from(counts),
-    wanted,
-    total: keys.length,
-  };
-}
-
-const FILTER_BITS = 4096;
-const FILTER_MASK = FILTER_BITS - 1;
 
 /** Windows of one size, ascending by start, with how many wanted lines each shares. */
 export interface SharingWindows {
@@ -84,57 +16,123 @@ export interface SharingWindows {
 }
 
 /**
- * Every window of `size` lines sharing at least `atLeast` (>= 1) lines with the wanted ones, counted as a
- * multiset intersection. A line enters the windows that start up to `size - 1` lines before it and leaves them
- * after it, so the count changes only at those starts: the cost is the lines holding wanted keys plus the windows
- * returned, not the file's length.
+ * For each of `sizes`, every window of the file's loose keys sharing at least `atLeast` lines (1 if less) with `want`,
+ * counted as a multiset intersection (blank wanted lines never count).
  */
-export function windowsSharing(index: SharedLineIndex, size: number, atLeast: number): SharingWindows {
-  const { lines, ids, need, total } = index;
-  const last = total - size;
-  const starts: number[] = [];
-  const counts: number[] = [];
-  if (size < 1 || last < 0) return { starts: new Int32Array(0), shared: new Int32Array(0) };
-  const have = new Int32Array(need.length);
-  let shared = 0;
-  let entered = 0;
-  let left = 0;
-  let from = 0;
-  while (from <= last && left < lines.length) {
-    const enterAt = entered < lines.length ? Math.max(0, lines[entered]! - size + 1) : Infinity;
-    const leaveAt = left < entered ? lines[left]! + 1 : Infinity;
-    const at = Math.min(enterAt, leaveAt);
-    if (shared >= atLeast) {
-      for (let start = from; start < Math.min(at, last + 1); start++) {
-        starts.push(start);
-        counts.push(shared);
+export const looseWindowsSharing = (
+  file: TextFile,
+  want: readonly string[],
+  sizes: readonly number[],
+  atLeast: number,
+): SharingWindows[] =>
+  windowsSharing(looseKeys(file), want, sizes, atLeast, { lines: looseSignatures(file), sign: looseSignature });
+
+/** One bit per signature bucket. */
+const BUCKETS = 4096;
+const BUCKET_MASK = BUCKETS - 1;
+
+/**
+ * `looseWindowsSharing` on any keys. A window sharing `atLeast` lines holds one of the rarest wanted keys, those
+ * without which fewer than `atLeast` wanted lines remain (pigeonhole): only windows around the lines holding one
+ * of them are counted, so a wanted `}` on thousands of lines costs nothing unless it is among the rarest. Rarity
+ * is estimated from one pass over the signatures; any choice would be correct, a good one is cheap.
+ */
+export function windowsSharing(
+  keys: readonly string[],
+  want: readonly string[],
+  sizes: readonly number[],
+  atLeast: number,
+  signatures: KeySignatures,
+): SharingWindows[] {
+  const signed = signatures.lines;
+  const least = Math.max(1, atLeast);
+  const bucketOfKey = (key: string): number => signatures.sign(key) & BUCKET_MASK;
+  const idOf = new Map<string, number>();
+  const need: number[] = [];
+  for (const key of want) {
+    if (key === "") continue;
+    const id = idOf.get(key);
+    if (id === undefined) {
+      idOf.set(key, need.length);
+      need.push(1);
+    } else need[id]!++;
+  }
+  const wanted = new Uint8Array(BUCKETS);
+  for (const key of idOf.keys()) wanted[bucketOfKey(key)] = 1;
+  // One pass over the file: the lines in a wanted key's bucket, and how many each bucket has.
+  const seen = new Int32Array(BUCKETS);
+  const inWantedBucket: number[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const bucket = signed[i]! & BUCKET_MASK;
+    if (wanted[bucket] === 0) continue;
+    seen[bucket]!++;
+    inWantedBucket.push(i);
+  }
+  // The rarest keys, until the others hold fewer than `atLeast` wanted lines.
+  const byRarity = [...idOf].sort((x, y) => seen[bucketOfKey(x[0])]! - seen[bucketOfKey(y[0])]!);
+  let others = need.reduce((sum, n) => sum + n, 0);
+  const rare = new Set<string>();
+  const rareBuckets = new Uint8Array(BUCKETS);
+  for (const [key, id] of byRarity) {
+    if (others < least) break;
+    rare.add(key);
+    rareBuckets[bucketOfKey(key)] = 1;
+    others -= need[id]!;
+  }
+  const idAt = (i: number): number => (wanted[signed[i]! & BUCKET_MASK] === 0 ? -1 : (idOf.get(keys[i]!) ?? -1));
+  const found = sizes.map(() => ({ starts: [] as number[], shared: [] as number[] }));
+  const largest = Math.max(0, ...sizes);
+  // Spans of starts within reach of a rare line, merged; each is counted by sliding over its lines.
+  let spanFrom = -1;
+  let spanTo = -1;
+  const countSpan = (): void => {
+    if (spanFrom < 0) return;
+    const ids = new Int32Array(Math.min(keys.length, spanTo + largest) - spanFrom);
+    for (let i = 0; i < ids.length; i++) ids[i] = idAt(spanFrom + i);
+    sizes.forEach((size, k) => {
+      slide(ids, spanFrom, Math.min(spanTo, keys.length - size), size, k);
+    });
+  };
+  const slide = (ids: Int32Array, origin: number, last: number, size: number, k: number): void => {
+    if (size < 1 || last < origin) return;
+    const have = new Int32Array(need.length);
+    let shared = 0;
+    for (let i = 0; i < last - origin + size; i++) {
+      const entering = ids[i]!;
+      if (entering >= 0 && have[entering]!++ < need[entering]!) shared++;
+      if (i >= size) {
+        const leaving = ids[i - size]!;
+        if (leaving >= 0 && --have[leaving]! < need[leaving]!) shared--;
+      }
+      if (i >= size - 1 && shared >= least) {
+        found[k]!.starts.push(origin + i - size + 1);
+        found[k]!.shared.push(shared);
       }
     }
-    from = at;
-    if (leaveAt === at) {
-      const id = ids[left++]!;
-      if (--have[id]! < need[id]!) shared--;
-    } else {
-      const id = ids[entered++]!;
-      if (have[id]!++ < need[id]!) shared++;
+  };
+  for (const i of inWantedBucket) {
+    if (rareBuckets[signed[i]! & BUCKET_MASK] === 0 || !rare.has(keys[i]!)) continue;
+    const from = Math.max(0, i - largest + 1);
+    if (spanFrom >= 0 && from <= spanTo + 1) spanTo = i;
+    else {
+      countSpan();
+      spanFrom = from;
+      spanTo = i;
     }
   }
-  return { starts: Int32Array.from(starts), shared: Int32Array.from(counts) };
+  countSpan();
+  return found.map(({ starts, shared }) => ({ starts: Int32Array.from(starts), shared: Int32Array.from(shared) }));
 }
 
-/** Prefix sums of the loose keys' lengths plus one newline each: a window's joined length in O(1). */
-export function loosePrefixLengths(file: TextFile): Float64Array {
-  return cached(file, "loose-prefix-lengths", () => {
-    const keys = looseKeys(file);
-    const sums = new Float64Array(keys.length + 1);
-    for (let i = 0; i < keys.length; i++) sums[i + 1] = sums[i]! + keys[i]!.length + 1;
-    return sums;
-  });
+/**
+ * Length of `keys[start, start + size)` joined with `\n`. Summed per window: prefix sums would be O(file lines)
+ * again for every version of the file, and a reply's versions are as many as its edits.
+ */
+export function joinedLength(keys: readonly string[], start: number, size: number): number {
+  let length = size - 1;
+  for (let i = start; i < start + size; i++) length += keys[i]!.length;
+  return length;
 }
-
-/** Length of the loose keys of lines [start, start + size) joined with `\n`. */
-export const joinedLength = (sums: Float64Array, start: number, size: number): number =>
-  sums[start + size]! - sums[start]! - 1;
 
 /**
  * An upper bound on a window's similarity from character counts alone: every edit operation changes the counts
