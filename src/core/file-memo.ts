@@ -32,6 +32,11 @@ export function cached<T>(file: TextFile, slot: string, compute: () => T): T {
   return value;
 }
 
+/** Whether `slot` holds a value for this file (computed, or carried over by `deriveFile`). */
+export function isCached(file: TextFile, slot: string): boolean {
+  return (file as TextFile & { [MEMO]?: Memo })[MEMO]?.has(slot) === true;
+}
+
 type KeyOf = (file: TextFile, line: number) => unknown;
 
 /** The slots `lineKeys` filled, with how one line's key is made: what `deriveFile` can splice. */

@@ -25,7 +25,7 @@ import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
-import { looseKey, looseKeys, looseSignature, looseSignatures, unicodeRung } from "./rungs/unicode.js";
+import { hasLooseKeys, looseKey, looseKeys, looseSignature, looseSignatures, unicodeRung } from "./rungs/unicode.js";
 import { stripCarriageReturn } from "./normalize.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
@@ -97,11 +97,14 @@ function holds(keys: readonly string[], want: readonly string[], start: number):
 function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
   // Lines equal on a rung are equal on every looser one (normalize.ts): the loosest rung's windows hold those of
-  // every rung, so one scan finds them for all the rungs past the byte-exact ones, which check only those. The
-  // byte-exact rungs scan their own keys: an edit they settle never needs the loose keys of the whole file.
+  // every rung, so one scan finds them for every rung past the byte-exact ones, which then check only those. Until
+  // the file has its loose keys, the trailing-whitespace rung scans its own: an edit it settles (the commonest
+  // drift) must not pay for the loose keys of the whole file; an edit that needs them computes them once, and the
+  // versions after it carry them.
   let loosest: number[] | undefined;
   const windowsOn = (rung: LineRung, want: readonly string[]): number[] => {
-    if (BYTE_EXACT.has(rung.name)) return findWindows(rung.fileKeys(file), want);
+    const own = BYTE_EXACT.has(rung.name) || (!REINDENTING.has(rung.name) && !hasLooseKeys(file));
+    if (own) return findWindows(rung.fileKeys(file), want);
     if (loosest === undefined) {
       const keys = looseKeys(file);
       const signatures = { lines: looseSignatures(file), sign: looseSignature };

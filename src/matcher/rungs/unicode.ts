@@ -3,18 +3,23 @@
  * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`) and internal
  * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
  */
-import { lineKeys } from "../../core/file-memo.js";
+import { isCached, lineKeys } from "../../core/file-memo.js";
 import { signature } from "../../core/lines/index.js";
 import { foldLine } from "../normalize.js";
 import type { TextFile } from "../../core/text.js";
 import type { LineRung } from "./line-rung.js";
 
+const SLOT = "key:unicode";
+
 export const unicodeRung: LineRung = {
   name: "unicode",
   modelKey: foldLine,
-  fileKeys: (file) => lineKeys(file, "key:unicode", (f, i) => foldLine(f.lines[i]!)),
+  fileKeys: (file) => lineKeys(file, SLOT, (f, i) => foldLine(f.lines[i]!)),
   checksNesting: true,
 };
+
+/** Whether the file's loose keys are at hand (computed for it, or carried over from the version it came from). */
+export const hasLooseKeys = (file: TextFile): boolean => isCached(file, SLOT);
 
 /** The loosest line key: used by the elision and fuzzy rungs, anchors and nearest-line search. */
 export const looseKeys = unicodeRung.fileKeys;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LineDoc } from "../../../src/core/lines/doc.js";
 import { parseText, type TextFile } from "../../../src/core/text.js";
-import { cached, lineKeys } from "../../../src/core/file-memo.js";
+import { cached, isCached, lineKeys } from "../../../src/core/file-memo.js";
+import { looseKeys, looseSignature, looseSignatures } from "../../../src/matcher/rungs/unicode.js";
 import { fileIndentStyle, inheritIndentStyle } from "../../../src/matcher/indent-structure.js";
 
 describe("cached", () => {
@@ -59,5 +60,23 @@ describe("line keys across versions of a file", () => {
       expect(doc.file.eols).toEqual(fresh.eols);
       expect(keys).toEqual(fresh.lines.map((_, i) => keyOf(fresh, i)));
     }
+  });
+
+  it("carries a slot to the next version, so a later version knows it holds the keys without computing them", () => {
+    let doc = LineDoc.fromText("a\n  b\nc\n");
+    expect(isCached(doc.file, "key:unicode")).toBe(false);
+    looseKeys(doc.file);
+    expect(isCached(doc.file, "key:unicode")).toBe(true);
+    doc = doc.splice(1, 2, ["  B  ", "d"], ["\n", "\n"]);
+    expect(isCached(doc.file, "key:unicode")).toBe(true);
+    expect(looseKeys(doc.file)).toEqual(["a", "B", "d", "c"]);
+  });
+
+  it("keeps loose signatures equal to those of the keys computed afresh, across versions", () => {
+    let doc = LineDoc.fromText("x = 1\n\u201cq\u201d\n  y\n");
+    looseSignatures(doc.file);
+    doc = doc.splice(0, 1, ["  x = 2", "z"], ["\n", "\n"]);
+    const fresh = parseText(doc.text);
+    expect(looseSignatures(doc.file)).toEqual(looseKeys(fresh).map(looseSignature));
   });
 });
