@@ -8,6 +8,7 @@
  */
 import type { LineDoc } from "../core/lines/doc.js";
 import { endingFreeKey } from "./rungs/exact.js";
+import { endsWithWhitespace } from "./rungs/trailing-whitespace.js";
 
 /** The exact rung's key of a line equals `want`: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */
 function keyEquals(line: string, eol: string, want: string): boolean {
@@ -89,21 +90,25 @@ export type SoleWindow =
  */
 export function soleLineWindow(doc: LineDoc, want: readonly string[]): SoleWindow | undefined {
   const exact = exactWindows(doc, want);
+  // A window that differs only in trailing whitespace is as likely meant (rungs/trailing-whitespace.ts): where the
+  // document may hold such whitespace, a single window is left to the ladder, which looks for the others.
+  const sole = (start: number, strategy: "exact" | "line-endings"): SoleWindow | undefined =>
+    doc.mayHoldTrailingWhitespace(endsWithWhitespace) ? undefined : { start, strategy };
   const crFree = !doc.hasCrlf() && !want.some((w) => w.endsWith("\r"));
   if (crFree) {
-    if (exact.length === 1) return { start: exact[0]!, strategy: "exact" };
+    if (exact.length === 1) return sole(exact[0]!, "exact");
     // Without a CR anywhere, the line-endings rung's keys are the exact rung's.
     return exact.length === 0 && !doc.mayHoldTrailingCr() ? { start: undefined } : undefined;
   }
   const blind = endingFreeWindows(doc, want);
   if (!blind.some((s) => !exact.includes(s))) {
-    if (exact.length === 1) return { start: exact[0]!, strategy: "exact" };
+    if (exact.length === 1) return sole(exact[0]!, "exact");
     if (exact.length > 1) return undefined;
   }
   // The line-endings rung compares texts with every trailing CR removed on both sides: that is `blind` when no
   // line's text and no model line keeps a CR once one is dropped.
   const residue = want.some((w) => endingFreeKey(w).endsWith("\r"));
   if (residue || doc.mayHoldTrailingCr()) return undefined;
-  if (blind.length === 1) return { start: blind[0]!, strategy: "line-endings" };
+  if (blind.length === 1) return sole(blind[0]!, "line-endings");
   return blind.length === 0 && exact.length === 0 ? { start: undefined } : undefined;
 }

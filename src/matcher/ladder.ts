@@ -24,7 +24,7 @@ import { exactRung, hidesByEndings } from "./rungs/exact.js";
 import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
-import { trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
+import { hidesByTrailingWhitespace, trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
 import { hasLooseKeys, looseKey, looseKeys, looseSignature, looseSignatures, unicodeRung } from "./rungs/unicode.js";
 import { stripCarriageReturn } from "./normalize.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
@@ -130,14 +130,12 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
         )
       : found;
     if (starts.length > 0) {
-      // Endings the model cannot see leave the decision to the line-endings rung (see rungs/exact.ts).
+      // Endings the model cannot see leave the decision to the line-endings rung (see rungs/exact.ts), trailing
+      // whitespace models strip to the trailing-whitespace rung (rungs/trailing-whitespace.ts).
+      const texts = old.map((l) => l.text);
       const hidden =
-        rung === exactRung &&
-        hidesByEndings(
-          file,
-          old.map((l) => l.text),
-          starts,
-        );
+        (rung === exactRung && hidesByEndings(file, texts, starts)) ||
+        (BYTE_EXACT.has(rung.name) && hidesByTrailingWhitespace(file, texts, starts));
       if (!hidden) return decide(pass, rung.name, starts);
       continue;
     }

@@ -300,4 +300,35 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     lines[9] = "    '\\ufffe (changed)'";
     expect(landsOrRefuses(await run("table.py", before, reply), lines.join("\n"))).toBe(true);
   });
+
+  // Harness case 9827:610 (a shell test script). Two blocks of the same lines, the second with a trailing space
+  // the model stripped when quoting it: the SEARCH matched the first block byte for byte, and the line went there.
+  test("exact: a byte-for-byte copy elsewhere does not beat the place that differs only by trailing whitespace", async () => {
+    const block = (trailing: string) => [
+      "test_expect_success 'diff-highlight' '",
+      "\tcat >expect <<-\\EOF &&",
+      "\t--- a/file",
+      `\t+++ b/file${trailing}`,
+      "\t before",
+      "\tEOF",
+      "'",
+      "",
+    ];
+    const before = [...block(""), ...block(" ")].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: t/t9400.sh",
+      "@@",
+      " \t--- a/file",
+      '+\techo "probe"',
+      " \t+++ b/file",
+      " \t before",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    // The model meant the second block (its line numbers are lost in an apply_patch envelope).
+    const lines = before.split("\n");
+    lines.splice(11, 0, '\techo "probe"');
+    expect(landsOrRefuses(await run("t/t9400.sh", before, reply), lines.join("\n"))).toBe(true);
+  });
 });

@@ -134,6 +134,15 @@ export class LineDoc {
     return this.origin.mayHoldTrailingCr();
   }
 
+  /**
+   * Some line's text may end with whitespace (`endsWithWhitespace` decides for a line: the matcher's rule, passed
+   * in so that the document stays free of it).
+   */
+  mayHoldTrailingWhitespace(endsWithWhitespace: (line: string) => boolean): boolean {
+    if (this.origin.mayHoldTrailingWhitespace(endsWithWhitespace)) return true;
+    return this.pieces.pieces.some((piece) => !piece.origin && piece.lines.some(endsWithWhitespace));
+  }
+
   hasFinalNewline(): boolean {
     return this.length === 0 || this.eol(this.length - 1) !== "";
   }

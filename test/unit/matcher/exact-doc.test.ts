@@ -68,4 +68,13 @@ describe("soleLineWindow", () => {
     expect(soleLineWindow(doc("a\nb\n"), ["b  "])).toEqual({ start: undefined });
     expect(soleLineWindow(doc("a\r\nb\r\n"), ["x"])).toEqual({ start: undefined });
   });
+
+  it("leaves a single window to the ladder when a line of the document ends with whitespace", () => {
+    // The ladder then sees the window that differs only there (rungs/trailing-whitespace.ts).
+    expect(soleLineWindow(doc("a\nb\na \nb\n"), ["a", "b"])).toBeUndefined();
+    expect(soleLineWindow(doc("a\nb\nc\u00a0\n"), ["a", "b"])).toBeUndefined();
+    const edited = doc("a\nb\nc\n").splice(2, 3, ["c\t"], ["\n"]);
+    expect(soleLineWindow(edited, ["a", "b"])).toBeUndefined();
+    expect(soleLineWindow(doc("a\nb\nc d\n"), ["a", "b"])).toEqual({ start: 0, strategy: "exact" });
+  });
 });

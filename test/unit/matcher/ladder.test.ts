@@ -20,6 +20,13 @@ describe("ladder rungs", () => {
     expect(strategyOf(find("a\r\nb\r\n", "b"))).toBe("line-endings");
   });
 
+  it("exact: a window differing only by trailing whitespace makes a byte-for-byte window ambiguous", () => {
+    const content = lines("x = 1", "y = 2", "", "x = 1 ", "y = 2");
+    expect(find(content, "x = 1\ny = 2")).toMatchObject({ kind: "ambiguous", strategy: "trailing-whitespace" });
+    const hinted = locate(parseText(content), { ops: searchReplace("x = 1\ny = 2", "z"), hint: { line: 4 } });
+    expect(hinted).toMatchObject({ kind: "found", match: { start: 3, strategy: "trailing-whitespace" } });
+  });
+
   it("exact: model text carrying the \\r matches a CRLF line exactly", () => {
     expect(strategyOf(find("a\r\nb\r\n", "b\r"))).toBe("exact");
   });
