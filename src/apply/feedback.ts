@@ -113,7 +113,10 @@ export const describe = {
     );
   },
 
-  ambiguous(path: string, edit: Edit, lines: readonly number[], strategy: Rung): string {
+  ambiguous(path: string, edit: Edit, lines: readonly number[], strategy: Rung, note?: string): string {
+    if (note !== undefined) {
+      return `${subject(path, edit)}: ${note}; nothing was changed because it is not clear where the lines go.`;
+    }
     const how = strategy === "exact" ? "" : ` (when ${strategyWords[strategy]})`;
     const distinct = [...new Set(lines)];
     // An elided SEARCH whose later part fits in several places is read several ways from one starting line.

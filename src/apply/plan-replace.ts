@@ -8,6 +8,7 @@ import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { cutContinuation } from "../matcher/continued-line.js";
 import { placedByCount } from "../matcher/counted-run.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
@@ -86,6 +87,8 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefi
   // A change placed by counting equal lines is the ladder's to judge (matcher/counted-run.ts).
   const lineAt = (i: number): string => stripCarriageReturn(doc.line(i));
   if (placedByCount(lineAt, doc.length, edit.ops, old, start)) return undefined;
+  // So is an insertion into a continued line the edit does not show (matcher/continued-line.ts).
+  if (cutContinuation(lineAt, doc.length, edit.ops, old, start, start + old.length) !== undefined) return undefined;
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
 
@@ -122,7 +125,12 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       return new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
     }
     case "ambiguous":
-      return fail(path, edit, "ambiguous-match", describe.ambiguous(path, edit, located.lines, located.strategy));
+      return fail(
+        path,
+        edit,
+        "ambiguous-match",
+        describe.ambiguous(path, edit, located.lines, located.strategy, located.note),
+      );
     case "not-found": {
       const message = describe.notFound(path, edit, {
         nearest: located.nearest,

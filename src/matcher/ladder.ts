@@ -17,6 +17,7 @@ import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-s
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
+import { continuationNote, cutContinuation } from "./continued-line.js";
 import { placedByCount } from "./counted-run.js";
 import { reindentedEdgeReading } from "./reindented-edge.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
@@ -54,7 +55,12 @@ interface Pass {
 /** A decided outcome: it ends the ladder. */
 type Settled =
   | { readonly kind: "found"; readonly match: Match }
-  | { readonly kind: "ambiguous"; readonly strategy: Match["strategy"]; readonly lines: readonly number[] };
+  | {
+      readonly kind: "ambiguous";
+      readonly strategy: Match["strategy"];
+      readonly lines: readonly number[];
+      readonly note?: string;
+    };
 
 type PassResult = Settled | { readonly kind: "not-found"; readonly notes: readonly string[] };
 
@@ -74,6 +80,10 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   const lineAt = (i: number): string => stripCarriageReturn(pass.file.lines[i]!);
   if (BYTE_EXACT.has(rung) && placedByCount(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start)) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, chosen.start + 1]) };
+  }
+  const cut = cutContinuation(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start, chosen.end);
+  if (cut !== undefined) {
+    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start]), note: continuationNote(cut) };
   }
   const alignment = straightAlignment(pass.old, chosen.start);
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };

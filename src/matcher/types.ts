@@ -47,6 +47,8 @@ export type LocateResult =
       readonly strategy: Rung;
       /** 1-based first line of every candidate on that rung. */
       readonly lines: readonly number[];
+      /** Why one window is still no sure place, when that is the doubt (said instead of counting windows). */
+      readonly note?: string;
     }
   | {
       readonly kind: "not-found";

@@ -331,4 +331,32 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     lines.splice(11, 0, '\techo "probe"');
     expect(landsOrRefuses(await run("t/t9400.sh", before, reply), lines.join("\n"))).toBe(true);
   });
+
+  // Harness cases 9512:1305 and 9722:714 (a Makefile). The model quoted a recipe line ending with a backslash and
+  // left out the line it continues onto; its added line went between them, into the middle of the command.
+  test("exact: a line added after a continued line whose continuation the edit leaves out is not taken on trust", async () => {
+    const before = [
+      "install: build",
+      '\t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "                install-perl-script",
+      "",
+      "clean:",
+      "\trm -f git-credential-netrc",
+      "",
+    ].join("\n");
+    const reply = [
+      "*** Begin Patch",
+      "*** Update File: Makefile",
+      "@@",
+      " install: build",
+      ' \t$(MAKE) -C $(GIT_ROOT_DIR) SCRIPT_PERL="$(SCRIPT_PERL_FULL)" \\',
+      "+\t# probe",
+      "*** End Patch",
+      "",
+    ].join("\n");
+    // The model meant to add after the continued command, whose last line it dropped.
+    const lines = before.split("\n");
+    lines.splice(3, 0, "\t# probe");
+    expect(landsOrRefuses(await run("Makefile", before, reply), lines.join("\n"))).toBe(true);
+  });
 });
