@@ -132,6 +132,13 @@ const newChunk = (): Chunk => ({
   atEndOfFile: false,
 });
 
+/**
+ * A chunk header starts with `@@`. A line starting with a space is a context line, even when its text starts with
+ * `@@` (a file holding diff text: git's test scripts, patches in Markdown), as in Codex's own parser; other leading
+ * whitespace before `@@` is read as an indented header.
+ */
+const isChunkHeader = (line: string): boolean => !line.startsWith(" ") && line.trimStart().startsWith("@@");
+
 // Models sometimes write a udiff header inside apply_patch: "@@ -12,3 +12,4 @@ def f():".
 const UDIFF_NUMBERS = /^-(\d+)(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@\s*(.*)$/;
 
@@ -197,7 +204,7 @@ export function parseUpdate(sc: SectionContext, at: number, rawPath: string): Se
       continue;
     }
     if (endsSection(sc, line)) break;
-    if (trimmed.startsWith("@@")) {
+    if (isChunkHeader(line)) {
       if (chunk.ops.length > 0) close();
       chunk.line ??= j;
       readAnchor(chunk, line);

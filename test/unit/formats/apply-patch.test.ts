@@ -15,6 +15,17 @@ describe("apply_patch: sections", () => {
     });
   });
 
+  it("a context line whose text starts with '@@' stays a context line; a tab-indented header is a header", () => {
+    const edit = parseOne(
+      patch("*** Update File: t/t9400.sh", "@@", " \t--- a/file", "+\techo probe", " \t@@ -1,3 +1,3 @@"),
+    );
+    expect(opList(edit)).toEqual(["c:\t--- a/file", "+:\techo probe", "c:\t@@ -1,3 +1,3 @@"]);
+    const two = edits(
+      parseReply(patch("*** Update File: a.py", "@@ def f():", "-a", "+b", "\t@@ def g():", "-c", "+d")),
+    );
+    expect(two).toHaveLength(2);
+  });
+
   it("Delete File deletes", () => {
     expect(as(parseOne(patch("*** Delete File: old/x.py")), "delete")).toEqual({
       kind: "delete",
