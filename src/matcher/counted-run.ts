@@ -62,3 +62,20 @@ export function placedByCount(
     (runGoesOnBefore && copies(after) >= COUNTED_COPIES)
   );
 }
+
+/**
+ * The doubt of an edit `placedByCount` in words: the run of equal lines around the window's first changed line
+ * (0-based `at`), as 1-based line numbers.
+ */
+export function countedRunNote(line: LineAt, length: number, at: number): string {
+  const copy = line(at);
+  let first = at;
+  while (first > 0 && line(first - 1) === copy) first--;
+  let last = at;
+  while (last + 1 < length && line(last + 1) === copy) last++;
+  return (
+    `lines ${String(first + 1)}-${String(last + 1)} repeat the same line, and the change falls among those copies: ` +
+    `only the number of copies the edit quotes places it, so one copy more or fewer would move it; quote the run ` +
+    `up to a line that differs on both sides of the change`
+  );
+}

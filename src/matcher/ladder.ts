@@ -18,7 +18,7 @@ import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
 import { continuationNote, cutContinuation } from "./continued-line.js";
-import { placedByCount } from "./counted-run.js";
+import { countedRunNote, placedByCount } from "./counted-run.js";
 import { reindentedEdgeReading } from "./reindented-edge.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
 import { exactRung, hidesByEndings } from "./rungs/exact.js";
@@ -79,7 +79,15 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   }
   const lineAt = (i: number): string => stripCarriageReturn(pass.file.lines[i]!);
   if (BYTE_EXACT.has(rung) && placedByCount(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start)) {
-    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, chosen.start + 1]) };
+    // The copy right before the change (placedByCount requires one there).
+    const firstOp = pass.ops.findIndex((o) => o.op !== "context");
+    const at = chosen.start + pass.old.filter((l) => l.op < firstOp).length - 1;
+    return {
+      kind: "ambiguous",
+      strategy: rung,
+      lines: toLineNumbers([chosen.start, chosen.start + 1]),
+      note: countedRunNote(lineAt, pass.file.lines.length, at),
+    };
   }
   const cut = cutContinuation(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start, chosen.end);
   if (cut !== undefined) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LineOp } from "../../../src/core/edit.js";
 import { placedByCount } from "../../../src/matcher/counted-run.js";
+import { parseText } from "../../../src/core/text.js";
+import { locate } from "../../../src/matcher/ladder.js";
 import { oldSide } from "../../../src/matcher/old-side.js";
 
 const c = (text: string): LineOp => ({ op: "context", text });
@@ -49,5 +51,13 @@ describe("placedByCount", () => {
     const blanks = ["a", "", "", "", "", "b"];
     expect(counted(blanks, [c("a"), c(""), a("x"), c("")], 0)).toBe(false);
     expect(counted(table, [c("    'head'"), r("    'gap'"), a("    'new'"), c("    'gap'")], 1)).toBe(false);
+  });
+
+  it("the ladder refuses such a change saying where the run of equal lines is", () => {
+    const gaps = Array.from({ length: 3 }, () => c("    'gap'"));
+    const ops = [c("    'head'"), ...gaps, r("    'gap'"), a("    'new'"), c("    'gap'")];
+    const result = locate(parseText(`${table.join("\n")}\n`), { ops, hint: {} });
+    expect(result).toMatchObject({ kind: "ambiguous" });
+    if (result.kind === "ambiguous") expect(result.note).toMatch(/^lines 3-8 repeat the same line/);
   });
 });
