@@ -1,0 +1,96 @@
+/**
+ * The fuzzy search compares only the windows the decision can read. Checked against every window that shares
+ * half the lines, compared exhaustively: the same best window, and every window that could be a rival, a near
+ * reading or the hinted one among those compared.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { parseText } from "../../../src/core/text.js";
+import { better, scoreWindows, UNPAIRED_LINE_COST, type Scored } from "../../../src/matcher/fuzzy-search.js";
+import { looseKeys } from "../../../src/matcher/rungs/unicode.js";
+import { similarity } from "../../../src/matcher/window-filter.js";
+
+const OPTIONS = { threshold: 0.9, margin: 0.05, budget: Infinity };
+
+/** Every window of the three sizes sharing half the wanted lines, with its exact similarity and charged score. */
+function exhaustive(keys: readonly string[], want: readonly string[]): Scored[] {
+  const wanted = want.filter((k) => k !== "");
+  const minShared = Math.ceil(wanted.length / 2);
+  const wantText = want.join("\n");
+  const nonBlank = (lines: readonly string[]): number => lines.filter((k) => k !== "").length;
+  const all: Scored[] = [];
+  for (const size of [want.length - 1, want.length, want.length + 1]) {
+    for (let start = 0; size >= 1 && start + size <= keys.length; start++) {
+      const window = keys.slice(start, start + size);
+      const rest = [...wanted];
+      let shared = 0;
+      for (const line of window) {
+        const at = rest.indexOf(line);
+        if (at >= 0) {
+          rest.splice(at, 1);
+          shared++;
+        }
+      }
+      if (shared < minShared) continue;
+      const text = window.join("\n");
+      const sim = similarity(wantText, text, Infinity)!.similarity;
+      const unpaired = size === want.length ? 0 : Math.abs(nonBlank(window) - nonBlank(want));
+      const charged = sim - (unpaired * UNPAIRED_LINE_COST) / Math.max(wantText.length, text.length, 1);
+      all.push({ start, size, similarity: sim, charged });
+    }
+  }
+  return all;
+}
+
+// Look-alike lines: most windows share some, few are the same.
+const line = fc.constantFrom(
+  "}",
+  "",
+  "return total;",
+  "let total = 0;",
+  "total += order.price * 2;",
+  "total += order.prize * 2;",
+  "total += item.price * 3;",
+  "if (total > limit) {",
+  "if (total >= limit) {",
+  "log(`order ${order.id}`);",
+);
+
+describe("fuzzy search", () => {
+  it("compares the best window, every window within the margin of it, and the hinted ones above the floor", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 4, maxLength: 40 }),
+        fc.nat(),
+        fc.integer({ min: 2, max: 6 }),
+        fc.nat(),
+        fc.option(fc.nat(), { nil: undefined }),
+        (lines, from, size, typoAt, hintSeed) => {
+          const keys = looseKeys(parseText(`${lines.join("\n")}\n`));
+          const start = from % keys.length;
+          const want = keys
+            .slice(start, start + size)
+            .map((k, i) => (i === typoAt % size && k.length > 3 ? `${k}x` : k));
+          if (want.filter((k) => k !== "").length < 2) return;
+          const hinted = hintSeed === undefined ? undefined : hintSeed % keys.length;
+          const found = scoreWindows(parseText(`${lines.join("\n")}\n`), want, OPTIONS, hinted);
+          expect(found).not.toBe("exhausted");
+          if (found === "exhausted") return;
+          const lowest = OPTIONS.threshold - OPTIONS.margin;
+          const all = exhaustive(keys, want).filter((w) => w.similarity >= lowest);
+          const id = (w: Scored): string => `${String(w.start)}+${String(w.size)}`;
+          const compared = new Map(found.map((w) => [id(w), w]));
+          for (const w of found) expect(all.map(id).concat(found.map(id))).toContain(id(w));
+          if (all.length === 0) return;
+          const best = all.reduce((a, b) => (better(b, a, want.length) ? b : a));
+          expect(compared.get(id(best))).toEqual(best);
+          for (const w of all) {
+            const covers = hinted !== undefined && w.start <= hinted && hinted < w.start + w.size;
+            if (w.similarity > best.charged - OPTIONS.margin || covers) expect(compared.get(id(w))).toEqual(w);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
