@@ -172,7 +172,12 @@ export const driftedSection: Section = {
   name: "drifted",
   async run({ log }) {
     const generated: BenchFile = { name: "generated code", lines: generateLines(LINES, 2) };
-    const files = [realFile(), generated].filter((f): f is BenchFile => f !== undefined);
+    // Lines ending with a space make every exactly found hunk check for a window differing only there.
+    const spaced: BenchFile = {
+      name: "generated, every 1,000th line ending with a space",
+      lines: generated.lines.map((line, i) => (i % 1000 === 999 ? `${line} ` : line)),
+    };
+    const files = [realFile(), generated, spaced].filter((f): f is BenchFile => f !== undefined);
     const figures: Figure[] = [];
     const rows: string[][] = [];
     for (const file of files) {

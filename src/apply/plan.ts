@@ -5,7 +5,7 @@
  */
 import type { Edit, ParsedItem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
-import { exactProbes } from "../matcher/exact-doc.js";
+import { lookedUp } from "../matcher/exact-doc.js";
 import { oldSide } from "../matcher/old-side.js";
 import { describe, summarize } from "./feedback.js";
 import { normalizeRelativePath, type PathCheck } from "./paths.js";
@@ -87,14 +87,14 @@ export function markUnwritten(results: readonly EditResult[], why: string): Edit
   );
 }
 
-/** Per path, the lines the reply's replace edits will look up first (see exactProbes): found in one pass. */
+/** Per path, the lines the reply's replace edits will look up first (see lookedUp): found in one pass. */
 function expectedLookups(items: readonly ParsedItem[], normalize: (raw: string) => PathCheck): Map<string, string[]> {
   const expected = new Map<string, string[]>();
   for (const item of items) {
     if (item.type !== "edit" || item.edit.kind !== "replace") continue;
     const path = normalize(item.edit.path);
     if (!path.ok) continue;
-    const probes = exactProbes(oldSide(item.edit.ops).map((l) => l.text));
+    const probes = lookedUp(oldSide(item.edit.ops).map((l) => l.text));
     const list = expected.get(path.path);
     if (list === undefined) expected.set(path.path, probes);
     else list.push(...probes);

@@ -8,6 +8,7 @@
  */
 import type { LineDoc } from "../core/lines/doc.js";
 import { endingFreeKey } from "./rungs/exact.js";
+import { trimLineEnd } from "./normalize.js";
 import { endsWithWhitespace } from "./rungs/trailing-whitespace.js";
 
 /** The exact rung's key of a line equals `want`: its text, plus the `\r` of a CRLF ending (see rungs/exact.ts). */
@@ -34,6 +35,15 @@ export function exactProbes(want: readonly string[]): string[] {
   if (want.length === 0) return [];
   const key = want[probeOf(want)]!;
   return key.endsWith("\r") ? [key, key.slice(0, -1)] : [key];
+}
+
+/**
+ * Every line text the exact path may look up for `want`: the probes, and the probe's trimmed text
+ * (`mayHideBySpaces`). The planner announces them all, to find them in one pass.
+ */
+export function lookedUp(want: readonly string[]): string[] {
+  if (want.length === 0) return [];
+  return [...exactProbes(want), trimLineEnd(want[probeOf(want)]!)];
 }
 
 /** 0-based starts of every window whose exact keys equal `want`, in document order. */
@@ -73,6 +83,31 @@ export function endingFreeWindows(doc: LineDoc, want: readonly string[]): number
   return starts;
 }
 
+/** Lines ending with whitespace beyond which the check below is left to the ladder's scans. */
+const MOST_SPACED_LINES = 4096;
+
+/**
+ * Whether a window other than `start` holds `want` once trailing whitespace is ignored. Its probe line (see
+ * probeOf) is then either the probe's trimmed text exactly (found through the index) or that text with whitespace
+ * after it, one of the document's few lines that end with whitespace: only windows at those lines are compared.
+ */
+function mayHideBySpaces(doc: LineDoc, want: readonly string[], start: number): boolean {
+  const spaced = doc.spacedLines(endsWithWhitespace);
+  if (spaced.length > MOST_SPACED_LINES) return true;
+  const keys = want.map(trimLineEnd);
+  const probe = probeOf(want);
+  const key = keys[probe]!;
+  const lines = [...doc.occurrences(key), ...spaced.filter((line) => trimLineEnd(doc.line(line)) === key)];
+  const holds = (at: number): boolean => {
+    for (let k = 0; k < keys.length; k++) if (trimLineEnd(doc.line(at + k)) !== keys[k]) return false;
+    return true;
+  };
+  return lines.some((line) => {
+    const at = line - probe;
+    return at !== start && at >= 0 && at + keys.length <= doc.length && holds(at);
+  });
+}
+
 /**
  * Where the ladder's first two rungs settle an edit on one window, and which of them did; or that neither rung has
  * any window (`start` undefined), so the ladder can begin at the third.
@@ -90,10 +125,10 @@ export type SoleWindow =
  */
 export function soleLineWindow(doc: LineDoc, want: readonly string[]): SoleWindow | undefined {
   const exact = exactWindows(doc, want);
-  // A window that differs only in trailing whitespace is as likely meant (rungs/trailing-whitespace.ts): where the
-  // document may hold such whitespace, a single window is left to the ladder, which looks for the others.
+  // A window that differs only in trailing whitespace is as likely meant (rungs/trailing-whitespace.ts): when one
+  // may exist, the single window is left to the ladder, which decides among them.
   const sole = (start: number, strategy: "exact" | "line-endings"): SoleWindow | undefined =>
-    doc.mayHoldTrailingWhitespace(endsWithWhitespace) ? undefined : { start, strategy };
+    mayHideBySpaces(doc, want, start) ? undefined : { start, strategy };
   const crFree = !doc.hasCrlf() && !want.some((w) => w.endsWith("\r"));
   if (crFree) {
     if (exact.length === 1) return sole(exact[0]!, "exact");

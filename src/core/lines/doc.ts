@@ -135,12 +135,11 @@ export class LineDoc {
   }
 
   /**
-   * Some line's text may end with whitespace (`endsWithWhitespace` decides for a line: the matcher's rule, passed
-   * in so that the document stays free of it).
+   * Ascending numbers of the lines whose text ends with whitespace (`endsWithWhitespace` decides for a line: the
+   * matcher's rule, passed in so that the document stays free of it).
    */
-  mayHoldTrailingWhitespace(endsWithWhitespace: (line: string) => boolean): boolean {
-    if (this.origin.mayHoldTrailingWhitespace(endsWithWhitespace)) return true;
-    return this.pieces.pieces.some((piece) => !piece.origin && piece.lines.some(endsWithWhitespace));
+  spacedLines(endsWithWhitespace: (line: string) => boolean): number[] {
+    return this.pieces.linesWhere(this.origin.spacedLines(endsWithWhitespace), endsWithWhitespace);
   }
 
   hasFinalNewline(): boolean {

@@ -35,7 +35,7 @@ export class LineOrigin {
   private readonly expected: Map<string, number[]>;
   private counts: EolCounts | undefined;
   private trailingCr: boolean | undefined;
-  private trailingSpace: boolean | undefined;
+  private spaced: readonly number[] | undefined;
   private fileMemo: TextFile | undefined;
   private headMemo: TextFile | undefined;
   /** Lines read lately, by line number modulo RECENT_LINES (-1: none). */
@@ -138,21 +138,22 @@ export class LineOrigin {
     return (this.trailingCr ??= this.text.includes("\r\r") || this.text.endsWith("\r"));
   }
 
-  /** Whether some line's text ends with whitespace (`isTrailingSpace` says which: what trimEnd removes). */
-  mayHoldTrailingWhitespace(isTrailingSpace: (line: string) => boolean): boolean {
-    if (this.trailingSpace === undefined) {
-      this.trailingSpace = false;
-      // The last character of each line, read in place: most files have none, and only those lines are sliced.
-      for (let i = 0; i < this.length && !this.trailingSpace; i++) {
+  /** Ascending lines whose text ends with whitespace (`isTrailingSpace` says which: what trimEnd removes). */
+  spacedLines(isTrailingSpace: (line: string) => boolean): readonly number[] {
+    if (this.spaced === undefined) {
+      const spaced: number[] = [];
+      // The last character of each line, read in place: most lines end otherwise, and only the others are sliced.
+      for (let i = 0; i < this.length; i++) {
         const end = this.table.end(i);
         if (end === this.table.start(i)) continue;
         const c = this.text.charCodeAt(end - 1);
-        if (c === 32 || c === 9 || c === 13 || c >= 128 || (c >= 11 && c <= 12)) {
-          this.trailingSpace = isTrailingSpace(this.line(i));
+        if ((c === 32 || c === 9 || c === 13 || c >= 128 || c === 11 || c === 12) && isTrailingSpace(this.line(i))) {
+          spaced.push(i);
         }
       }
+      this.spaced = spaced;
     }
-    return this.trailingSpace;
+    return this.spaced;
   }
 
   /** Announces more lines that will be looked for (found in one more pass); others are still found, more slowly. */

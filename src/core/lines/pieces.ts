@@ -130,19 +130,28 @@ export class PieceList {
    * is kept where an origin piece still holds it, and the runs are searched only when they hold the text.
    */
   occurrences(text: string, inOrigin: readonly number[]): number[] {
+    return this.linesWhere(inOrigin, this.runLines.has(text) ? (line) => line === text : undefined);
+  }
+
+  /**
+   * Ascending line numbers of the origin lines `inOrigin` (ascending) that an origin piece still holds, and of the
+   * lines of runs that pass `inRuns` (none without it).
+   */
+  linesWhere(inOrigin: readonly number[], inRuns?: (line: string) => boolean): number[] {
     const found: number[] = [];
     for (const line of inOrigin) {
       const p = this.originPieceOf(line);
       if (p !== undefined) found.push(this.starts[p]! + line - this.list[p]!.from);
     }
-    if (this.runLines.has(text)) {
+    if (inRuns !== undefined) {
+      const before = found.length;
       for (let p = 0; p < this.list.length; p++) {
         const piece = this.list[p]!;
         if (piece.origin) continue;
         for (let i = piece.from; i < piece.to; i++)
-          if (piece.lines[i] === text) found.push(this.starts[p]! + i - piece.from);
+          if (inRuns(piece.lines[i]!)) found.push(this.starts[p]! + i - piece.from);
       }
-      found.sort((a, b) => a - b);
+      if (found.length > before) found.sort((a, b) => a - b);
     }
     return found;
   }

@@ -69,12 +69,16 @@ describe("soleLineWindow", () => {
     expect(soleLineWindow(doc("a\r\nb\r\n"), ["x"])).toEqual({ start: undefined });
   });
 
-  it("leaves a single window to the ladder when a line of the document ends with whitespace", () => {
-    // The ladder then sees the window that differs only there (rungs/trailing-whitespace.ts).
+  it("leaves a single window to the ladder when another holds the lines once trailing whitespace is ignored", () => {
+    // The ladder then sees both (rungs/trailing-whitespace.ts).
     expect(soleLineWindow(doc("a\nb\na \nb\n"), ["a", "b"])).toBeUndefined();
-    expect(soleLineWindow(doc("a\nb\nc\u00a0\n"), ["a", "b"])).toBeUndefined();
-    const edited = doc("a\nb\nc\n").splice(2, 3, ["c\t"], ["\n"]);
+    expect(soleLineWindow(doc("a\nb\na\u00a0\nb\n"), ["a", "b"])).toBeUndefined();
+    const edited = doc("a\nb\nx\nb\n").splice(2, 3, ["a\t"], ["\n"]);
     expect(soleLineWindow(edited, ["a", "b"])).toBeUndefined();
-    expect(soleLineWindow(doc("a\nb\nc d\n"), ["a", "b"])).toEqual({ start: 0, strategy: "exact" });
+    // A model line with trailing whitespace, and the document has its text without it elsewhere.
+    expect(soleLineWindow(doc("a \nb\na\nb\n"), ["a ", "b"])).toBeUndefined();
+    expect(soleLineWindow(doc("a \nb\nc\nb\n"), ["a ", "b"])).toEqual({ start: 0, strategy: "exact" });
+    // Lines ending with whitespace that form no other window leave the single window to this step.
+    expect(soleLineWindow(doc("a\nb\nc \nb \n"), ["a", "b"])).toEqual({ start: 0, strategy: "exact" });
   });
 });
