@@ -40,6 +40,8 @@ export function placedByCount(
   const before = old.filter((l) => l.op < firstOp);
   const after = old.filter((l) => l.op > lastOp);
   const text = (l: { readonly text: string }): string => stripCarriageReturn(l.text);
+  if (endsInRun(line, length, ops.slice(firstOp, lastOp + 1), before.length === 0, after.length === 0, start, old))
+    return true;
   const last = before[before.length - 1];
   const copy = last === undefined ? undefined : text(last);
   if (copy === undefined || isBlank(copy) || after[0] === undefined || text(after[0]) !== copy) return false;
@@ -78,4 +80,27 @@ export function countedRunNote(line: LineAt, length: number, at: number): string
     `only the number of copies the edit quotes places it, so one copy more or fewer would move it; quote the run ` +
     `up to a line that differs on both sides of the change`
   );
+}
+
+/**
+ * Whether the SEARCH ends (or starts) with the change itself, which replaces copies of a line the file repeats right
+ * past that end: nothing quoted on that side shows where the run goes on, so a model that left out a copy before
+ * the change (or after it) would change the wrong one, and the text would still match. A change that only removes
+ * copies leaves the same text wherever it falls.
+ */
+function endsInRun(
+  line: LineAt,
+  length: number,
+  changed: readonly LineOp[],
+  atStart: boolean,
+  atEnd: boolean,
+  start: number,
+  old: readonly OldLine[],
+): boolean {
+  const removed = changed.filter((o) => o.op === "remove").map((o) => stripCarriageReturn(o.text));
+  const copy = removed[0];
+  if (copy === undefined || isBlank(copy) || removed.some((r) => r !== copy)) return false;
+  if (changed.every((o) => o.op === "remove")) return false;
+  const end = start + old.length;
+  return (atEnd && end < length && line(end) === copy) || (atStart && start > 0 && line(start - 1) === copy);
 }

@@ -79,9 +79,9 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
   }
   const lineAt = (i: number): string => stripCarriageReturn(pass.file.lines[i]!);
   if (BYTE_EXACT.has(rung) && placedByCount(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start)) {
-    // The copy right before the change (placedByCount requires one there).
+    // The change's first line in the file: a copy, or (for lines added between copies) the copy after them.
     const firstOp = pass.ops.findIndex((o) => o.op !== "context");
-    const at = chosen.start + pass.old.filter((l) => l.op < firstOp).length - 1;
+    const at = chosen.start + pass.old.filter((l) => l.op < firstOp).length;
     return {
       kind: "ambiguous",
       strategy: rung,

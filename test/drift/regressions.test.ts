@@ -359,4 +359,28 @@ describe("drift regressions (engine bugs): ladder, exact, elision, whole files",
     lines.splice(3, 0, "\t# probe");
     expect(landsOrRefuses(await run("Makefile", before, reply), lines.join("\n"))).toBe(true);
   });
+
+  // Harness cases 9608:150 and 10074:1058 (a codec table). The hunk changes the first of a run of equal entries right
+  // after a distinct one and quotes nothing after it; the model had left out one copy before the change, so the
+  // text still matched byte for byte, one entry early.
+  test("exact: a change at the end of the SEARCH, inside a run the file goes on repeating, is not taken on trust", async () => {
+    const before = ["table = (", "    '\\xbe'", ...Array.from({ length: 5 }, () => "    '\\ufffe'"), ")", ""].join(
+      "\n",
+    );
+    const reply = [
+      "```diff",
+      "--- a/table.py",
+      "+++ b/table.py",
+      "@@ -2,2 +2,2 @@",
+      "     '\\xbe'",
+      "-    '\\ufffe'",
+      "+    '\\ufffe (changed)'",
+      "```",
+      "",
+    ].join("\n");
+    // The model meant the second entry of the run.
+    const lines = before.split("\n");
+    lines[3] = "    '\\ufffe (changed)'";
+    expect(landsOrRefuses(await run("table.py", before, reply), lines.join("\n"))).toBe(true);
+  });
 });

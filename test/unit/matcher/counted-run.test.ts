@@ -60,4 +60,13 @@ describe("placedByCount", () => {
     expect(result).toMatchObject({ kind: "ambiguous" });
     if (result.kind === "ambiguous") expect(result.note).toMatch(/^lines 3-8 repeat the same line/);
   });
+
+  it("a SEARCH that ends (or starts) with the change to a copy the file repeats past that end is placed by counting", () => {
+    // Right after the distinct line, with nothing quoted after the change: a copy left out before it would move it.
+    expect(counted(table, [c("    'head'"), r("    'gap'"), a("    'new'")], 1)).toBe(true);
+    expect(counted(table, [r("    'gap'"), a("    'new'"), c("    'tail'")], 7)).toBe(true);
+    // Removing the copy leaves the same text wherever it falls; the run's last copy is placed by what follows.
+    expect(counted(table, [c("    'head'"), r("    'gap'")], 1)).toBe(false);
+    expect(counted(table, [c("    'gap'"), r("    'gap'"), a("    'new'"), c("    'tail'")], 6)).toBe(false);
+  });
 });
