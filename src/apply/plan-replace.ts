@@ -8,14 +8,13 @@ import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { cutContinuation } from "../matcher/continued-line.js";
-import { placedByCount } from "../matcher/counted-run.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
+import { lineWindowDoubt } from "../matcher/window-doubts.js";
 import { describe } from "./feedback.js";
 import { changedRange, foundDrift, hintOffset, recordShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
@@ -84,11 +83,9 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefi
   if (sole === undefined) return undefined;
   if (sole.start === undefined) return "none";
   const { start, strategy } = sole;
-  // A change placed by counting equal lines is the ladder's to judge (matcher/counted-run.ts).
+  // A window that is still no sure place is the ladder's to judge and refuse (matcher/window-doubts.ts).
   const lineAt = (i: number): string => stripCarriageReturn(doc.line(i));
-  if (placedByCount(lineAt, doc.length, edit.ops, old, start)) return undefined;
-  // So is an insertion into a continued line the edit does not show (matcher/continued-line.ts).
-  if (cutContinuation(lineAt, doc.length, edit.ops, old, start, start + old.length) !== undefined) return undefined;
+  if (lineWindowDoubt(lineAt, doc.length, edit.ops, old, start, true) !== undefined) return undefined;
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
 

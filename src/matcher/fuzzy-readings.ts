@@ -19,7 +19,7 @@ import type { TextFile } from "../core/text.js";
 import { alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
 import { sightingNote } from "./fuzzy-doubts.js";
 import type { OldLine } from "./old-side.js";
-import { looseKeys, looseSignature, looseSignatures } from "./rungs/unicode.js";
+import { looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { Alignment } from "./types.js";
 import { findWindows } from "./windows.js";
 
@@ -97,7 +97,7 @@ export function judgeReadings(
     if (other !== undefined) return differs(other);
   }
   const keys = looseKeys(file);
-  const signatures = { lines: looseSignatures(file), sign: looseSignature };
+  const signatures = looseSignatures(file);
   const twins =
     chosen.end > chosen.start
       ? findWindows(keys, keys.slice(chosen.start, chosen.end), 0, keys.length, signatures)

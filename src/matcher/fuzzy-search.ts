@@ -70,7 +70,7 @@ export function scoreWindows(
   const keys = looseKeys(file);
   const wantText = want.join("\n");
   const wantLines = nonBlank(want, 0, want.length);
-  const minShared = Math.ceil(want.filter((k) => k !== "").length / 2);
+  const minShared = Math.ceil(wantLines / 2);
   const lowest = options.threshold - options.margin;
   const sizes = [want.length - 1, want.length, want.length + 1].filter((n) => n >= 1 && n <= keys.length);
   const bySize = looseWindowsSharing(file, want, sizes, minShared);
@@ -98,48 +98,37 @@ export function scoreWindows(
     if (state.best === undefined || better(window, state.best, want.length)) state.best = window;
   };
 
-  // lev >= the difference in length.
-  const lengthBound = (start: number, size: number): number => {
-    const length = joinedLength(keys, start, size);
-    return 1 - Math.abs(length - wantText.length) / Math.max(length, wantText.length, 1);
-  };
-
-  // The windows sharing enough lines, by start and then size, packed as start * 4 + size index, and how many
-  // lines each shares.
-  const sharing: number[] = [];
-  const sharedBy: number[] = [];
-  const next = bySize.map(() => 0);
-  for (;;) {
-    let k = -1;
-    for (let j = 0; j < sizes.length; j++) {
-      const at = next[j]!;
-      if (at < bySize[j]!.starts.length && (k < 0 || bySize[j]!.starts[at]! < bySize[k]!.starts[next[k]!]!)) k = j;
+  // The windows sharing enough lines, packed as start * 4 + size index: in numeric order, by start, then size. The
+  // seeds: the first windows of each size sharing the most lines.
+  const most = bySize.reduce((m, { shared }) => shared.reduce((a, b) => Math.max(a, b), m), 0);
+  const sharing = new Int32Array(bySize.reduce((n, { starts }) => n + starts.length, 0));
+  const seeds: number[] = [];
+  let packed = 0;
+  bySize.forEach(({ starts, shared }, k) => {
+    for (let i = 0, taken = 0; i < starts.length; i++) {
+      sharing[packed++] = starts[i]! * 4 + k;
+      if (shared[i] === most && taken++ < SEEDS) seeds.push(starts[i]! * 4 + k);
     }
-    if (k < 0) break;
-    const at = next[k]!++;
-    sharing.push(bySize[k]!.starts[at]! * 4 + k);
-    sharedBy.push(bySize[k]!.shared[at]!);
-  }
-  const most = sharedBy.reduce((a, b) => Math.max(a, b), 0);
+  });
+  sharing.sort();
 
   // Compares every window sharing enough lines whose length and characters leave it a chance of `floor()`, or of
   // `hintedFloor` when it holds the hinted line. `windows` are packed as `sharing` is.
-  const sweep = (windows: readonly number[], floor: () => number, hintedFloor = Infinity): void => {
+  const sweep = (windows: ArrayLike<number>, floor: () => number, hintedFloor = Infinity): void => {
     const chars = characterWindow(keys, wantText, sizes[0] ?? 0);
     for (let w = 0; w < windows.length && !state.exhausted; w++) {
       const start = windows[w]! >> 2;
       const size = sizes[windows[w]! & 3]!;
       const hinted = hintedStart !== undefined && start <= hintedStart && hintedStart < start + size;
       const needed = (hinted ? Math.min(hintedFloor, floor()) : floor()) - ROUNDING;
-      if (lengthBound(start, size) < needed) continue;
-      if (chars.boundAt(start, size, joinedLength(keys, start, size)) >= needed) compare(start, size);
+      const length = joinedLength(keys, start, size);
+      // lev >= the difference in length.
+      if (1 - Math.abs(length - wantText.length) / Math.max(length, wantText.length, 1) < needed) continue;
+      if (chars.boundAt(start, size, length) >= needed) compare(start, size);
     }
   };
 
-  // Seeds: the first windows of each size sharing the most lines, at the lowest floor.
-  const seeds = sizes.flatMap((_, k) =>
-    sharing.filter((w, i) => (w & 3) === k && sharedBy[i] === most).slice(0, SEEDS),
-  );
+  // The seeds first, at the lowest floor, to give the search a best window to confirm.
   sweep(
     seeds.sort((a, b) => a - b),
     () => lowest,

@@ -17,16 +17,15 @@ import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-s
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
-import { continuationNote, cutContinuation } from "./continued-line.js";
-import { countedRunNote, placedByCount } from "./counted-run.js";
 import { reindentedEdgeReading } from "./reindented-edge.js";
+import { lineWindowDoubt } from "./window-doubts.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
 import { exactRung, hidesByEndings } from "./rungs/exact.js";
 import { indentationRung } from "./rungs/indentation.js";
 import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { hidesByTrailingWhitespace, trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
-import { hasLooseKeys, looseKey, looseKeys, looseSignature, looseSignatures, unicodeRung } from "./rungs/unicode.js";
+import { hasLooseKeys, looseKey, looseKeys, looseSignatures, unicodeRung } from "./rungs/unicode.js";
 import { stripCarriageReturn } from "./normalize.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
@@ -78,21 +77,9 @@ function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): 
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start, other].sort((a, b) => a - b)) };
   }
   const lineAt = (i: number): string => stripCarriageReturn(pass.file.lines[i]!);
-  if (BYTE_EXACT.has(rung) && placedByCount(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start)) {
-    // The change's first line in the file: a copy, or (for lines added between copies) the copy after them.
-    const firstOp = pass.ops.findIndex((o) => o.op !== "context");
-    const at = chosen.start + pass.old.filter((l) => l.op < firstOp).length;
-    return {
-      kind: "ambiguous",
-      strategy: rung,
-      lines: toLineNumbers([chosen.start, chosen.start + 1]),
-      note: countedRunNote(lineAt, pass.file.lines.length, at),
-    };
-  }
-  const cut = cutContinuation(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start, chosen.end);
-  if (cut !== undefined) {
-    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start]), note: continuationNote(cut) };
-  }
+  const doubt = lineWindowDoubt(lineAt, pass.file.lines.length, pass.ops, pass.old, chosen.start, BYTE_EXACT.has(rung));
+  if (doubt !== undefined)
+    return { kind: "ambiguous", strategy: rung, lines: toLineNumbers([chosen.start]), note: doubt };
   const alignment = straightAlignment(pass.old, chosen.start);
   return { kind: "found", match: { start: chosen.start, end: chosen.end, strategy: rung, alignment } };
 }
@@ -125,7 +112,7 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
     if (own) return findWindows(rung.fileKeys(file), want);
     if (loosest === undefined) {
       const keys = looseKeys(file);
-      const signatures = { lines: looseSignatures(file), sign: looseSignature };
+      const signatures = looseSignatures(file);
       const wanted = old.map((l) => looseKey(l.text));
       loosest = findWindows(keys, wanted, 0, keys.length, signatures);
     }

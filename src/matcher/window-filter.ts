@@ -6,7 +6,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
-import { looseKeys, looseSignature, looseSignatures } from "./rungs/unicode.js";
+import { looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { KeySignatures } from "./windows.js";
 
 /** Windows of one size, ascending by start, with how many wanted lines each shares. */
@@ -24,8 +24,7 @@ export const looseWindowsSharing = (
   want: readonly string[],
   sizes: readonly number[],
   atLeast: number,
-): SharingWindows[] =>
-  windowsSharing(looseKeys(file), want, sizes, atLeast, { lines: looseSignatures(file), sign: looseSignature });
+): SharingWindows[] => windowsSharing(looseKeys(file), want, sizes, atLeast, looseSignatures(file));
 
 /** One bit per signature bucket. */
 const BUCKETS = 4096;

@@ -41,5 +41,16 @@ export function findWindows(
   return starts;
 }
 
+/**
+ * Whether `found` (a looser rung's windows) holds one that is not in `starts` (a stricter rung's, which it
+ * contains). A set: `}` is at hundreds of thousands of places in a large file, and includes() on each would be
+ * quadratic.
+ */
+export function holdsOthers(found: readonly number[], starts: readonly number[]): boolean {
+  if (found.length !== starts.length) return found.length > starts.length;
+  const strict = new Set(starts);
+  return found.some((s) => !strict.has(s));
+}
+
 /** The 1-based line numbers of 0-based window starts, for messages. */
 export const toLineNumbers = (starts: readonly number[]): number[] => starts.map((s) => s + 1);

@@ -9,7 +9,7 @@
  */
 import type { TextFile } from "../../core/text.js";
 import { lineKeys } from "../../core/file-memo.js";
-import { findWindows } from "../windows.js";
+import { findWindows, holdsOthers } from "../windows.js";
 import type { LineRung } from "./line-rung.js";
 
 /** A line's text with the `\r` of a CRLF ending, as the exact rung compares it. */
@@ -32,9 +32,5 @@ export const endingFreeKey = (text: string): string =>
  * line's text, without its ending, equal to the model's line without a CRLF residue).
  */
 export function hidesByEndings(file: TextFile, want: readonly string[], starts: readonly number[]): boolean {
-  const blind = findWindows(file.lines, want.map(endingFreeKey));
-  if (blind.length !== starts.length) return blind.length > starts.length;
-  // A set: `}` is at hundreds of thousands of places in a large file, and includes() on each would be quadratic.
-  const exact = new Set(starts);
-  return blind.some((s) => !exact.has(s));
+  return holdsOthers(findWindows(file.lines, want.map(endingFreeKey)), starts);
 }

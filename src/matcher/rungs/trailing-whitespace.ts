@@ -8,7 +8,7 @@
 import { lineKeys } from "../../core/file-memo.js";
 import type { TextFile } from "../../core/text.js";
 import { trimLineEnd } from "../normalize.js";
-import { findWindows } from "../windows.js";
+import { findWindows, holdsOthers } from "../windows.js";
 import type { LineRung } from "./line-rung.js";
 
 export const trailingWhitespaceRung: LineRung = {
@@ -20,10 +20,7 @@ export const trailingWhitespaceRung: LineRung = {
 
 /** Whether a window other than a stricter rung's `starts` holds the model's lines once trailing whitespace goes. */
 export function hidesByTrailingWhitespace(file: TextFile, want: readonly string[], starts: readonly number[]): boolean {
-  const found = findWindows(trailingWhitespaceRung.fileKeys(file), want.map(trimLineEnd));
-  if (found.length !== starts.length) return found.length > starts.length;
-  const strict = new Set(starts);
-  return found.some((s) => !strict.has(s));
+  return holdsOthers(findWindows(trailingWhitespaceRung.fileKeys(file), want.map(trimLineEnd)), starts);
 }
 
 /** Whether `line` ends with whitespace that `trimLineEnd` removes. */

@@ -7,6 +7,7 @@ import { isCached, lineKeys } from "../../core/file-memo.js";
 import { signature } from "../../core/lines/index.js";
 import { foldLine } from "../normalize.js";
 import type { TextFile } from "../../core/text.js";
+import type { KeySignatures } from "../windows.js";
 import type { LineRung } from "./line-rung.js";
 
 const SLOT = "key:unicode";
@@ -30,11 +31,12 @@ export const looseKey = foldLine;
  * scan for a few wanted keys compares before reading any line's key: reading every key of a large file costs a
  * cache miss a line. Equal keys have equal signatures.
  */
-export function looseSignatures(file: TextFile): readonly number[] {
+export function looseSignatures(file: TextFile): KeySignatures {
   // The keys' slot first: a new version of the file splices the slots in that order (core/file-memo.ts), and this
   // one reads the keys.
   const keys = looseKeys(file);
-  return lineKeys(file, "signature:unicode", (f, i) => looseSignature(f === file ? keys[i]! : looseKeys(f)[i]!));
+  const lines = lineKeys(file, "signature:unicode", (f, i) => looseSignature(f === file ? keys[i]! : looseKeys(f)[i]!));
+  return { lines, sign: looseSignature };
 }
 
 export const looseSignature = (key: string): number => signature(key) & 0x3fffffff;
