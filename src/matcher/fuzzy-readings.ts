@@ -9,6 +9,9 @@
  * - for each SEARCH line that a reading pairs with a look-alike, or leaves out beyond its pairs, while the file has
  *   it verbatim nearby: the window stretched to that copy, in which the model quoted a real line. Such a reading
  *   must align as well: the line is evidence, and a place it cannot be fitted to is a guess;
+ * - for each such line, the window of the SEARCH's own length that holds the copy where the SEARCH has the line:
+ *   apart from the chosen window and at least threshold − margin similar, it is a rival place (a verbatim line
+ *   never makes a match, but it can unmake one, as a line number can in fuzzy.ts);
  * - every other place that holds the very lines the match lands on (the lines the SEARCH has and the file lacks
  *   were all that told them apart, and a line the file does not have places nothing).
  * Readings that put the SEARCH elsewhere in the file (a rival window within the margin, the place a line number
@@ -17,10 +20,11 @@
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import { alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
-import { sightingNote } from "./fuzzy-doubts.js";
+import { sightingNote, type Sighting } from "./fuzzy-doubts.js";
 import type { OldLine } from "./old-side.js";
-import { looseKeys, looseSignatures } from "./rungs/unicode.js";
+import { looseKey, looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { Alignment } from "./types.js";
+import { similarity } from "./window-filter.js";
 import { findWindows } from "./windows.js";
 
 export type ReadingsVerdict =
@@ -69,8 +73,27 @@ function stretched(file: TextFile, old: readonly OldLine[], region: Span, line: 
 }
 
 /**
+ * The start of a window of the old side's length that puts old line `line` on its copy at file line `at`, is apart
+ * from `chosen` and is at least `lowest` similar to the old side, if there is one.
+ */
+function rivalAtSighting(
+  file: TextFile,
+  old: readonly OldLine[],
+  chosen: Span,
+  { line, at }: Sighting,
+  lowest: number,
+): number | undefined {
+  const start = at - line;
+  const end = start + old.length;
+  if (start < 0 || end > file.lines.length || (start < chosen.end && chosen.start < end)) return undefined;
+  const want = old.map((l) => looseKey(l.text)).join("\n");
+  const found = similarity(want, looseKeys(file).slice(start, end).join("\n"), Number.POSITIVE_INFINITY);
+  return found !== undefined && found.similarity >= lowest ? start : undefined;
+}
+
+/**
  * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
- * alignFuzzyReadings) and the windows near it.
+ * alignFuzzyReadings), the windows near it, and the least similarity of a rival place (threshold − margin).
  */
 export function judgeReadings(
   file: TextFile,
@@ -78,6 +101,7 @@ export function judgeReadings(
   old: readonly OldLine[],
   readings: readonly FuzzyAlignment[],
   near: readonly Span[],
+  lowest: number,
 ): ReadingsVerdict {
   const chosen = readings[0] as Aligned;
   const where = footprint(ops, chosen.alignment);
@@ -86,6 +110,10 @@ export function judgeReadings(
   for (const reading of others) {
     if (!reading.ok || reading.sightings.length > 0) continue;
     if (footprint(ops, reading.alignment) !== where) return differs(reading);
+  }
+  for (const sighting of chosen.sightings) {
+    const rival = rivalAtSighting(file, old, chosen, sighting, lowest);
+    if (rival !== undefined) return { kind: "ambiguous", starts: [chosen.start, rival].sort((a, b) => a - b) };
   }
   for (const { line, at } of chosen.sightings) {
     const window = stretched(file, old, chosen, line, at);

@@ -92,6 +92,26 @@ describe("fuzzy rung", () => {
     if (result.kind === "ambiguous") expect(result.lines).toEqual([2, 10]);
   });
 
+  it("a SEARCH line the file has verbatim in a look-alike block makes that block a rival place", () => {
+    // The model quoted the header of one recipe and the last line of the next: the window around the header scores
+    // best, but the block holding the quoted last line is nearly as similar, and the insertion would go elsewhere.
+    const recipe = (target: string, header: string): string[] => [
+      header,
+      "\t$(CC) -o app main.c util.c network.c storage.c \\",
+      `\t\t--target=${target}-release`,
+      "",
+    ];
+    const content = lines(
+      ...recipe("build", "build:"),
+      ...recipe("install", "install: build"),
+      ...recipe("clean", "clean:"),
+    );
+    const search = ["", "install: build", recipe("x", "")[1]!, "\t\t--target=clean-release"].join("\n");
+    const replace = search.replace("install: build", "install: build\n\t@echo installing");
+    const result = locate(parseText(content), { ops: searchReplace(search, replace), hint: {} });
+    expect(result).toMatchObject({ kind: "ambiguous", lines: [4, 8] });
+  });
+
   it("below the threshold: not found, with the similarity in the note", () => {
     const search = [
       "function computeTotal(items) {",
