@@ -93,6 +93,36 @@ export class FenceNesting {
   }
 }
 
+/**
+ * Follows the body of a patch that a fenced block holds (a unified diff's hunks, an apply-patch envelope): there a
+ * line starting with a space is a context line even when it reads as a fence (`` ```` `` in a diff of a Markdown
+ * file), so it neither closes the block nor opens another. CommonMark would close the block there (a closing fence
+ * may be indented by up to three spaces), and the hunks after it were lost.
+ */
+export class PatchBody {
+  private inside = false;
+
+  /** Feeds the next line of the block: true when it is a context line of the patch (never a fence). */
+  holdsContext(line: string): boolean {
+    if (line.startsWith("@@") || line.trim() === "*** Begin Patch") {
+      this.inside = true;
+      return false;
+    }
+    if (!this.inside) return false;
+    const c = line[0];
+    if (c === " ") return true;
+    // Lines that keep a patch going: added, removed, a no-newline marker, a blank line whose space was dropped, and
+    // the envelope's own `*** ` lines up to its end.
+    this.inside =
+      line === "" ||
+      c === "+" ||
+      c === "-" ||
+      c === "\\" ||
+      (line.startsWith("*** ") && line.trim() !== "*** End Patch");
+    return false;
+  }
+}
+
 export interface FenceScan {
   /** Index of the closing fence line, undefined when the reply ends first. */
   readonly end: number | undefined;
@@ -150,10 +180,12 @@ export function dedentFences(lines: string[]): void {
     const indent = opener.indent;
     lines[i] = stripIndent(lines[i]!, indent);
     const nesting = new FenceNesting({ ...opener, indent: 0 });
+    const patch = new PatchBody();
     let j = i + 1;
     for (; j < lines.length; j++) {
       // Most blocks are not indented: their lines are left alone rather than copied.
       if (indent > 0) lines[j] = stripIndent(lines[j]!, indent);
+      if (patch.holdsContext(lines[j]!)) continue;
       if (nesting.step(parseFenceLine(lines[j]!)) === "close") break;
     }
     // Every line is visited once: after a fence that is never closed, no other fence is looked for.
@@ -192,11 +224,16 @@ export const isDiffInfo = (info: string): boolean => DIFF_INFOS.has(infoLanguage
 export function linesOutsideFences(text: string): string[] {
   const outside: string[] = [];
   let open: FenceLine | undefined;
+  let patch = new PatchBody();
   for (const line of text.split(/\r?\n/)) {
+    if (open !== undefined && patch.holdsContext(line)) continue;
     const fence = parseFenceLine(line);
     if (open === undefined) {
       if (fence === undefined) outside.push(line);
-      else open = fence;
+      else {
+        open = fence;
+        patch = new PatchBody();
+      }
     } else if (fence !== undefined && closesFence(open, fence)) open = undefined;
   }
   return outside;

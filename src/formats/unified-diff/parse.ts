@@ -106,7 +106,12 @@ function readHunks(
       }
       continue;
     }
-    entries.push(scan.hunk);
+    if (scan.hunk.ops.length === 0) {
+      // A header with nothing under it is a hunk that was lost on the way (cut, or its lines read as something
+      // else); dropping it in silence would report the reply as applied.
+      const message = `line ${k + 1}: the hunk header ${quoteLine(lines[k]!)} is followed by no diff lines; that hunk was not applied, resend it with its ' ', '-' and '+' lines`;
+      entries.push(problemItem(FORMAT, k, path, message));
+    } else entries.push(scan.hunk);
     if (stray) break;
   }
   return { entries, next: j };

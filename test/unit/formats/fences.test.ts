@@ -87,4 +87,9 @@ describe("linesOutsideFences", () => {
     const text = ["COMMIT: a", "````md", "```", "COMMIT: inside", "```", "````", "COMMIT: b", "~~~", "x"].join("\n");
     expect(linesOutsideFences(text)).toEqual(["COMMIT: a", "COMMIT: b"]);
   });
+
+  it("a diff's context line that reads as a fence stays inside the block", () => {
+    const text = ["COMMIT: a", "```diff", "@@ -1,2 +1,2 @@", " ```", "-x", "+y", " ```", "```", "COMMIT: b"].join("\n");
+    expect(linesOutsideFences(text)).toEqual(["COMMIT: a", "COMMIT: b"]);
+  });
 });

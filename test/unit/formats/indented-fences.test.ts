@@ -18,6 +18,19 @@ describe("dedentFences", () => {
     expect(lines).toEqual(before);
   });
 
+  it("inside a patch's body, a context line that reads as a fence neither closes the block nor opens one", () => {
+    // A diff of a Markdown file: " ```" is context. CommonMark would close the block there, and the list item's
+    // indentation would then be stripped from the wrong lines.
+    const diff = ["@@ -1,3 +1,3 @@", " ```", "-a", "+b", " ```", "@@ -9,2 +9,2 @@", "  x", "-y", "+z"];
+    const lines = ["1. Fix:", "   ```diff", ...diff.map((l) => `   ${l}`), "   ```", "   after"];
+    dedentFences(lines);
+    expect(lines).toEqual(["1. Fix:", "```diff", ...diff, "```", "   after"]);
+    const envelope = ["*** Begin Patch", "*** Update File: a.md", "@@", " ```", "-a", "+b", " ```", "*** End Patch"];
+    const patch = ["  ```", ...envelope.map((l) => `  ${l}`), "  ```", "  after"];
+    dedentFences(patch);
+    expect(patch).toEqual(["```", ...envelope, "```", "  after"]);
+  });
+
   it("de-indents an unclosed indented block to the end of the reply", () => {
     const lines = ["  ```", "  a", "    b"];
     dedentFences(lines);

@@ -4,7 +4,7 @@
  * an apply_patch envelope around a Markdown file's fence lines. Markers of a known dialect that do not parse are a
  * reply the model meant as edits: refused as invalid-format with the line named, never "no edits".
  */
-import { fence, patchDoc, reply } from "../render.js";
+import { fence, patchDoc, patchUpdate, reply, udiff } from "../render.js";
 import { swap, type CaseSpec } from "../spec.js";
 import { applied, HANDLER_LIMIT, P, refusal, S } from "./common.js";
 
@@ -22,6 +22,12 @@ const limitLine = S.handlers.split("\n").indexOf(HANDLER_LIMIT) + 1;
 
 const SETUP_FROM = "docker compose down -v\ndocker compose up -d db\nmake seed";
 const SETUP_TO = "docker compose down -v\ndocker compose up -d db\nmake migrate seed";
+
+/** setup.md with a bare code fence (no info string), edited inside the block and again further down. */
+const BARE_SETUP = swap(S.setup, "```sh", "```");
+const PORT_FROM = "Set `LISTEN_ADDR=:9090`";
+const PORT_TO = "Set `LISTEN_ADDR=:9091`";
+const BARE_SETUP_AFTER = swap(swap(BARE_SETUP, SETUP_FROM, SETUP_TO), PORT_FROM, PORT_TO);
 
 export const DIALECTS: CaseSpec[] = [
   applied(
@@ -154,6 +160,40 @@ export const DIALECTS: CaseSpec[] = [
         ),
         "",
       ),
+    ),
+  ),
+  applied(
+    "exact-udiff-markdown-bare-fences-as-context",
+    "exact",
+    "udiff",
+    "A fenced diff of a Markdown file whose context holds the file's bare ``` lines: a context line is never the " +
+      "closing fence, and the hunk after it is applied too.",
+    { [P.setup]: BARE_SETUP },
+    { [P.setup]: BARE_SETUP_AFTER },
+    reply("Migrate before seeding, and move the port:", fence(udiff(P.setup, BARE_SETUP, BARE_SETUP_AFTER))),
+  ),
+  applied(
+    "exact-patch-markdown-bare-fences-as-context",
+    "exact",
+    "patch",
+    "An apply_patch envelope in a bare fence whose context holds the Markdown file's bare ``` lines.",
+    { [P.setup]: BARE_SETUP },
+    { [P.setup]: BARE_SETUP_AFTER },
+    reply(
+      "Migrate before seeding, and move the port:",
+      fence(patchDoc(patchUpdate(P.setup, BARE_SETUP, BARE_SETUP_AFTER)), ""),
+    ),
+  ),
+  refusal(
+    "invalid-format-udiff-empty-hunk",
+    "invalid-format",
+    "udiff",
+    ["invalid-format"],
+    "A hunk header followed by the closing fence (its lines lost): refused by name, never dropped while the rest applies.",
+    { [P.setup]: BARE_SETUP },
+    reply(
+      "Migrate before seeding, and move the port:",
+      fence(`${udiff(P.setup, BARE_SETUP, swap(BARE_SETUP, SETUP_FROM, SETUP_TO))}\n@@ -40,3 +40,3 @@`),
     ),
   ),
   refusal(
