@@ -1,14 +1,15 @@
 /**
  * The other reading of a window that the re-indenting rungs (indentation, unicode) matched. Those rungs compare
- * lines without their indentation, so a SEARCH whose edge line is a `}` matches the window's `}` at any depth. When
- * other indented lines of the window match the model's text byte for byte, the model wrote in the file's own
- * columns; if the edge line, exactly as the model wrote it, is in the file just beyond that edge, the model may as
- * well have left out the lines in between and meant that line. The two readings agree unless the edit removes the
+ * lines without their indentation (unicode also collapses runs of spaces inside them), so a SEARCH whose edge line
+ * is a `}` matches the window's `}` at any depth. When other lines of the window match the model's text byte for
+ * byte, where the rung would have forgiven a difference (indentation, a run of spaces inside), the model wrote in
+ * the file's own columns; if the edge line, exactly as the model wrote it, is in the file just beyond that edge, the
+ * model may as well have left out the lines in between and meant that line. The two readings agree unless the edit removes the
  * edge line or adds lines beside it; then the place is a guess and the edit is ambiguous.
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
-import { isBlank } from "./normalize.js";
+import { foldLine, isBlank } from "./normalize.js";
 import type { OldLine } from "./old-side.js";
 
 const same = (a: string, b: string): boolean => a.trimEnd() === b.trimEnd();
@@ -41,15 +42,19 @@ export function reindentedEdgeReading(
   const real = old.flatMap((l, i) => (isBlank(l.text) ? [] : [i]));
   if (real.length < 2) return undefined;
   const exact = (i: number): boolean => same(old[i]!.text, file.lines[start + i]!);
-  // A line at the margin matches at any unit: only an indented line shows that the model kept the file's columns.
-  const indentedExact = (i: number): boolean => exact(i) && /^\s/.test(old[i]!.text);
+  // A line at the margin with single spaces matches at any unit: only a difference the rung forgives (indentation,
+  // a run of spaces, a typographic character), absent from an exact line, shows the model kept the file's columns.
+  const tellingExact = (i: number): boolean => {
+    const text = old[i]!.text;
+    return exact(i) && (/^\s/.test(text) || foldLine(text) !== text.trim());
+  };
   const edges = [
     { at: real[real.length - 1]!, step: 1 },
     { at: real[0]!, step: -1 },
   ];
   for (const { at, step } of edges) {
     const line = old[at]!;
-    if (exact(at) || !placesChange(ops, line) || !real.some((i) => i !== at && indentedExact(i))) continue;
+    if (exact(at) || !placesChange(ops, line) || !real.some((i) => i !== at && tellingExact(i))) continue;
     for (let k = 1; k <= old.length; k++) {
       const f = start + at + step * k;
       if (f < 0 || f >= file.lines.length) break;

@@ -211,4 +211,33 @@ describe("drift regressions (engine bugs): indentation kept by the splice", () =
     const intended = before.replace("    }\n\n", '    }\n    logDrift("probe");\n\n');
     expect(landsOrRefuses(await run("outer.js", before, reply), intended)).toBe(true);
   });
+
+  // Harness case 10371:1078 (commented-out code). The hunk left out one `},` of two; its `},`, written with the
+  // spaces of the outer one, matched the inner one on the unicode rung (runs of spaces collapse) while its first line
+  // matched byte for byte, and the inner line was removed.
+  test("unicode: a line the model wrote with the spacing of the file's next line is not taken for the one before", async () => {
+    const before = [
+      "// expect(result).toMatchObject({",
+      "//   error: {",
+      "//     input: {",
+      '//       unknownKeys: "strip",',
+      "//     },",
+      "//   },",
+      '//   validation: "json",',
+      "// });",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/json.test.ts",
+      "+++ b/json.test.ts",
+      "@@ @@",
+      ' //       unknownKeys: "strip",',
+      "-//   },",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("//     },\n//   },\n", "//     },\n");
+    expect(landsOrRefuses(await run("json.test.ts", before, reply), intended)).toBe(true);
+  });
 });
