@@ -140,7 +140,10 @@ function replaceItem(path: string, hunk: Hunk): ParsedItem {
     kind: "replace",
     path,
     ops: hunk.ops,
-    hint: hunk.oldStart === undefined ? {} : { line: hunk.oldStart },
+    hint: {
+      ...(hunk.oldStart === undefined ? {} : { line: hunk.oldStart }),
+      ...(hunk.oldEndsWithoutNewline ? { atEndOfFile: true } : {}),
+    },
     explicitOps: true,
     // A marker on either side means the hunk reaches the end of the file, so the other side's missing marker
     // states "ends with a newline" (git's meaning); without any marker the file keeps its state.

@@ -24,6 +24,11 @@ const guardHunk = (header: string, message: string): string =>
     "     destination.parent.mkdir(parents=True, exist_ok=True)",
   ].join("\n");
 
+const PORTS_PATH = "config/ports.ini";
+const PORTS_SECTION = (name: string): string => `[${name}]\nport = 8080\nenabled = true`;
+/** Two sections alike, no final newline. */
+const PORTS = `${PORTS_SECTION("server")}\n\n${PORTS_SECTION("worker")}`;
+
 const LOADER_PATH = "tools/config_loader.py";
 const LOADER = `"""Loads the deployment configuration from YAML files."""
 
@@ -143,6 +148,30 @@ export const AMBIGUITY: CaseSpec[] = [
           `--- a/${P.exporters}`,
           `+++ b/${P.exporters}`,
           guardHunk(`@@ -${guardLine(2)},4 +${guardLine(2)},4 @@`, "nothing to export as JSON"),
+        ].join("\n"),
+      ),
+    ),
+  },
+  {
+    id: "ambiguity-udiff-no-newline-marker-selects-end",
+    category: "ambiguity",
+    format: "udiff",
+    expect: "apply",
+    note: "Two identical sections; the hunk has no line numbers, but `\\ No newline at end of file` after its old side says it ends the file, which selects the second.",
+    before: tree({ [PORTS_PATH]: PORTS }),
+    after: tree({ [PORTS_PATH]: `${PORTS_SECTION("server")}\n\n${PORTS_SECTION("worker").replace("true", "false")}` }),
+    reply: reply(
+      "Disable the worker:",
+      fence(
+        [
+          `--- a/${PORTS_PATH}`,
+          `+++ b/${PORTS_PATH}`,
+          "@@ @@",
+          " port = 8080",
+          "-enabled = true",
+          "\\ No newline at end of file",
+          "+enabled = false",
+          "\\ No newline at end of file",
         ].join("\n"),
       ),
     ),
