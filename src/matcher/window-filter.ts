@@ -43,6 +43,10 @@ export function windowsSharing(
   atLeast: number,
   signatures: KeySignatures,
 ): SharingWindows[] {
+  // A file shorter than every size has no window (and no span to count).
+  if (!sizes.some((size) => size >= 1 && size <= keys.length)) {
+    return sizes.map(() => ({ starts: new Int32Array(0), shared: new Int32Array(0) }));
+  }
   const signed = signatures.lines;
   const least = Math.max(1, atLeast);
   const bucketOfKey = (key: string): number => signatures.sign(key) & BUCKET_MASK;

@@ -112,6 +112,13 @@ describe("fuzzy rung", () => {
     expect(result).toMatchObject({ kind: "ambiguous", lines: [4, 8] });
   });
 
+  it("a SEARCH longer than the whole file by two lines or more is not found, with no window to compare", () => {
+    const search = body.join("\n").replace("item.quantity", "item.qty");
+    const short = parseText(body.slice(0, 5).join("\n"));
+    const result = locate(short, { ops: searchReplace(search, `${search}\n// x`), hint: {} });
+    expect(result.kind).toBe("not-found");
+  });
+
   it("below the threshold: not found, with the similarity in the note", () => {
     const search = [
       "function computeTotal(items) {",
