@@ -1,9 +1,9 @@
 /**
  * Markdown code fences as models write them: 3+ backticks or tildes, an optional info string, sometimes indented
- * (inside list items). Closing follows CommonMark (same character, at least the opener's length, no info string),
- * with one model habit on top: inside a block, a fence line WITH an info string opens a nested block (a README's
- * ```bash example inside a whole-file reply), which CommonMark would not do but models rely on when they do not
- * lengthen the outer fence.
+ * (inside list items). Closing follows CommonMark (same character, at least the opener's length, no info string)
+ * but only at the opener's column (closesFence), with one model habit on top: inside a block, a fence line WITH an
+ * info string opens a nested block (a README's ```bash example inside a whole-file reply), which CommonMark would
+ * not do but models rely on when they do not lengthen the outer fence.
  */
 
 export interface FenceLine {
@@ -45,14 +45,15 @@ export function parseFenceLine(line: string): FenceLine | undefined {
   return { char, length: marks.length, indent: m[1]!.length, info };
 }
 
-/** True when `line` closes a block opened by `opener`: same character, at least as long, no info string. */
+/**
+ * True when `line` closes a block opened by `opener`: same character, at least as long, no info string, and
+ * indented no deeper than the opener. CommonMark lets a closing fence be indented by up to three spaces; models
+ * close at the opener's column, and a deeper fence line is the content's own: a context line of a diff of a
+ * Markdown file (" ```"), a list item's code fence in a SEARCH or a whole file ("  ```"). Read the CommonMark way,
+ * it closed the reply's block early and the lines after it were lost or de-indented.
+ */
 export function closesFence(opener: FenceLine, line: FenceLine): boolean {
-  return (
-    line.char === opener.char &&
-    line.info === "" &&
-    line.length >= opener.length &&
-    line.indent <= Math.max(opener.indent, 3)
-  );
+  return line.char === opener.char && line.info === "" && line.length >= opener.length && line.indent <= opener.indent;
 }
 
 /** What one line does inside a block: ends it, opens or closes a nested example, or is plain content. */
@@ -90,36 +91,6 @@ export class FenceNesting {
       return "nested";
     }
     return "content";
-  }
-}
-
-/**
- * Follows the body of a patch that a fenced block holds (a unified diff's hunks, an apply-patch envelope): there a
- * line starting with a space is a context line even when it reads as a fence (`` ```` `` in a diff of a Markdown
- * file), so it neither closes the block nor opens another. CommonMark would close the block there (a closing fence
- * may be indented by up to three spaces), and the hunks after it were lost.
- */
-export class PatchBody {
-  private inside = false;
-
-  /** Feeds the next line of the block: true when it is a context line of the patch (never a fence). */
-  holdsContext(line: string): boolean {
-    if (line.startsWith("@@") || line.trim() === "*** Begin Patch") {
-      this.inside = true;
-      return false;
-    }
-    if (!this.inside) return false;
-    const c = line[0];
-    if (c === " ") return true;
-    // Lines that keep a patch going: added, removed, a no-newline marker, a blank line whose space was dropped, and
-    // the envelope's own `*** ` lines up to its end.
-    this.inside =
-      line === "" ||
-      c === "+" ||
-      c === "-" ||
-      c === "\\" ||
-      (line.startsWith("*** ") && line.trim() !== "*** End Patch");
-    return false;
   }
 }
 
@@ -180,12 +151,10 @@ export function dedentFences(lines: string[]): void {
     const indent = opener.indent;
     lines[i] = stripIndent(lines[i]!, indent);
     const nesting = new FenceNesting({ ...opener, indent: 0 });
-    const patch = new PatchBody();
     let j = i + 1;
     for (; j < lines.length; j++) {
       // Most blocks are not indented: their lines are left alone rather than copied.
       if (indent > 0) lines[j] = stripIndent(lines[j]!, indent);
-      if (patch.holdsContext(lines[j]!)) continue;
       if (nesting.step(parseFenceLine(lines[j]!)) === "close") break;
     }
     // Every line is visited once: after a fence that is never closed, no other fence is looked for.
@@ -224,16 +193,11 @@ export const isDiffInfo = (info: string): boolean => DIFF_INFOS.has(infoLanguage
 export function linesOutsideFences(text: string): string[] {
   const outside: string[] = [];
   let open: FenceLine | undefined;
-  let patch = new PatchBody();
   for (const line of text.split(/\r?\n/)) {
-    if (open !== undefined && patch.holdsContext(line)) continue;
     const fence = parseFenceLine(line);
     if (open === undefined) {
       if (fence === undefined) outside.push(line);
-      else {
-        open = fence;
-        patch = new PatchBody();
-      }
+      else open = fence;
     } else if (fence !== undefined && closesFence(open, fence)) open = undefined;
   }
   return outside;

@@ -46,6 +46,14 @@ describe("scanFence", () => {
     expect(scan(["```", "    ```", "x", "```"]).end).toBe(3);
   });
 
+  it("a bare fence indented deeper than the opener is content (a diff's ' ```' context line, a list item's fence)", () => {
+    expect(scan(["```diff", " ```", "-a", "+b", " ```", "```"]).end).toBe(5);
+    expect(scan(["```markdown", "   ```", "   npm publish", "   ```", "```"]).end).toBe(4);
+    // An indented opener closes at its own column or less.
+    expect(scan(["   ```", "   a", "   ```"]).end).toBe(2);
+    expect(scan(["  ```", "a", "```"]).end).toBe(2);
+  });
+
   it("reports an unclosed block", () => {
     expect(scan(["````", "```js", "x", "```"])).toMatchObject({ end: undefined, stop: undefined });
   });

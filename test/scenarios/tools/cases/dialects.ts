@@ -4,7 +4,7 @@
  * an apply_patch envelope around a Markdown file's fence lines. Markers of a known dialect that do not parse are a
  * reply the model meant as edits: refused as invalid-format with the line named, never "no edits".
  */
-import { fence, patchDoc, patchUpdate, reply, udiff } from "../render.js";
+import { editblock, fence, patchDoc, patchUpdate, reply, udiff, wholeFile } from "../render.js";
 import { swap, type CaseSpec } from "../spec.js";
 import { applied, HANDLER_LIMIT, P, refusal, S } from "./common.js";
 
@@ -28,6 +28,26 @@ const BARE_SETUP = swap(S.setup, "```sh", "```");
 const PORT_FROM = "Set `LISTEN_ADDR=:9090`";
 const PORT_TO = "Set `LISTEN_ADDR=:9091`";
 const BARE_SETUP_AFTER = swap(swap(BARE_SETUP, SETUP_FROM, SETUP_TO), PORT_FROM, PORT_TO);
+
+/** A Markdown file whose list items hold bare code fences indented under them. */
+const RELEASE_PATH = "docs/release.md";
+const RELEASE_STEP = ["   ```", "   git tag v1.2.3", "   git push --tags", "   ```"].join("\n");
+const RELEASE_STEP_TO = RELEASE_STEP.replace("git push --tags", "git push origin v1.2.3");
+const RELEASE = [
+  "# Releasing",
+  "",
+  "1. Tag the release:",
+  "",
+  RELEASE_STEP,
+  "",
+  "2. Publish the package:",
+  "",
+  "   ```",
+  "   npm publish",
+  "   ```",
+  "",
+].join("\n");
+const RELEASE_AFTER = swap(RELEASE, RELEASE_STEP, RELEASE_STEP_TO);
 
 export const DIALECTS: CaseSpec[] = [
   applied(
@@ -183,6 +203,25 @@ export const DIALECTS: CaseSpec[] = [
       "Migrate before seeding, and move the port:",
       fence(patchDoc(patchUpdate(P.setup, BARE_SETUP, BARE_SETUP_AFTER)), ""),
     ),
+  ),
+  applied(
+    "exact-editblock-markdown-indented-fences-as-content",
+    "exact",
+    "editblock",
+    "A SEARCH/REPLACE on a Markdown list item whose code fence is indented under it: that fence line is the " +
+      "file's, not the one closing the reply's block, and keeps its indentation.",
+    { [RELEASE_PATH]: RELEASE },
+    { [RELEASE_PATH]: RELEASE_AFTER },
+    reply("Push only the new tag:", editblock(RELEASE_PATH, RELEASE_STEP, RELEASE_STEP_TO)),
+  ),
+  applied(
+    "whole-markdown-indented-fences-as-content",
+    "whole-file",
+    "whole",
+    "A whole Markdown file whose list items hold indented code fences: the block ends at the fence in its own column.",
+    { [RELEASE_PATH]: RELEASE },
+    { [RELEASE_PATH]: RELEASE_AFTER },
+    reply("Push only the new tag:", wholeFile(RELEASE_PATH, RELEASE_AFTER)),
   ),
   refusal(
     "invalid-format-udiff-empty-hunk",
