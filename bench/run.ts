@@ -27,6 +27,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "queues", load: async () => (await import("./queues.js")).queuesSection },
   { name: "peers", load: async () => (await import("./peers.js")).peersSection },
   { name: "drifted", load: async () => (await import("./drifted.js")).driftedSection },
+  { name: "replay", load: async () => (await import("./replay.js")).replaySection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

@@ -1,0 +1,171 @@
+/**
+ * Replay: the changes of real commits (replay-cases.ts) applied to the file as it was BACK commits before, as the
+ * commit's own unified diff and as SEARCH/REPLACE blocks, from the same local mirrors as the context section (no
+ * third-party code is committed). `git merge-file` of the older file, the commit's parent and the commit is the
+ * judge: where it merges cleanly, patchsmith's result should be its result; where it conflicts, the change met
+ * lines that changed since and nothing is judged. A result that differs from a clean merge is listed for a person
+ * to read: most are a final newline the blocks cannot state or an indentation written in the file's style, and a
+ * wrong place would show there first.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { applyEdits } from "../src/engine.js";
+import { mirrorsFrom } from "./context.js";
+import { replayCommits, searchReplaceOf } from "./replay-cases.js";
+import type { Section } from "./section.js";
+import { markdownTable } from "./table.js";
+
+const exec = promisify(execFile);
+const BUFFER = { maxBuffer: 64 * 1024 * 1024 } as const;
+
+/** How many commits back the file is taken from; and how many commits per repository are replayed. */
+const BACK = 20;
+const PER_REPO = 120;
+
+const DIALECTS = ["udiff", "editblock"] as const;
+type Dialect = (typeof DIALECTS)[number];
+
+type Outcome = "as merged" | "differs" | "refused, merge clean" | "applied, merge conflicts" | "refused, conflicts";
+const OUTCOMES: readonly Outcome[] = [
+  "as merged",
+  "differs",
+  "refused, merge clean",
+  "applied, merge conflicts",
+  "refused, conflicts",
+];
+
+interface Replayed {
+  readonly repo: string;
+  readonly id: string;
+  readonly dialect: Dialect;
+  readonly outcome: Outcome | "error";
+  readonly error?: string;
+}
+
+async function show(mirror: string, rev: string, path: string): Promise<string | undefined> {
+  try {
+    return (await exec("git", ["-C", mirror, "show", `${rev}:${path}`], BUFFER)).stdout;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The three-way merge of `ours` with the change from `base` to `theirs`; clean when git reports no conflict. */
+async function merge(
+  dir: string,
+  ours: string,
+  base: string,
+  theirs: string,
+): Promise<{ text: string; clean: boolean }> {
+  const files = ["ours", "base", "theirs"].map((name) => join(dir, name));
+  [ours, base, theirs].forEach((text, i) => {
+    writeFileSync(files[i]!, text);
+  });
+  try {
+    return { text: (await exec("git", ["merge-file", "-p", ...files], BUFFER)).stdout, clean: true };
+  } catch (error) {
+    const { stdout, code } = error as { stdout?: string; code?: number };
+    if (typeof code !== "number" || code < 1) throw error;
+    return { text: stdout ?? "", clean: false };
+  }
+}
+
+const withoutFinalNewline = (text: string): string => text.replace(/\r?\n$/, "");
+
+async function replayRepo(mirror: string, dir: string, log: (line: string) => void): Promise<Replayed[]> {
+  const parts = mirror.replace(/\/+$/, "").split("/");
+  const repo = (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1))?.replace("+", "/") ?? mirror;
+  const history = (
+    await exec("git", ["-C", mirror, "log", "--no-merges", "--format=%H", "--numstat", "-n3000"], BUFFER)
+  ).stdout;
+  const results: Replayed[] = [];
+  let replayed = 0;
+  for (const { sha, path } of replayCommits(history)) {
+    if (replayed >= PER_REPO) break;
+    const [base, theirs, ours] = await Promise.all([
+      show(mirror, `${sha}~1`, path),
+      show(mirror, sha, path),
+      show(mirror, `${sha}~${String(BACK + 1)}`, path),
+    ]);
+    // The file must have changed since (else this is the commit itself) and be text.
+    if (base === undefined || theirs === undefined || ours === undefined || ours === base || ours.includes("\0")) {
+      continue;
+    }
+    replayed++;
+    const diff = (await exec("git", ["-C", mirror, "diff", `${sha}~1`, sha, "--", path], BUFFER)).stdout;
+    const merged = await merge(dir, ours, base, theirs);
+    for (const dialect of DIALECTS) {
+      const id = `${repo}@${sha.slice(0, 10)}:${path} (${dialect})`;
+      const reply = dialect === "udiff" ? "```diff\n" + diff + "```\n" : searchReplaceOf(path, diff);
+      try {
+        const result = await applyEdits(reply, (p) => (p === path ? ours : undefined), { knownPaths: [path] });
+        const applied = result.results.length > 0 && result.results.every((r) => r.ok);
+        const after = result.files.get(path) ?? ours;
+        const same =
+          dialect === "udiff" ? after === merged.text : withoutFinalNewline(after) === withoutFinalNewline(merged.text);
+        const outcome: Outcome = merged.clean
+          ? applied
+            ? same
+              ? "as merged"
+              : "differs"
+            : "refused, merge clean"
+          : applied
+            ? "applied, merge conflicts"
+            : "refused, conflicts";
+        results.push({ repo, id, dialect, outcome });
+      } catch (error) {
+        results.push({ repo, id, dialect, outcome: "error", error: String(error) });
+      }
+    }
+  }
+  log(`replay: ${repo}, ${String(replayed)} commits`);
+  return results;
+}
+
+export const replaySection: Section = {
+  name: "replay",
+  async run({ log }) {
+    const mirrors = mirrorsFrom(process.env);
+    if (mirrors.length === 0) {
+      const note = "No repository mirrors (set PATCHSMITH_BENCH_MIRRORS to git directories): nothing measured.";
+      return { markdown: `## Replay\n\n${note}\n`, figures: { skipped: true }, targets: [], findings: [] };
+    }
+    const dir = mkdtempSync(join(tmpdir(), "patchsmith-bench-replay-"));
+    const results: Replayed[] = [];
+    try {
+      for (const mirror of mirrors) results.push(...(await replayRepo(mirror, dir, log)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const count = (list: readonly Replayed[], outcome: Outcome | "error"): number =>
+      list.filter((r) => r.outcome === outcome).length;
+    const rows = DIALECTS.map((dialect) => {
+      const own = results.filter((r) => r.dialect === dialect);
+      return [dialect, String(own.length), ...OUTCOMES.map((o) => String(count(own, o))), String(count(own, "error"))];
+    });
+    const errors = results.filter((r) => r.outcome === "error");
+    const differs = results.filter((r) => r.outcome === "differs");
+    const repos = new Set(results.map((r) => r.repo)).size;
+    return {
+      markdown: [
+        "## Replay: real commits applied to an older file",
+        "",
+        `The last ${String(PER_REPO)} commits per repository (${String(repos)} repositories) that change one text ` +
+          `file by at most 40 lines, applied to that file as it was ${String(BACK)} commits before; judged by ` +
+          "`git merge-file` (older file, parent, commit).",
+        "",
+        markdownTable(["reply", "cases", ...OUTCOMES, "errors"], rows),
+        "",
+        ...(differs.length > 0
+          ? ["Applied, but not as the clean merge (read each):", "", ...differs.map((r) => `- ${r.id}`), ""]
+          : []),
+      ].join("\n"),
+      figures: { back: BACK, perRepo: PER_REPO, results },
+      targets: [{ target: "replay: no engine error", measured: String(errors.length), met: errors.length === 0 }],
+      findings: errors.map((r) => `replay: ${r.id} threw ${r.error ?? ""}`),
+    };
+  },
+};
