@@ -68,4 +68,52 @@ describe("engine robustness", () => {
       { numRuns: 400 },
     );
   });
+
+  test("answers any mix of dialect markers, fences and code lines without throwing", async () => {
+    const piece = fc.constantFrom(
+      "```",
+      "```diff",
+      "```ts",
+      " ```",
+      "  ```",
+      "~~~",
+      "@@ -1,3 +1,3 @@",
+      "@@ -40,0 +41,2 @@",
+      "@@ @@",
+      "@@ ... @@",
+      "--- a/src/app.ts",
+      "+++ b/src/app.ts",
+      "--- /dev/null",
+      "diff --git a/src/app.ts b/src/app.ts",
+      "*** Begin Patch",
+      "*** Update File: src/app.ts",
+      "*** Add File: src/new.ts",
+      "*** End of File",
+      "*** End Patch",
+      "<<<<<<< SEARCH",
+      "=======",
+      ">>>>>>> REPLACE",
+      "src/app.ts",
+      "\\ No newline at end of file",
+      "+  audit();",
+      "-}",
+      " }",
+      "",
+      "...",
+      "  // ... existing code ...",
+      ...vocabulary,
+      ...vocabulary.map((l) => ` ${l}`),
+      ...vocabulary.map((l) => `-${l}`),
+    );
+    const before = `${vocabulary.join("\n")}\n${vocabulary.join("\n")}\n`;
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 40 }), async (lines) => {
+        const result = await applyEdits(lines.join("\n"), (p) => (p === PATH ? before : undefined), {
+          knownPaths: [PATH],
+        });
+        if (result.results.some((r) => !r.ok)) expect(result.files.get(PATH) ?? before).toBe(before);
+      }),
+      { numRuns: 1500 },
+    );
+  });
 });
