@@ -196,23 +196,30 @@ export function nearestPair(pairs: AlignedPairs, index: number): LinePair | unde
   return undefined;
 }
 
-/** The model copied its reference line byte for byte, and the added line's indentation is evidently the file's. */
-function keepsModelIndent(text: string, width: number, ref: LinePair, plan: IndentPlan): boolean {
+/**
+ * The model copied its reference line byte for byte, and the added line's indentation is evidently the file's, or
+ * is the content of a string literal (`inLiteral`: string-literals.ts) rather than indentation.
+ */
+function keepsModelIndent(text: string, width: number, ref: LinePair, plan: IndentPlan, inLiteral: boolean): boolean {
   const refWidth = leadingWidth(ref.model);
   if (!sameLeading(ref.model, refWidth, ref.file) || !plan.sameUnit) return false;
   // An unindented line fits every style; the file's style is read only when nothing else decides.
-  if (width === 0) return true;
+  if (width === 0 || inLiteral) return true;
   if (refWidth > 0 && sameCharacters(leadingKinds(text, width), leadingKinds(ref.model, refWidth))) return true;
   // An indentation the model copied byte for byte from another line of the window (the body of a template literal
   // under an unindented line, a tab-and-space continuation) is the file's own, whatever its dominant style.
   return fits(text.slice(0, width), plan.fileKind) || plan.copiedIndent(text, width);
 }
 
-/** An added line in the file's style at the depth its reference line implies. */
-export function reindentLine(text: string, ref: LinePair | undefined, plan: IndentPlan): string {
+/**
+ * An added line in the file's style at the depth its reference line implies. A line that starts inside a string
+ * literal keeps its bytes where the model evidently copied the file's columns; where the whole edit moves to
+ * another depth, it moves with the code around it.
+ */
+export function reindentLine(text: string, ref: LinePair | undefined, plan: IndentPlan, inLiteral = false): string {
   if (isBlank(text)) return text;
   const width = leadingWidth(text);
-  if (ref !== undefined && keepsModelIndent(text, width, ref, plan)) return text;
+  if (ref !== undefined && keepsModelIndent(text, width, ref, plan, inLiteral)) return text;
   const ws = text.slice(0, width);
   const fitting = fits(ws, plan.fileKind);
   const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;

@@ -10,6 +10,7 @@ import { fileIndentKind, fileIndentStyle } from "../matcher/indent-structure.js"
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 import { alignedPairs, nearestPair, planIndent, reindentLine, type FileIndent } from "./splice-indent.js";
+import { startsInsideLiteral } from "./string-literals.js";
 
 /** The alignment must tile the match in op order; anything else is a matcher bug, not an expected failure. */
 function checkAlignment(edit: ReplaceEdit, match: Match): void {
@@ -57,6 +58,7 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   const eolAt = (i: number): Eol => source.eol(i);
   const pairs = alignedPairs(lineAt, edit, match);
   const plan = planIndent(indent, edit, pairs);
+  const literal = startsInsideLiteral(edit.path, edit.ops);
   const lines: string[] = [];
   const eols: Eol[] = [];
   const keep = (start: number, end: number): void => {
@@ -74,7 +76,9 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
     const op = edit.ops[index]!;
     if (op.op === "add") {
       // A `\r` left at the end of model text is CRLF residue; the line gets the file's ending instead.
-      lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan));
+      lines.push(
+        reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan, literal?.[index] === true),
+      );
       eols.push(eol);
       seenNonElision = true;
       trailingGap = 0;

@@ -204,6 +204,65 @@ describe("renderReplacement: indentation", () => {
     expect(after).toBe(file.replace("<p>hi</p>\n", "<p>hi</p>\n      <p>bye</p>\n"));
   });
 
+  it("keeps the space-indented lines of a Go raw string the model adds to a tab-indented file", () => {
+    const file = lines("func TestHelp(t *testing.T) {", "\tcheck(t, run())", "}");
+    const search = "\tcheck(t, run())\n}";
+    const added = [
+      "func TestUsage(t *testing.T) {",
+      "\texpected := `Usage:",
+      "      --foo    foo usage",
+      "  -h, --help   help`",
+      "\tcheck(t, expected)",
+      "}",
+    ];
+    const applied = applyOps(
+      file,
+      searchReplace(search, [search, "", ...added].join("\n")),
+      {},
+      {},
+      { path: "help_test.go" },
+    );
+    expect(applied).toMatchObject({
+      ok: true,
+      after: lines("func TestHelp(t *testing.T) {", "\tcheck(t, run())", "}", "", ...added),
+    });
+  });
+
+  it("keeps the tab a Python triple-quoted string starts a line with in a space-indented file", () => {
+    const file = lines("def test_rows():", "    rows = export()", "    assert rows");
+    const search = "    rows = export()\n    assert rows";
+    const replace = '    rows = export()\n    assert rows == """\n\tname\tvalue\n"""';
+    const applied = applyOps(file, searchReplace(search, replace), {}, {}, { path: "test_export.py" });
+    expect(applied).toMatchObject({
+      ok: true,
+      after: lines("def test_rows():", "    rows = export()", '    assert rows == """', "\tname\tvalue", '"""'),
+    });
+  });
+
+  it("moves a string literal's lines with the code when the whole edit changes depth", () => {
+    // The model wrote the block one level out (found on the indentation rung): the literal's lines follow the code.
+    const file = lines("class T:", "    def test(self):", "        x = 1", "        return x");
+    const applied = applyOps(
+      file,
+      searchReplace("x = 1\nreturn x", 'x = 1\ns = """\n  a\n"""\nreturn x'),
+      {},
+      {},
+      { path: "t.py" },
+    );
+    expect(applied).toMatchObject({
+      ok: true,
+      after: lines(
+        "class T:",
+        "    def test(self):",
+        "        x = 1",
+        '        s = """',
+        "          a",
+        '        """',
+        "        return x",
+      ),
+    });
+  });
+
   it("still writes a new recipe line typed with spaces under a tab-indented one with a tab", () => {
     const file = lines("install: build", "\tcp a b", "", "clean:", "\trm -f x");
     const after = applySR(file, "install: build\n\tcp a b", "install: build\n\tcp a b\n        cp c d");

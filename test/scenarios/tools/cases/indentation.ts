@@ -84,7 +84,28 @@ const SERVER_SHUTDOWN_TO = spacesToTabs(`    if err := srv.Shutdown(shutdownCtx)
     }`);
 const serverChanged = swap(S.server, SERVER_SHUTDOWN_FROM, SERVER_SHUTDOWN_TO);
 
+const VERSION_FROM = 'var version = "dev"';
+/** A usage text in a Go raw string: its lines are indented with spaces in a tab-indented file, as the text is. */
+const VERSION_TO = [
+  'var version = "dev"',
+  "",
+  "const usage = `Usage: server [flags]",
+  "",
+  "Flags:",
+  "      --addr string   address to listen on",
+  "  -h, --help          show this help`",
+].join("\n");
+
 export const INDENTATION: CaseSpec[] = [
+  oneFile({
+    id: "indentation-go-raw-string-keeps-spaces",
+    category: "indentation",
+    note: "Tab-indented Go; the added raw string's lines are indented with spaces, which are its text: kept as written.",
+    key: "server",
+    from: VERSION_FROM,
+    to: VERSION_TO,
+    say: "Add the usage text the flags will print:",
+  }),
   oneFile({
     id: "indentation-py-method-outdented",
     category: "indentation",
