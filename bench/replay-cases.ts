@@ -1,7 +1,7 @@
 /**
  * Replay cases: real commits of real repositories, their change applied to the file as it was some commits
  * earlier (a backport, or a model that saw a newer version). Pure parts only: which commits qualify, and the
- * SEARCH/REPLACE blocks a commit's hunks read as. The git I/O is in replay.ts.
+ * SEARCH/REPLACE blocks and the apply_patch envelope a commit's hunks read as. The git I/O is in replay.ts.
  */
 
 /** At most this many changed lines: a focused fix, the size of change a model sends. */
@@ -71,4 +71,21 @@ export function searchReplaceOf(path: string, diff: string): string {
   }
   flush();
   return `${blocks.join("\n\n")}\n`;
+}
+
+/**
+ * A unified diff's hunks as an apply_patch envelope for `path`: each hunk a bare `@@` chunk (no line numbers, as
+ * that format has none). A change to the final newline cannot be said this way either.
+ */
+export function applyPatchOf(path: string, diff: string): string {
+  const lines = ["*** Begin Patch", `*** Update File: ${path}`];
+  let inHunk = false;
+  for (const line of diff.replace(/\n$/, "").split("\n")) {
+    if (line.startsWith("@@")) {
+      lines.push("@@");
+      inHunk = true;
+    } else if (inHunk && !line.startsWith("\\")) lines.push(line === "" ? " " : line);
+  }
+  lines.push("*** End Patch");
+  return `\`\`\`\n${lines.join("\n")}\n\`\`\`\n`;
 }

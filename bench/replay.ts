@@ -1,11 +1,11 @@
 /**
  * Replay: the changes of real commits (replay-cases.ts) applied to the file as it was BACK commits before, as the
- * commit's own unified diff and as SEARCH/REPLACE blocks, from the same local mirrors as the context section (no
- * third-party code is committed). `git merge-file` of the older file, the commit's parent and the commit is the
- * judge: where it merges cleanly, patchsmith's result should be its result; where it conflicts, the change met
- * lines that changed since and nothing is judged. A result that differs from a clean merge is listed for a person
- * to read: most are a final newline the blocks cannot state or an indentation written in the file's style, and a
- * wrong place would show there first.
+ * commit's own unified diff, as SEARCH/REPLACE blocks and as an apply_patch envelope, from the same local mirrors
+ * as the context section (no third-party code is committed). `git merge-file` of the older file, the commit's
+ * parent and the commit is the judge: where it merges cleanly, patchsmith's result should be its result (the
+ * final newline aside for the dialects that cannot state it); where it conflicts, the change met lines that
+ * changed since and nothing is judged. A result that differs from a clean merge is listed for a person to read: an
+ * indentation written in the file's style shows there, and so would a wrong place.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { applyEdits } from "../src/engine.js";
 import { mirrorsFrom } from "./context.js";
-import { replayCommits, searchReplaceOf } from "./replay-cases.js";
+import { applyPatchOf, replayCommits, searchReplaceOf } from "./replay-cases.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
 
@@ -25,7 +25,7 @@ const BUFFER = { maxBuffer: 64 * 1024 * 1024 } as const;
 const BACK = 20;
 const PER_REPO = 120;
 
-const DIALECTS = ["udiff", "editblock"] as const;
+const DIALECTS = ["udiff", "editblock", "patch"] as const;
 type Dialect = (typeof DIALECTS)[number];
 
 type Outcome = "as merged" | "differs" | "refused, merge clean" | "applied, merge conflicts" | "refused, conflicts";
@@ -99,7 +99,12 @@ async function replayRepo(mirror: string, dir: string, log: (line: string) => vo
     const merged = await merge(dir, ours, base, theirs);
     for (const dialect of DIALECTS) {
       const id = `${repo}@${sha.slice(0, 10)}:${path} (${dialect})`;
-      const reply = dialect === "udiff" ? "```diff\n" + diff + "```\n" : searchReplaceOf(path, diff);
+      const reply =
+        dialect === "udiff"
+          ? "```diff\n" + diff + "```\n"
+          : dialect === "editblock"
+            ? searchReplaceOf(path, diff)
+            : applyPatchOf(path, diff);
       try {
         const result = await applyEdits(reply, (p) => (p === path ? ours : undefined), { knownPaths: [path] });
         const applied = result.results.length > 0 && result.results.every((r) => r.ok);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { replayCommits, searchReplaceOf } from "../../../bench/replay-cases.js";
+import { applyPatchOf, replayCommits, searchReplaceOf } from "../../../bench/replay-cases.js";
 import { parseReply } from "../../../src/formats/registry.js";
 
 const A = "a".repeat(40);
@@ -51,6 +51,25 @@ describe("replay bench cases", () => {
     expect(edits.map((e) => (e?.kind === "replace" ? e.ops.map((o) => `${o.op}:${o.text}`) : e))).toEqual([
       ["context:const a = 1;", "remove:const b = 2;", "add:const b = 3;", "context:"],
       ["context:end();", "add:done();"],
+    ]);
+  });
+
+  it("reads a diff's hunks as an apply_patch envelope that parses back to the same changes", () => {
+    const diff = [
+      "--- a/lib/x.js",
+      "+++ b/lib/x.js",
+      "@@ -1,3 +1,3 @@",
+      " const a = 1;",
+      "-const b = 2;",
+      "+const b = 3;",
+      "",
+      "",
+    ].join("\n");
+    const edits = parseReply(applyPatchOf("lib/x.js", diff)).map((item) =>
+      item.type === "edit" ? item.edit : undefined,
+    );
+    expect(edits.map((e) => (e?.kind === "replace" ? e.ops.map((o) => `${o.op}:${o.text}`) : e))).toEqual([
+      ["context:const a = 1;", "remove:const b = 2;", "add:const b = 3;", "context:"],
     ]);
   });
 });
