@@ -200,15 +200,22 @@ export function nearestPair(pairs: AlignedPairs, index: number): LinePair | unde
  * The model copied its reference line byte for byte, and the added line's indentation is evidently the file's, or
  * is the content of a string literal (`inLiteral`: string-literals.ts) rather than indentation.
  */
-function keepsModelIndent(text: string, width: number, ref: LinePair, plan: IndentPlan, inLiteral: boolean): boolean {
+function keepsModelIndent(
+  text: string,
+  width: number,
+  ref: LinePair,
+  plan: IndentPlan,
+  inLiteral: () => boolean,
+): boolean {
   const refWidth = leadingWidth(ref.model);
   if (!sameLeading(ref.model, refWidth, ref.file) || !plan.sameUnit) return false;
   // An unindented line fits every style; the file's style is read only when nothing else decides.
-  if (width === 0 || inLiteral) return true;
+  if (width === 0) return true;
   if (refWidth > 0 && sameCharacters(leadingKinds(text, width), leadingKinds(ref.model, refWidth))) return true;
   // An indentation the model copied byte for byte from another line of the window (the body of a template literal
-  // under an unindented line, a tab-and-space continuation) is the file's own, whatever its dominant style.
-  return fits(text.slice(0, width), plan.fileKind) || plan.copiedIndent(text, width);
+  // under an unindented line, a tab-and-space continuation) is the file's own, whatever its dominant style. The
+  // literal is asked last: for a Markdown file it reads the lines above the edit.
+  return fits(text.slice(0, width), plan.fileKind) || plan.copiedIndent(text, width) || inLiteral();
 }
 
 /**
@@ -216,7 +223,12 @@ function keepsModelIndent(text: string, width: number, ref: LinePair, plan: Inde
  * literal keeps its bytes where the model evidently copied the file's columns; where the whole edit moves to
  * another depth, it moves with the code around it.
  */
-export function reindentLine(text: string, ref: LinePair | undefined, plan: IndentPlan, inLiteral = false): string {
+export function reindentLine(
+  text: string,
+  ref: LinePair | undefined,
+  plan: IndentPlan,
+  inLiteral: () => boolean = () => false,
+): string {
   if (isBlank(text)) return text;
   const width = leadingWidth(text);
   if (ref !== undefined && keepsModelIndent(text, width, ref, plan, inLiteral)) return text;

@@ -58,7 +58,12 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   const eolAt = (i: number): Eol => source.eol(i);
   const pairs = alignedPairs(lineAt, edit, match);
   const plan = planIndent(indent, edit, pairs);
-  const literal = startsInsideLiteral(edit.path, edit.ops);
+  // Read only if an added line's indentation is in doubt (string-literals.ts reads a Markdown file's lines above).
+  let literal: readonly boolean[] | undefined | null = null;
+  const inLiteral = (index: number) => (): boolean => {
+    if (literal === null) literal = startsInsideLiteral(edit.path, edit.ops, { count: match.start, line: lineAt });
+    return literal?.[index] === true;
+  };
   const lines: string[] = [];
   const eols: Eol[] = [];
   const keep = (start: number, end: number): void => {
@@ -76,9 +81,7 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
     const op = edit.ops[index]!;
     if (op.op === "add") {
       // A `\r` left at the end of model text is CRLF residue; the line gets the file's ending instead.
-      lines.push(
-        reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan, literal?.[index] === true),
-      );
+      lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan, inLiteral(index)));
       eols.push(eol);
       seenNonElision = true;
       trailingGap = 0;

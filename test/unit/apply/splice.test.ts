@@ -239,6 +239,19 @@ describe("renderReplacement: indentation", () => {
     });
   });
 
+  it("keeps the indentation of a Markdown code block the model adds, whatever the file's examples use", () => {
+    const file = lines("# Usage", "", "```go", "func main() {", "\trun()", "}", "```", "", "## Errors");
+    const block = ["```go", "if err := run(); err != nil {", "  log.Fatal(err)", "}", "```"];
+    const applied = applyOps(
+      file,
+      searchReplace("## Errors", ["## Errors", "", ...block].join("\n")),
+      {},
+      {},
+      { path: "README.md" },
+    );
+    expect(applied).toMatchObject({ ok: true, after: `${file}\n${block.join("\n")}\n` });
+  });
+
   it("moves a string literal's lines with the code when the whole edit changes depth", () => {
     // The model wrote the block one level out (found on the indentation rung): the literal's lines follow the code.
     const file = lines("class T:", "    def test(self):", "        x = 1", "        return x");

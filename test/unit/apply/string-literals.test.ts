@@ -53,7 +53,26 @@ describe("startsInsideLiteral", () => {
     ]);
   });
 
-  it("knows nothing of languages without such literals (Markdown backticks are inline code)", () => {
-    expect(startsInsideLiteral("README.md", added("use `x", "  y"))).toBeUndefined();
+  it("follows a Markdown file's fenced code blocks, opened in the edit or above it; inline backticks are text", () => {
+    expect(startsInsideLiteral("README.md", added("use `x", "```go", "  y", "```", "  z"))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
+    const file = ["# Title", "", "~~~sh", "make", "```", "make test"];
+    const before = { count: file.length, line: (i: number) => file[i]! };
+    // A ``` inside a ~~~ block is its text; the block is still open where the edit starts.
+    expect(startsInsideLiteral("docs/guide.md", added("  make lint", "~~~", "  after"), before)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("knows nothing of languages without such literals", () => {
+    expect(startsInsideLiteral("notes.txt", added("x = `a", "  y"))).toBeUndefined();
+    expect(startsInsideLiteral("setup.rst", added('"""', "  y"))).toBeUndefined();
   });
 });
