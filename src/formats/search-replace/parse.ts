@@ -74,22 +74,27 @@ function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Sc
   const isDivider = (line: string): boolean => isDividerOf(lines[head]!, line);
   let j = head + 1;
   let startLine: number | undefined;
+  let positioned = false;
+  let separator: number | undefined;
   // Roo's optional position lines sit between the head and the SEARCH text.
   for (let seen = 0; seen < 3 && j < lines.length; seen++) {
     const line = lines[j]!;
     const n = startLineOf(line);
     if (n !== undefined) startLine = n;
     else if (!isEndLine(line) && !isDashSeparator(line)) break;
+    if (isDashSeparator(line)) {
+      separator = j++;
+      break;
+    }
+    positioned = true;
     j++;
-    if (isDashSeparator(line)) break;
   }
-  const searchAt = j;
+  const textAt = j;
   while (j < lines.length && !isDivider(lines[j]!)) {
     if (isHead(lines[j]!)) return truncated(ctx, head, j, path, "=======");
     j++;
   }
   if (j >= lines.length) return truncated(ctx, head, j, path, "=======");
-  const search = lines.slice(searchAt, j);
   const divider = j;
   const replaceAt = ++j;
   let second: number | undefined;
@@ -101,6 +106,11 @@ function scanBlock(ctx: ScanContext, head: number, path: string | undefined): Sc
   if (j >= lines.length) return truncated(ctx, head, j, path, endMarkerFor(lines[head]!));
   if (second !== undefined) return ambiguous(head, divider, second, path, j + 1);
   const replace = lines.slice(replaceAt, j);
+  // A dash line with no position line before it, which the REPLACE starts with too, is the text's own (a heading
+  // underline that both sides keep), not Roo's separator: taken as one, it turned into an added line.
+  const own = separator !== undefined && !positioned && replace[0] === lines[separator];
+  const searchAt = own ? separator! : textAt;
+  const search = lines.slice(searchAt, divider);
   return { ok: true, block: { head, startLine, searchAt, search, replaceAt, replace }, next: j + 1 };
 }
 

@@ -175,4 +175,32 @@ describe("SEARCH/REPLACE: markers", () => {
     expect(dashes.hint).toEqual({});
     expect(opList(dashes)).toEqual(["-:old", "+:new"]);
   });
+
+  it("reads a dash line both sides start with, and no position line precedes, as the text's own", () => {
+    const underline = as(
+      parseOne(
+        reply("a.md", "<<<<<<< SEARCH", "-------", "", "old", "=======", "-------", "", "new", ">>>>>>> REPLACE"),
+      ),
+      "replace",
+    );
+    expect(opList(underline)).toEqual(["c:-------", "c:", "-:old", "+:new"]);
+    // After a position line it is Roo's separator, whatever the REPLACE starts with.
+    const positioned = as(
+      parseOne(
+        reply(
+          "a.md",
+          "<<<<<<< SEARCH",
+          ":start_line:3",
+          "-------",
+          "old",
+          "=======",
+          "-------",
+          "new",
+          ">>>>>>> REPLACE",
+        ),
+      ),
+      "replace",
+    );
+    expect(opList(positioned)).toEqual(["-:old", "+:-------", "+:new"]);
+  });
 });

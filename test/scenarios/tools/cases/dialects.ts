@@ -49,6 +49,11 @@ const RELEASE = [
 ].join("\n");
 const RELEASE_AFTER = swap(RELEASE, RELEASE_STEP, RELEASE_STEP_TO);
 
+/** A changelog whose heading is underlined with seven dashes, as Roo's SEARCH separator is written. */
+const CHANGES_PATH = "docs/changes.md";
+const CHANGES = ["Changes", "-------", "", "- Fixed the parser.", ""].join("\n");
+const CHANGES_AFTER = CHANGES.replace("- Fixed the parser.", "- Fixed the parser.\n- Faster start-up.");
+
 export const DIALECTS: CaseSpec[] = [
   applied(
     "exact-editblock-cline-markers",
@@ -222,6 +227,19 @@ export const DIALECTS: CaseSpec[] = [
     { [RELEASE_PATH]: RELEASE },
     { [RELEASE_PATH]: RELEASE_AFTER },
     reply("Push only the new tag:", wholeFile(RELEASE_PATH, RELEASE_AFTER)),
+  ),
+  applied(
+    "exact-editblock-heading-underline-first",
+    "exact",
+    "editblock",
+    "A SEARCH that starts with a heading's `-------` underline, which the REPLACE keeps: the file's line, not Roo's " +
+      "separator (which only follows the SEARCH marker, or its position lines, on the SEARCH side).",
+    { [CHANGES_PATH]: CHANGES },
+    { [CHANGES_PATH]: CHANGES_AFTER },
+    reply(
+      "Mention the start-up time:",
+      editblock(CHANGES_PATH, "-------\n\n- Fixed the parser.", "-------\n\n- Fixed the parser.\n- Faster start-up."),
+    ),
   ),
   refusal(
     "invalid-format-udiff-empty-hunk",
