@@ -42,34 +42,85 @@ export function replayCommits(log: string): ReplayCommit[] {
   return commits;
 }
 
-/**
- * A unified diff's hunks as SEARCH/REPLACE blocks under `path` (the old side, context included, against the new
- * one). A change to the final newline cannot be said this way: the blocks keep the file's own.
- */
-export function searchReplaceOf(path: string, diff: string): string {
-  const blocks: string[] = [];
-  let search: string[] | undefined;
-  let replace: string[] = [];
-  const flush = (): void => {
-    if (search === undefined) return;
-    blocks.push([path, "```", "<<<<<<< SEARCH", ...search, "=======", ...replace, ">>>>>>> REPLACE", "```"].join("\n"));
-  };
+/** One hunk as SEARCH and REPLACE lines, with the pairs of indices that hold the same context line on each side. */
+interface Block {
+  search: string[];
+  replace: string[];
+  context: [number, number][];
+}
+
+function blocksOf(diff: string): Block[] {
+  const blocks: Block[] = [];
+  let block: Block | undefined;
   for (const line of diff.replace(/\n$/, "").split("\n")) {
-    if (line.startsWith("@@")) {
-      flush();
-      search = [];
-      replace = [];
-    } else if (search !== undefined && !line.startsWith("\\")) {
+    if (line.startsWith("@@")) blocks.push((block = { search: [], replace: [], context: [] }));
+    else if (block !== undefined && !line.startsWith("\\")) {
       const text = line.slice(1);
-      if (line.startsWith("-")) search.push(text);
-      else if (line.startsWith("+")) replace.push(text);
+      if (line.startsWith("-")) block.search.push(text);
+      else if (line.startsWith("+")) block.replace.push(text);
       else {
-        search.push(text);
-        replace.push(text);
+        block.context.push([block.search.length, block.replace.length]);
+        block.search.push(text);
+        block.replace.push(text);
       }
     }
   }
-  flush();
+  return blocks;
+}
+
+/** Drifts a model makes while copying, each applied to every block of a reply (none: as the commit has it). */
+export const MODEL_FAULTS = ["none", "typo", "indent", "tabs", "trailing", "dropped-first"] as const;
+export type ModelFault = (typeof MODEL_FAULTS)[number];
+
+const swapIndentation = (line: string): string =>
+  line.startsWith("\t")
+    ? line.replace(/^\t+/, (t) => "    ".repeat(t.length))
+    : line.replace(/^( {4})+/, (s) => "\t".repeat(s.length / 4));
+
+function withFault(block: Block, fault: ModelFault): Block {
+  const both = (f: (line: string) => string): Block => ({
+    ...block,
+    search: block.search.map((l) => (l.trim() === "" ? l : f(l))),
+    replace: block.replace.map((l) => (l.trim() === "" ? l : f(l))),
+  });
+  if (fault === "indent") return both((l) => `    ${l}`);
+  if (fault === "tabs") return both(swapIndentation);
+  if (fault === "trailing") return { ...block, search: block.search.map((l) => (l.trim() === "" ? l : `${l}  `)) };
+  if (fault === "dropped-first") {
+    const first = block.context[0];
+    if (first?.[0] !== 0 || first[1] !== 0 || block.search.length < 3) return block;
+    return { search: block.search.slice(1), replace: block.replace.slice(1), context: [] };
+  }
+  if (fault === "typo") {
+    // The longest context line, mistyped on both sides (the model copied its own wrong line).
+    const longest = block.context.reduce<[number, number] | undefined>(
+      (best, pair) =>
+        best === undefined || block.search[pair[0]]!.length > block.search[best[0]]!.length ? pair : best,
+      undefined,
+    );
+    if (longest === undefined || block.search[longest[0]]!.trim().length < 9) return block;
+    const line = block.search[longest[0]]!;
+    const at = Math.floor(line.length / 2);
+    const typo = `${line.slice(0, at)}${line[at] === "x" ? "y" : "x"}${line.slice(at + 1)}`;
+    const search = [...block.search];
+    const replace = [...block.replace];
+    search[longest[0]] = typo;
+    replace[longest[1]] = typo;
+    return { ...block, search, replace };
+  }
+  return block;
+}
+
+/**
+ * A unified diff's hunks as SEARCH/REPLACE blocks under `path` (the old side, context included, against the new
+ * one), each with `fault` if given. A change to the final newline cannot be said this way: the blocks keep the
+ * file's own.
+ */
+export function searchReplaceOf(path: string, diff: string, fault: ModelFault = "none"): string {
+  const blocks = blocksOf(diff).map((block) => {
+    const { search, replace } = withFault(block, fault);
+    return [path, "```", "<<<<<<< SEARCH", ...search, "=======", ...replace, ">>>>>>> REPLACE", "```"].join("\n");
+  });
   return `${blocks.join("\n\n")}\n`;
 }
 

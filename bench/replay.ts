@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { applyEdits } from "../src/engine.js";
 import { mirrorsFrom } from "./context.js";
-import { applyPatchOf, replayCommits, searchReplaceOf } from "./replay-cases.js";
+import { applyPatchOf, MODEL_FAULTS, replayCommits, searchReplaceOf, type ModelFault } from "./replay-cases.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
 
@@ -75,13 +75,55 @@ async function merge(
 
 const withoutFinalNewline = (text: string): string => text.replace(/\r?\n$/, "");
 
-async function replayRepo(mirror: string, dir: string, log: (line: string) => void): Promise<Replayed[]> {
+/** A commit's hunks as SEARCH/REPLACE blocks with one model fault, applied to the commit's parent. */
+interface Faulted {
+  readonly id: string;
+  readonly fault: ModelFault;
+  readonly outcome: "right" | "whitespace only" | "refused" | "wrong" | "error";
+}
+
+async function applyFaulted(
+  id: string,
+  path: string,
+  diff: string,
+  base: string,
+  theirs: string,
+  fault: ModelFault,
+): Promise<Faulted> {
+  try {
+    const reply = searchReplaceOf(path, diff, fault);
+    const result = await applyEdits(reply, (p) => (p === path ? base : undefined), { knownPaths: [path] });
+    if (result.results.length === 0 || !result.results.every((r) => r.ok)) return { id, fault, outcome: "refused" };
+    const after = withoutFinalNewline(result.files.get(path) ?? base);
+    if (after === withoutFinalNewline(theirs)) return { id, fault, outcome: "right" };
+    // Added lines written in the file's indentation style differ from the commit in whitespace only.
+    const trimmed = (text: string): string =>
+      text
+        .split("\n")
+        .map((l) => l.trim())
+        .join("\n");
+    return {
+      id,
+      fault,
+      outcome: trimmed(after) === trimmed(withoutFinalNewline(theirs)) ? "whitespace only" : "wrong",
+    };
+  } catch {
+    return { id, fault, outcome: "error" };
+  }
+}
+
+async function replayRepo(
+  mirror: string,
+  dir: string,
+  log: (line: string) => void,
+): Promise<{ results: Replayed[]; faulted: Faulted[] }> {
   const parts = mirror.replace(/\/+$/, "").split("/");
   const repo = (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1))?.replace("+", "/") ?? mirror;
   const history = (
     await exec("git", ["-C", mirror, "log", "--no-merges", "--format=%H", "--numstat", "-n3000"], BUFFER)
   ).stdout;
   const results: Replayed[] = [];
+  const faulted: Faulted[] = [];
   let replayed = 0;
   for (const { sha, path } of replayCommits(history)) {
     if (replayed >= PER_REPO) break;
@@ -96,6 +138,8 @@ async function replayRepo(mirror: string, dir: string, log: (line: string) => vo
     }
     replayed++;
     const diff = (await exec("git", ["-C", mirror, "diff", `${sha}~1`, sha, "--", path], BUFFER)).stdout;
+    const fault = MODEL_FAULTS[replayed % MODEL_FAULTS.length]!;
+    faulted.push(await applyFaulted(`${repo}@${sha.slice(0, 10)}:${path} (${fault})`, path, diff, base, theirs, fault));
     const merged = await merge(dir, ours, base, theirs);
     for (const dialect of DIALECTS) {
       const id = `${repo}@${sha.slice(0, 10)}:${path} (${dialect})`;
@@ -127,7 +171,7 @@ async function replayRepo(mirror: string, dir: string, log: (line: string) => vo
     }
   }
   log(`replay: ${repo}, ${String(replayed)} commits`);
-  return results;
+  return { results, faulted };
 }
 
 export const replaySection: Section = {
@@ -140,8 +184,13 @@ export const replaySection: Section = {
     }
     const dir = mkdtempSync(join(tmpdir(), "patchsmith-bench-replay-"));
     const results: Replayed[] = [];
+    const faulted: Faulted[] = [];
     try {
-      for (const mirror of mirrors) results.push(...(await replayRepo(mirror, dir, log)));
+      for (const mirror of mirrors) {
+        const replayed = await replayRepo(mirror, dir, log);
+        results.push(...replayed.results);
+        faulted.push(...replayed.faulted);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -154,6 +203,16 @@ export const replaySection: Section = {
     const errors = results.filter((r) => r.outcome === "error");
     const differs = results.filter((r) => r.outcome === "differs");
     const repos = new Set(results.map((r) => r.repo)).size;
+    const FAULT_OUTCOMES = ["right", "whitespace only", "refused", "wrong", "error"] as const;
+    const faultRows = MODEL_FAULTS.map((fault) => {
+      const own = faulted.filter((f) => f.fault === fault);
+      return [
+        fault,
+        String(own.length),
+        ...FAULT_OUTCOMES.map((o) => String(own.filter((f) => f.outcome === o).length)),
+      ];
+    });
+    const broken = faulted.filter((f) => f.outcome === "wrong" || f.outcome === "error");
     return {
       markdown: [
         "## Replay: real commits applied to an older file",
@@ -167,10 +226,25 @@ export const replaySection: Section = {
         ...(differs.length > 0
           ? ["Applied, but not as the clean merge (read each):", "", ...differs.map((r) => `- ${r.id}`), ""]
           : []),
+        "The same commits' hunks as SEARCH/REPLACE blocks with one model fault each (in turn), applied to the " +
+          "commit's parent: the result must be the commit's file.",
+        "",
+        markdownTable(["fault", "cases", ...FAULT_OUTCOMES], faultRows),
+        "",
       ].join("\n"),
-      figures: { back: BACK, perRepo: PER_REPO, results },
-      targets: [{ target: "replay: no engine error", measured: String(errors.length), met: errors.length === 0 }],
-      findings: errors.map((r) => `replay: ${r.id} threw ${r.error ?? ""}`),
+      figures: { back: BACK, perRepo: PER_REPO, results, faulted },
+      targets: [
+        { target: "replay: no engine error", measured: String(errors.length), met: errors.length === 0 },
+        {
+          target: "replay with model faults: 0 wrong applies",
+          measured: String(broken.length),
+          met: broken.length === 0,
+        },
+      ],
+      findings: [
+        ...errors.map((r) => `replay: ${r.id} threw ${r.error ?? ""}`),
+        ...broken.map((f) => `replay with a model fault: ${f.id} ${f.outcome}`),
+      ],
     };
   },
 };

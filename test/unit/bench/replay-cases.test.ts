@@ -61,4 +61,31 @@ describe("replay bench cases", () => {
     const diff = ["--- a/lib/x.js", "+++ b/lib/x.js", ...FIRST_HUNK, "", ""].join("\n");
     expect(changesOf(applyPatchOf("lib/x.js", diff))).toEqual([FIRST_CHANGES]);
   });
+
+  it("writes the blocks with a model fault: a mistyped context line on both sides, a dropped first line", () => {
+    const diff = [
+      "--- a/lib/x.js",
+      "+++ b/lib/x.js",
+      "@@ -1,4 +1,4 @@",
+      " const first = 1;",
+      " const alphabet = 1;",
+      "-const b = 2;",
+      "+const b = 3;",
+      "",
+    ].join("\n");
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "typo"))).toEqual([
+      ["context:const first = 1;", "context:const alpxabet = 1;", "remove:const b = 2;", "add:const b = 3;"],
+    ]);
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "dropped-first"))).toEqual([
+      ["context:const alphabet = 1;", "remove:const b = 2;", "add:const b = 3;"],
+    ]);
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "indent"))).toEqual([
+      [
+        "context:    const first = 1;",
+        "context:    const alphabet = 1;",
+        "remove:    const b = 2;",
+        "add:    const b = 3;",
+      ],
+    ]);
+  });
 });
