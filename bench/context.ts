@@ -51,11 +51,14 @@ export function mirrorsFrom(env: Readonly<Record<string, string | undefined>>): 
     .sort();
 }
 
-async function casesOf(mirror: string): Promise<ContextCase[]> {
-  // `/work/.mirror/<owner>+<name>/repo`, or any bare clone named after its repository (`express.git`).
+/** `owner/name` of `/work/.mirror/<owner>+<name>/repo`, or the name of any bare clone (`express.git`). */
+export function mirrorName(mirror: string): string {
   const parts = mirror.replace(/\/+$/, "").split("/");
-  const name =
-    (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1)?.replace(/\.git$/, ""))?.replace("+", "/") ?? mirror;
+  return (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1)?.replace(/\.git$/, ""))?.replace("+", "/") ?? mirror;
+}
+
+async function casesOf(mirror: string): Promise<ContextCase[]> {
+  const name = mirrorName(mirror);
   const log = await git(mirror, [
     "log",
     "--no-merges",

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { applyEdits } from "../src/engine.js";
-import { mirrorsFrom } from "./context.js";
+import { mirrorName, mirrorsFrom } from "./context.js";
 import { applyPatchOf, MODEL_FAULTS, replayCommits, searchReplaceOf, type ModelFault } from "./replay-cases.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
@@ -28,14 +28,16 @@ const PER_REPO = 120;
 const DIALECTS = ["udiff", "editblock", "patch"] as const;
 type Dialect = (typeof DIALECTS)[number];
 
-type Outcome = "as merged" | "differs" | "refused, merge clean" | "applied, merge conflicts" | "refused, conflicts";
-const OUTCOMES: readonly Outcome[] = [
+const OUTCOMES = [
   "as merged",
   "differs",
   "refused, merge clean",
   "applied, merge conflicts",
   "refused, conflicts",
-];
+] as const;
+type Outcome = (typeof OUTCOMES)[number];
+
+const FAULT_OUTCOMES = ["right", "whitespace only", "refused", "wrong", "error"] as const;
 
 interface Replayed {
   readonly repo: string;
@@ -79,7 +81,7 @@ const withoutFinalNewline = (text: string): string => text.replace(/\r?\n$/, "")
 interface Faulted {
   readonly id: string;
   readonly fault: ModelFault;
-  readonly outcome: "right" | "whitespace only" | "refused" | "wrong" | "error";
+  readonly outcome: (typeof FAULT_OUTCOMES)[number];
 }
 
 async function applyFaulted(
@@ -117,8 +119,7 @@ async function replayRepo(
   dir: string,
   log: (line: string) => void,
 ): Promise<{ results: Replayed[]; faulted: Faulted[] }> {
-  const parts = mirror.replace(/\/+$/, "").split("/");
-  const repo = (parts.at(-1) === "repo" ? parts.at(-2) : parts.at(-1))?.replace("+", "/") ?? mirror;
+  const repo = mirrorName(mirror);
   const history = (
     await exec("git", ["-C", mirror, "log", "--no-merges", "--format=%H", "--numstat", "-n3000"], BUFFER)
   ).stdout;
@@ -203,7 +204,6 @@ export const replaySection: Section = {
     const errors = results.filter((r) => r.outcome === "error");
     const differs = results.filter((r) => r.outcome === "differs");
     const repos = new Set(results.map((r) => r.repo)).size;
-    const FAULT_OUTCOMES = ["right", "whitespace only", "refused", "wrong", "error"] as const;
     const faultRows = MODEL_FAULTS.map((fault) => {
       const own = faulted.filter((f) => f.fault === fault);
       return [

@@ -33,7 +33,10 @@ export interface EditHint {
   readonly line?: number;
   /** apply_patch `@@ anchor` lines, outermost first: the change sits after these lines, in this order. */
   readonly anchors?: readonly string[];
-  /** apply_patch `*** End of File`, udiff `\ No newline at end of file` after the old side: the old lines end the file. */
+  /**
+   * apply_patch `*** End of File`, or udiff `\ No newline at end of file` after the old side: the old lines end the
+   * file.
+   */
   readonly atEndOfFile?: boolean;
 }
 

@@ -3,8 +3,8 @@
  * the file, with copies of that line in the SEARCH right before and right after the change, and the SEARCH stops
  * inside the run on one side (the file goes on repeating the line past the window), nothing but the number of
  * copies the model wrote places the change: a model that dropped or repeated one copy (the slip models make most
- * with such runs, see COUNTED_COPIES) moves it by a line, and the text still matches byte for byte. That other reading is a guess's
- * twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the time, and a place
+ * with such runs, see COUNTED_COPIES) moves it by a line, and the text still matches byte for byte. That other
+ * reading is a guess's twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the time, and a place
  * among blank lines rarely matters), and so is a change that only removes copies: it leaves the same text wherever
  * it falls.
  */

@@ -21,6 +21,7 @@ import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import { alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
 import { sightingNote, type Sighting } from "./fuzzy-doubts.js";
+import type { FuzzyOptions } from "./fuzzy.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { Alignment } from "./types.js";
@@ -73,27 +74,36 @@ function stretched(file: TextFile, old: readonly OldLine[], region: Span, line: 
 }
 
 /**
- * The start of a window of the old side's length that puts old line `line` on its copy at file line `at`, is apart
- * from `chosen` and is at least `lowest` similar to the old side, if there is one.
+ * The start of a window of the old side's length that puts a sighted old line on its copy, lies apart from `chosen`
+ * and is at least threshold − margin similar to the old side, if there is one. Several sightings may name one
+ * window: each is compared once, within the fuzzy budget; one that the budget cannot compare counts as a rival (the
+ * place is then unproven, as a search that runs out of budget finds nothing).
  */
-function rivalAtSighting(
+function rivalAtSightings(
   file: TextFile,
   old: readonly OldLine[],
   chosen: Span,
-  { line, at }: Sighting,
-  lowest: number,
+  sightings: readonly Sighting[],
+  options: FuzzyOptions,
 ): number | undefined {
-  const start = at - line;
-  const end = start + old.length;
-  if (start < 0 || end > file.lines.length || (start < chosen.end && chosen.start < end)) return undefined;
   const want = old.map((l) => looseKey(l.text)).join("\n");
-  const found = similarity(want, looseKeys(file).slice(start, end).join("\n"), Number.POSITIVE_INFINITY);
-  return found !== undefined && found.similarity >= lowest ? start : undefined;
+  const keys = looseKeys(file);
+  let budget = options.budget;
+  const starts = new Set(sightings.map(({ line, at }) => at - line));
+  for (const start of starts) {
+    const end = start + old.length;
+    if (start < 0 || end > keys.length || (start < chosen.end && chosen.start < end)) continue;
+    const found = similarity(want, keys.slice(start, end).join("\n"), budget);
+    if (found === undefined || found.similarity >= options.threshold - options.margin) return start;
+    budget -= found.cost;
+  }
+  return undefined;
 }
 
 /**
  * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
- * alignFuzzyReadings), the windows near it, and the least similarity of a rival place (threshold − margin).
+ * alignFuzzyReadings), and the windows near it; `options` are the fuzzy rung's (a rival place needs threshold −
+ * margin).
  */
 export function judgeReadings(
   file: TextFile,
@@ -101,7 +111,7 @@ export function judgeReadings(
   old: readonly OldLine[],
   readings: readonly FuzzyAlignment[],
   near: readonly Span[],
-  lowest: number,
+  options: FuzzyOptions,
 ): ReadingsVerdict {
   const chosen = readings[0] as Aligned;
   const where = footprint(ops, chosen.alignment);
@@ -111,10 +121,8 @@ export function judgeReadings(
     if (!reading.ok || reading.sightings.length > 0) continue;
     if (footprint(ops, reading.alignment) !== where) return differs(reading);
   }
-  for (const sighting of chosen.sightings) {
-    const rival = rivalAtSighting(file, old, chosen, sighting, lowest);
-    if (rival !== undefined) return { kind: "ambiguous", starts: [chosen.start, rival].sort((a, b) => a - b) };
-  }
+  const rival = rivalAtSightings(file, old, chosen, chosen.sightings, options);
+  if (rival !== undefined) return { kind: "ambiguous", starts: [chosen.start, rival].sort((a, b) => a - b) };
   for (const { line, at } of chosen.sightings) {
     const window = stretched(file, old, chosen, line, at);
     const fitted = alignFuzzyReadings(file, ops, old, window.start, window.end).filter(

@@ -162,14 +162,7 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   const readings = alignFuzzyReadings(pass.file, pass.ops, pass.old, outcome.start, outcome.end);
   const aligned = readings[0]!;
   if (!aligned.ok) return { kind: "not-found", notes: [...notes, aligned.note] };
-  const verdict = judgeReadings(
-    pass.file,
-    pass.ops,
-    pass.old,
-    readings,
-    outcome.near,
-    pass.fuzzy.threshold - pass.fuzzy.margin,
-  );
+  const verdict = judgeReadings(pass.file, pass.ops, pass.old, readings, outcome.near, pass.fuzzy);
   if (verdict.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
   if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };

@@ -4,8 +4,8 @@
  * is a `}` matches the window's `}` at any depth. When other lines of the window match the model's text byte for
  * byte, where the rung would have forgiven a difference (indentation, a run of spaces inside), the model wrote in
  * the file's own columns; if the edge line, exactly as the model wrote it, is in the file just beyond that edge, the
- * model may as well have left out the lines in between and meant that line. The two readings agree unless the edit removes the
- * edge line or adds lines beside it; then the place is a guess and the edit is ambiguous.
+ * model may as well have left out the lines in between and meant that line. The two readings agree unless the edit
+ * removes the edge line or adds lines beside it; then the place is a guess and the edit is ambiguous.
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
