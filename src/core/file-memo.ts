@@ -32,6 +32,18 @@ export function cached<T>(file: TextFile, slot: string, compute: () => T): T {
   return value;
 }
 
+/** The slots `lineageCached` filled. */
+const LINEAGE = new Set<string>();
+
+/**
+ * `cached`, for a value that holds for every version made from this file too (a dictionary that only grows, say):
+ * `deriveFile` hands the same object to the new version.
+ */
+export function lineageCached<T>(file: TextFile, slot: string, compute: () => T): T {
+  LINEAGE.add(slot);
+  return cached(file, slot, compute);
+}
+
 /** Whether `slot` holds a value for this file (computed, or carried over by `deriveFile`). */
 export function isCached(file: TextFile, slot: string): boolean {
   return (file as TextFile & { [MEMO]?: Memo })[MEMO]?.has(slot) === true;
@@ -50,6 +62,20 @@ export function lineKeys<T>(file: TextFile, slot: string, keyOf: (file: TextFile
     for (let i = 0; i < keys.length; i++) keys[i] = keyOf(file, i);
     return keys;
   });
+}
+
+/** The widths of the slots `lineRecords` made. */
+const LINE_RECORDS = new Map<string, number>();
+
+/**
+ * `width` bytes per line of the file in one array (line i at i * width), memoised under `slot` and carried to the
+ * versions made from this one, where an edit's new lines get zeroed records. The caller writes each record when it
+ * first needs it (a record of zeros is one not yet written): for numbers about some lines of a large file, where
+ * computing them for every line, or keeping a small array a line, would cost more than the lines asked about.
+ */
+export function lineRecords(file: TextFile, slot: string, width: number): Uint8Array {
+  LINE_RECORDS.set(slot, width);
+  return cached(file, slot, () => new Uint8Array(file.lines.length * width));
 }
 
 const spliced = <T>(items: readonly T[], start: number, removed: number, added: readonly T[]): T[] =>
@@ -88,6 +114,8 @@ export function deriveFile(
   const file: TextFile = { bom: parent.bom, lines: edit(parent.lines, lines), eols: edit(parent.eols, eols) };
   const slots = (parent as TextFile & { [MEMO]?: Memo })[MEMO];
   if (slots === undefined) return file;
+  // First: a line key may be made with one of them.
+  for (const slot of LINEAGE) if (slots.has(slot)) cached(file, slot, () => slots.get(slot));
   for (const [slot, keyOf] of LINE_KEYS) {
     const keys = slots.get(slot) as unknown[] | undefined;
     if (keys === undefined) continue;
@@ -96,6 +124,19 @@ export function deriveFile(
     // edit then moves the lines after it at most, where a copy would allocate and fill the whole array again.
     slots.delete(slot);
     cached(file, slot, () => spliceInPlace(keys, start, removed, added));
+  }
+  for (const [slot, width] of LINE_RECORDS) {
+    const old = slots.get(slot) as Uint8Array | undefined;
+    if (old === undefined) continue;
+    slots.delete(slot);
+    // As many lines as before: the parent's records are rewritten in place (it gives them up as it does its keys).
+    const records = lines.length === removed ? old : new Uint8Array(file.lines.length * width);
+    if (records === old) records.fill(0, start * width, (start + removed) * width);
+    else {
+      records.set(old.subarray(0, start * width));
+      records.set(old.subarray((start + removed) * width), (start + lines.length) * width);
+    }
+    cached(file, slot, () => records);
   }
   return file;
 }

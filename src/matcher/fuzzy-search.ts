@@ -4,16 +4,18 @@
  * Windows have the old side's line count, or one line more or less, and are compared on their loose keys
  * (trimmed, Unicode-folded, whitespace-collapsed lines joined with `\n`). A window is compared (Levenshtein) only
  * when cheap filters leave it a chance: at least half of the old side's non-blank lines occur verbatim in it, and
- * neither its length nor its character counts keep it below the floor it must reach. The floor is what the
- * decision needs: first the best window (found from the windows sharing the most lines, then confirmed against
- * every window whose bound reaches its similarity); then every window that could be within the margin of it
- * (above best.charged − margin: a rival's charged score and a near window's similarity must exceed that, and both
- * are at most the similarity), and the windows around the hinted line down to threshold − margin. In a file of
- * look-alike functions tens of thousands of windows share half the lines, and a handful reach the floor.
+ * neither its length nor its character counts (by classes kept per line first, class-counts.ts, then exactly)
+ * keep it below the floor it must reach. The floor is what the decision needs: first the best window (found from
+ * the windows sharing the most lines, then confirmed against every window whose bound reaches its similarity);
+ * then every window that could be within the margin of it (above best.charged − margin: a rival's charged score
+ * and a near window's similarity must exceed that, and both are at most the similarity), and the windows around
+ * the hinted line down to threshold − margin. In a file of look-alike functions tens of thousands of windows share
+ * half the lines, and a handful reach the floor.
  */
 import type { TextFile } from "../core/text.js";
+import { classWindow, looseClassCounts } from "./class-counts.js";
 import { looseKeys } from "./rungs/unicode.js";
-import { characterWindow, joinedLength, looseWindowsSharing, similarity } from "./window-filter.js";
+import { characterWindow, looseWindowsSharing, similarity, type SharingWindows } from "./window-filter.js";
 
 /**
  * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,
@@ -68,12 +70,17 @@ export function scoreWindows(
   hintedStart: number | undefined,
 ): Scored[] | "exhausted" {
   const keys = looseKeys(file);
+  const classCounts = looseClassCounts(file);
   const wantText = want.join("\n");
   const wantLines = nonBlank(want, 0, want.length);
   const minShared = Math.ceil(wantLines / 2);
   const lowest = options.threshold - options.margin;
   const sizes = [want.length - 1, want.length, want.length + 1].filter((n) => n >= 1 && n <= keys.length);
-  const bySize = looseWindowsSharing(file, want, sizes, minShared);
+  // Levenshtein is at least the difference in length: below `lowest` on length alone, a window is never compared.
+  const lengthFloor = lowest - ROUNDING;
+  const lengths =
+    lengthFloor > 0 ? { min: wantText.length * lengthFloor, max: wantText.length / lengthFloor } : undefined;
+  const sharing = looseWindowsSharing(file, want, sizes, minShared, lengths);
   const compared = new Map<number, Scored>();
   const state: { best: Scored | undefined; budget: number; exhausted: boolean } = {
     best: undefined,
@@ -98,41 +105,29 @@ export function scoreWindows(
     if (state.best === undefined || better(window, state.best, want.length)) state.best = window;
   };
 
-  // The windows sharing enough lines, packed as start * 4 + size index: in numeric order, by start, then size. The
-  // seeds: the first windows of each size sharing the most lines.
-  const most = bySize.reduce((m, { shared }) => shared.reduce((a, b) => Math.max(a, b), m), 0);
-  const sharing = new Int32Array(bySize.reduce((n, { starts }) => n + starts.length, 0));
-  const seeds: number[] = [];
-  let packed = 0;
-  bySize.forEach(({ starts, shared }, k) => {
-    for (let i = 0, taken = 0; i < starts.length; i++) {
-      sharing[packed++] = starts[i]! * 4 + k;
-      if (shared[i] === most && taken++ < SEEDS) seeds.push(starts[i]! * 4 + k);
-    }
-  });
-  sharing.sort();
+  // The seeds: the first windows of each size sharing the most lines.
+  const most = sharing.shared.reduce((a, b) => Math.max(a, b), 0);
 
   // Compares every window sharing enough lines whose length and characters leave it a chance of `floor()`, or of
-  // `hintedFloor` when it holds the hinted line. `windows` are packed as `sharing` is.
-  const sweep = (windows: ArrayLike<number>, floor: () => number, hintedFloor = Infinity): void => {
+  // `hintedFloor` when it holds the hinted line.
+  const sweep = (windows: SharingWindows, floor: () => number, hintedFloor = Infinity): void => {
     const chars = characterWindow(keys, wantText, sizes[0] ?? 0);
-    for (let w = 0; w < windows.length && !state.exhausted; w++) {
-      const start = windows[w]! >> 2;
-      const size = sizes[windows[w]! & 3]!;
+    const classes = classWindow(classCounts, keys, wantText, sizes[0] ?? 0);
+    for (let w = 0; w < windows.starts.length && !state.exhausted; w++) {
+      const start = windows.starts[w]!;
+      const size = sizes[windows.sizes[w]!]!;
       const hinted = hintedStart !== undefined && start <= hintedStart && hintedStart < start + size;
       const needed = (hinted ? Math.min(hintedFloor, floor()) : floor()) - ROUNDING;
-      const length = joinedLength(keys, start, size);
+      const length = windows.lengths[w]!;
       // lev >= the difference in length.
       if (1 - Math.abs(length - wantText.length) / Math.max(length, wantText.length, 1) < needed) continue;
+      if (classes.boundAt(start, size, length) < needed) continue;
       if (chars.boundAt(start, size, length) >= needed) compare(start, size);
     }
   };
 
   // The seeds first, at the lowest floor, to give the search a best window to confirm.
-  sweep(
-    seeds.sort((a, b) => a - b),
-    () => lowest,
-  );
+  sweep(seedsOf(sharing, most), () => lowest);
   // The best window: the similarity to beat only rises, so a window passed over stays below it.
   sweep(sharing, () => Math.max(lowest, state.best?.similarity ?? lowest));
   const { best } = state;
@@ -141,4 +136,19 @@ export function scoreWindows(
     sweep(sharing, () => floor, lowest);
   }
   return state.exhausted ? "exhausted" : [...compared.values()];
+}
+
+/** The first SEEDS windows of each size sharing `most` lines, in the same order. */
+function seedsOf(windows: SharingWindows, most: number): SharingWindows {
+  const taken = [0, 0, 0, 0];
+  const picked: number[] = [];
+  for (let w = 0; w < windows.starts.length; w++) {
+    if (windows.shared[w] === most && taken[windows.sizes[w]!]!++ < SEEDS) picked.push(w);
+  }
+  return {
+    starts: Int32Array.from(picked, (w) => windows.starts[w]!),
+    sizes: Uint8Array.from(picked, (w) => windows.sizes[w]!),
+    shared: Int32Array.from(picked, (w) => windows.shared[w]!),
+    lengths: Int32Array.from(picked, (w) => windows.lengths[w]!),
+  };
 }

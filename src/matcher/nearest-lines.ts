@@ -11,7 +11,7 @@ import { cached } from "../core/file-memo.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 import type { NearestLines } from "./types.js";
-import { looseWindowsSharing, similarity, type SharingWindows } from "./window-filter.js";
+import { looseWindowsSharing, similarity } from "./window-filter.js";
 
 /** Below this a window is not worth calling similar (Aider's did-you-mean floor is 0.6 on line lists). */
 const MIN_SIMILARITY = 0.5;
@@ -50,7 +50,7 @@ export function quote(
 function mostSimilarWindow(file: TextFile, want: readonly string[]): { start: number; similarity: number } | undefined {
   const keys = looseKeys(file);
   const size = Math.min(want.length, keys.length);
-  const [{ starts, shared }] = looseWindowsSharing(file, want.slice(0, size), [size], 1) as [SharingWindows];
+  const { starts, shared } = looseWindowsSharing(file, want.slice(0, size), [size], 1);
   const most = shared.reduce((a, b) => Math.max(a, b), 0);
   if (most === 0) return undefined;
   const picked: number[] = [];

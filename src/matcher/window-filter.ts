@@ -6,29 +6,97 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
-import { looseKeys, looseSignatures } from "./rungs/unicode.js";
+import { looseKeyLengths, looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { KeySignatures } from "./windows.js";
 
-/** Windows of one size, ascending by start, with how many wanted lines each shares. */
+/**
+ * Windows by start, then size: for each, its start, its size (an index into the sizes asked for), how many wanted
+ * lines it shares and its joined length (lines and the newlines between them).
+ */
 export interface SharingWindows {
   readonly starts: Int32Array;
+  readonly sizes: Uint8Array;
   readonly shared: Int32Array;
+  readonly lengths: Int32Array;
 }
 
+/** The joined lengths of the windows wanted: [min, max]. */
+export interface LengthRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+const ANY_LENGTH: LengthRange = { min: 0, max: Infinity };
+
 /**
- * For each of `sizes`, every window of the file's loose keys sharing at least `atLeast` lines (1 if less) with `want`,
- * counted as a multiset intersection (blank wanted lines never count).
+ * Every window of the file's loose keys, of any of `sizes` (at most four), sharing at least `atLeast` lines (1 if
+ * less) with `want`, counted as a multiset intersection (blank wanted lines never count), whose joined length is
+ * within `lengths`.
  */
 export const looseWindowsSharing = (
   file: TextFile,
   want: readonly string[],
   sizes: readonly number[],
   atLeast: number,
-): SharingWindows[] => windowsSharing(looseKeys(file), want, sizes, atLeast, looseSignatures(file));
+  lengths: LengthRange = ANY_LENGTH,
+): SharingWindows =>
+  windowsSharing(looseKeys(file), want, sizes, atLeast, looseSignatures(file), lengths, looseKeyLengths(file));
 
 /** One bit per signature bucket. */
 const BUCKETS = 4096;
 const BUCKET_MASK = BUCKETS - 1;
+
+/**
+ * Buffers of one line number (or key id) per file line, kept between searches: a search on a 100,000-line file
+ * would otherwise allocate and zero 800 KB. Searches never run inside one another.
+ */
+const scratch = {
+  lineBuffer: new Int32Array(0),
+  idBuffer: new Int32Array(0),
+  lines(n: number): Int32Array {
+    if (this.lineBuffer.length < n) this.lineBuffer = new Int32Array(n);
+    return this.lineBuffer;
+  },
+  ids(n: number): Int32Array {
+    if (this.idBuffer.length < n) this.idBuffer = new Int32Array(n);
+    return this.idBuffer;
+  },
+};
+
+/** Windows as they are found: start, size index, shared lines and joined length, four numbers a window. */
+class FoundWindows {
+  private items = new Int32Array(4 * 256);
+  private n = 0;
+
+  add(start: number, size: number, shared: number, length: number): void {
+    if (this.n + 4 > this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.n++] = start;
+    this.items[this.n++] = size;
+    this.items[this.n++] = shared;
+    this.items[this.n++] = length;
+  }
+
+  windows(): SharingWindows {
+    const count = this.n / 4;
+    const windows = {
+      starts: new Int32Array(count),
+      sizes: new Uint8Array(count),
+      shared: new Int32Array(count),
+      lengths: new Int32Array(count),
+    };
+    for (let w = 0, j = 0; w < count; w++, j += 4) {
+      windows.starts[w] = this.items[j]!;
+      windows.sizes[w] = this.items[j + 1]!;
+      windows.shared[w] = this.items[j + 2]!;
+      windows.lengths[w] = this.items[j + 3]!;
+    }
+    return windows;
+  }
+}
 
 /**
  * `looseWindowsSharing` on any keys. A window sharing `atLeast` lines holds one of the rarest wanted keys, those
@@ -42,79 +110,133 @@ export function windowsSharing(
   sizes: readonly number[],
   atLeast: number,
   signatures: KeySignatures,
-): SharingWindows[] {
+  lengths: LengthRange = ANY_LENGTH,
+  keyLengths: readonly number[] = keys.map((k) => k.length),
+): SharingWindows {
+  const found = new FoundWindows();
   // A file shorter than every size has no window (and no span to count).
-  if (!sizes.some((size) => size >= 1 && size <= keys.length)) {
-    return sizes.map(() => ({ starts: new Int32Array(0), shared: new Int32Array(0) }));
-  }
+  if (!sizes.some((size) => size >= 1 && size <= keys.length)) return found.windows();
   const signed = signatures.lines;
   const least = Math.max(1, atLeast);
-  const bucketOfKey = (key: string): number => signatures.sign(key) & BUCKET_MASK;
-  const idOf = new Map<string, number>();
+  // The distinct wanted keys, by id: the key, its signature, how many times it is wanted.
+  const wantedKeys: string[] = [];
+  const signOf: number[] = [];
   const need: number[] = [];
   for (const key of want) {
     if (key === "") continue;
-    const id = idOf.get(key);
-    if (id === undefined) {
-      idOf.set(key, need.length);
+    const id = wantedKeys.indexOf(key);
+    if (id >= 0) need[id]!++;
+    else {
+      wantedKeys.push(key);
+      signOf.push(signatures.sign(key));
       need.push(1);
-    } else need[id]!++;
+    }
   }
-  const wanted = new Uint8Array(BUCKETS);
-  for (const key of idOf.keys()) wanted[bucketOfKey(key)] = 1;
-  // One pass over the file: the lines in a wanted key's bucket, and how many each bucket has.
-  const seen = new Int32Array(BUCKETS);
-  const inWantedBucket: number[] = [];
+  // Per signature bucket, the first wanted key in it, and per key the next one in its bucket (-1 ends both).
+  const firstInBucket = new Int16Array(BUCKETS).fill(-1);
+  const nextInBucket = new Int16Array(need.length);
+  for (let id = need.length - 1; id >= 0; id--) {
+    const bucket = signOf[id]! & BUCKET_MASK;
+    nextInBucket[id] = firstInBucket[bucket]!;
+    firstInBucket[bucket] = id;
+  }
+  // One pass over the file: the lines holding a wanted key (signature first, the key only when signatures can
+  // collide), and how many lines hold each.
+  const exact = signatures.exact === true;
+  const holding = new Int32Array(need.length);
+  let lines = scratch.lines(keys.length);
+  let held = scratch.ids(keys.length);
+  let count = 0;
   for (let i = 0; i < keys.length; i++) {
-    const bucket = signed[i]! & BUCKET_MASK;
-    if (wanted[bucket] === 0) continue;
-    seen[bucket]!++;
-    inWantedBucket.push(i);
+    const sign = signed[i]!;
+    let id = firstInBucket[sign & BUCKET_MASK]!;
+    while (id >= 0 && (signOf[id] !== sign || (!exact && keys[i] !== wantedKeys[id]))) id = nextInBucket[id]!;
+    if (id < 0) continue;
+    lines[count] = i;
+    held[count++] = id;
+    holding[id]!++;
   }
+  lines = lines.subarray(0, count);
+  held = held.subarray(0, count);
   // The rarest keys, until the others hold fewer than `atLeast` wanted lines.
-  const byRarity = [...idOf].sort((x, y) => seen[bucketOfKey(x[0])]! - seen[bucketOfKey(y[0])]!);
+  const byRarity = need.map((_, id) => id).sort((x, y) => holding[x]! - holding[y]!);
   let others = need.reduce((sum, n) => sum + n, 0);
-  const rare = new Set<string>();
-  const rareBuckets = new Uint8Array(BUCKETS);
-  for (const [key, id] of byRarity) {
+  const rare = new Uint8Array(need.length);
+  for (const id of byRarity) {
     if (others < least) break;
-    rare.add(key);
-    rareBuckets[bucketOfKey(key)] = 1;
+    rare[id] = 1;
     others -= need[id]!;
   }
-  const idAt = (i: number): number => (wanted[signed[i]! & BUCKET_MASK] === 0 ? -1 : (idOf.get(keys[i]!) ?? -1));
-  const found = sizes.map(() => ({ starts: [] as number[], shared: [] as number[] }));
   const largest = Math.max(0, ...sizes);
-  // Spans of starts within reach of a rare line, merged; each is counted by sliding over its lines.
-  let spanFrom = -1;
-  let spanTo = -1;
-  const countSpan = (): void => {
-    if (spanFrom < 0) return;
-    const ids = new Int32Array(Math.min(keys.length, spanTo + largest) - spanFrom);
-    for (let i = 0; i < ids.length; i++) ids[i] = idAt(spanFrom + i);
-    sizes.forEach((size, k) => {
-      slide(ids, spanFrom, Math.min(spanTo, keys.length - size), size, k);
-    });
-  };
-  const slide = (ids: Int32Array, origin: number, last: number, size: number, k: number): void => {
-    if (size < 1 || last < origin) return;
-    const have = new Int32Array(need.length);
-    let shared = 0;
-    for (let i = 0; i < last - origin + size; i++) {
-      const entering = ids[i]!;
-      if (entering >= 0 && have[entering]!++ < need[entering]!) shared++;
-      if (i >= size) {
-        const leaving = ids[i - size]!;
-        if (leaving >= 0 && --have[leaving]! < need[leaving]!) shared--;
+  const distinct = need.length;
+  const needed = Int32Array.from(need);
+  const { min, max } = lengths;
+  // Per size, the wanted lines of each key its window holds, how many count as shared, and its joined length.
+  const have = new Int32Array(sizes.length * distinct);
+  const shared = new Int32Array(sizes.length);
+  const joined = new Int32Array(sizes.length);
+  const lastStart = new Int32Array(sizes.length);
+  let ids = new Int32Array(64);
+  let lineLengths = new Int32Array(64);
+  // The windows starting in the span, by start, then size: each size's window slides one line a start (the line
+  // before the start leaves it, the line at its end enters).
+  const slide = (origin: number): void => {
+    have.fill(0);
+    let last = -1;
+    for (let k = 0; k < sizes.length; k++) {
+      const size = sizes[k]!;
+      shared[k] = 0;
+      joined[k] = size - 1;
+      lastStart[k] = size < 1 ? -1 : Math.min(spanTo, keys.length - size);
+      last = Math.max(last, lastStart[k]!);
+      for (let i = 0; i < size - 1; i++) {
+        joined[k]! += lineLengths[i]!;
+        const id = ids[i]!;
+        if (id >= 0 && have[k * distinct + id]!++ < needed[id]!) shared[k]!++;
       }
-      if (i >= size - 1 && shared >= least) {
-        found[k]!.starts.push(origin + i - size + 1);
-        found[k]!.shared.push(shared);
+    }
+    for (let start = origin; start <= last; start++) {
+      for (let k = 0; k < sizes.length; k++) {
+        if (start > lastStart[k]!) continue;
+        const base = k * distinct;
+        let length = joined[k]!;
+        let count = shared[k]!;
+        if (start > origin) {
+          const leaving = start - 1 - origin;
+          length -= lineLengths[leaving]!;
+          const id = ids[leaving]!;
+          if (id >= 0 && --have[base + id]! < needed[id]!) count--;
+        }
+        const entering = start - origin + sizes[k]! - 1;
+        length += lineLengths[entering]!;
+        const id = ids[entering]!;
+        if (id >= 0 && have[base + id]!++ < needed[id]!) count++;
+        joined[k] = length;
+        shared[k] = count;
+        if (count >= least && length >= min && length <= max) found.add(start, k, count, length);
       }
     }
   };
-  for (const i of inWantedBucket) {
-    if (rareBuckets[signed[i]! & BUCKET_MASK] === 0 || !rare.has(keys[i]!)) continue;
+  // Spans of starts within reach of a rare line, merged; each is counted by sliding over its lines.
+  let spanFrom = -1;
+  let spanTo = -1;
+  let cursor = 0;
+  const countSpan = (): void => {
+    if (spanFrom < 0) return;
+    const n = Math.min(keys.length, spanTo + largest) - spanFrom;
+    if (n > ids.length) {
+      ids = new Int32Array(2 * n);
+      lineLengths = new Int32Array(2 * n);
+    }
+    ids.fill(-1, 0, n);
+    while (cursor < count && lines[cursor]! < spanFrom) cursor++;
+    for (let j = cursor; j < count && lines[j]! < spanFrom + n; j++) ids[lines[j]! - spanFrom] = held[j]!;
+    for (let i = 0; i < n; i++) lineLengths[i] = keyLengths[spanFrom + i]!;
+    slide(spanFrom);
+  };
+  for (let j = 0; j < count; j++) {
+    const i = lines[j]!;
+    if (rare[held[j]!] === 0) continue;
     const from = Math.max(0, i - largest + 1);
     if (spanFrom >= 0 && from <= spanTo + 1) spanTo = i;
     else {
@@ -124,17 +246,7 @@ export function windowsSharing(
     }
   }
   countSpan();
-  return found.map(({ starts, shared }) => ({ starts: Int32Array.from(starts), shared: Int32Array.from(shared) }));
-}
-
-/**
- * Length of `keys[start, start + size)` joined with `\n`. Summed per window: prefix sums would be O(file lines)
- * again for every version of the file, and a reply's versions are as many as its edits.
- */
-export function joinedLength(keys: readonly string[], start: number, size: number): number {
-  let length = size - 1;
-  for (let i = start; i < start + size; i++) length += keys[i]!.length;
-  return length;
+  return found.windows();
 }
 
 /**

@@ -11,6 +11,8 @@
 export interface KeySignatures {
   readonly lines: readonly number[];
   readonly sign: (key: string) => number;
+  /** Whether distinct keys sign differently too: equal signatures then need no comparison of the keys. */
+  readonly exact?: boolean;
 }
 
 /** 0-based starts of every window within [from, to) whose keys equal `want`, in file order. */

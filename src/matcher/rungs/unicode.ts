@@ -3,8 +3,7 @@
  * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`) and internal
  * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
  */
-import { isCached, lineKeys } from "../../core/file-memo.js";
-import { signature } from "../../core/lines/index.js";
+import { isCached, lineageCached, lineKeys } from "../../core/file-memo.js";
 import { foldLine } from "../normalize.js";
 import type { TextFile } from "../../core/text.js";
 import type { KeySignatures } from "../windows.js";
@@ -27,16 +26,40 @@ export const looseKeys = unicodeRung.fileKeys;
 export const looseKey = foldLine;
 
 /**
- * Per line, a 30-bit signature of its loose key (core/lines/index.ts: its length and three characters), which a
- * scan for a few wanted keys compares before reading any line's key: reading every key of a large file costs a
- * cache miss a line. Equal keys have equal signatures.
+ * The loose keys of a file and of the versions made from it, numbered in the order they were first seen: a number
+ * stands for one key, so comparing numbers is comparing keys, without reading them.
+ */
+function keyNumbers(file: TextFile): Map<string, number> {
+  return lineageCached(file, "numbers:unicode", () => new Map<string, number>());
+}
+
+const numberOf = (numbers: Map<string, number>, key: string): number => {
+  let n = numbers.get(key);
+  if (n === undefined) {
+    n = numbers.size;
+    numbers.set(key, n);
+  }
+  return n;
+};
+
+/**
+ * Per line, the number of its loose key (`keyNumbers`): a scan for a few wanted keys compares numbers before (or
+ * instead of) reading any line's key, which on a large file costs a cache miss a line. A key the file does not
+ * hold signs as -1, which no line has.
  */
 export function looseSignatures(file: TextFile): KeySignatures {
   // The keys' slot first: a new version of the file splices the slots in that order (core/file-memo.ts), and this
   // one reads the keys.
   const keys = looseKeys(file);
-  const lines = lineKeys(file, "signature:unicode", (f, i) => looseSignature(f === file ? keys[i]! : looseKeys(f)[i]!));
-  return { lines, sign: looseSignature };
+  const numbers = keyNumbers(file);
+  const lines = lineKeys(file, "signature:unicode", (f, i) =>
+    f === file ? numberOf(numbers, keys[i]!) : numberOf(keyNumbers(f), looseKeys(f)[i]!),
+  );
+  return { lines, sign: (key) => numbers.get(key) ?? -1, exact: true };
 }
 
-export const looseSignature = (key: string): number => signature(key) & 0x3fffffff;
+/** Per line, the length of its loose key. */
+export function looseKeyLengths(file: TextFile): readonly number[] {
+  const keys = looseKeys(file);
+  return lineKeys(file, "length:unicode", (f, i) => (f === file ? keys[i]! : looseKeys(f)[i]!).length);
+}

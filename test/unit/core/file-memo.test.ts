@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LineDoc } from "../../../src/core/lines/doc.js";
 import { parseText, type TextFile } from "../../../src/core/text.js";
-import { cached, isCached, lineKeys } from "../../../src/core/file-memo.js";
-import { looseKeys, looseSignature, looseSignatures } from "../../../src/matcher/rungs/unicode.js";
+import { cached, isCached, lineKeys, lineRecords } from "../../../src/core/file-memo.js";
+import { looseKeys, looseSignatures } from "../../../src/matcher/rungs/unicode.js";
 import { fileIndentStyle, inheritIndentStyle } from "../../../src/matcher/indent-structure.js";
 
 describe("cached", () => {
@@ -37,6 +37,18 @@ describe("inheritIndentStyle", () => {
   });
 });
 
+/** Each line's number is its key's (as `sign` gives it), and two lines share a number exactly when they share a key. */
+function expectNumberedLikeKeys(doc: LineDoc): void {
+  const keys = looseKeys(parseText(doc.text));
+  const { lines, sign } = looseSignatures(doc.file);
+  keys.forEach((key, i) => {
+    expect(lines[i]).toBe(sign(key));
+    keys.forEach((other, j) => {
+      expect(lines[i] === lines[j]).toBe(key === other);
+    });
+  });
+}
+
 describe("line keys across versions of a file", () => {
   it("splices the previous version's keys and equals keys computed afresh, after many edits", () => {
     const keyOf = (f: TextFile, i: number): string => `${f.lines[i]!.trim()}|${f.eols[i]!}`;
@@ -62,6 +74,47 @@ describe("line keys across versions of a file", () => {
     }
   });
 
+  it("carries line records to the next version: the untouched lines' bytes move with them, new lines start zeroed", () => {
+    const width = 3;
+    const mark = (records: Uint8Array, line: number, text: string): void => {
+      records.set([text.length, text.charCodeAt(0), 1], line * width);
+    };
+    let doc = LineDoc.fromText(Array.from({ length: 60 }, (_, i) => `line ${String(i)}`).join("\n") + "\n");
+    // Written for every other line only: records are written when first needed.
+    const first = lineRecords(doc.file, "test:records", width);
+    doc.file.lines.forEach((line, i) => {
+      if (i % 2 === 0) mark(first, i, line);
+    });
+    let written = doc.file.lines.map((_, i) => i % 2 === 0);
+    let seed = 11;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let edit = 0; edit < 40; edit++) {
+      const start = next(doc.length);
+      const end = Math.min(doc.length, start + next(3));
+      // Sometimes as many lines as it removes (the records are then rewritten in place), sometimes not.
+      const count = edit % 2 === 0 ? end - start : next(3);
+      const added = Array.from({ length: count }, (_, k) => `new ${String(edit)}.${String(k)}`);
+      doc = doc.splice(
+        start,
+        end,
+        added,
+        added.map(() => "\n"),
+      );
+      written = [...written.slice(0, start), ...added.map(() => false), ...written.slice(end)];
+      const records = lineRecords(doc.file, "test:records", width);
+      expect(records.length).toBe(doc.length * width);
+      doc.file.lines.forEach((line, i) => {
+        const expected = written[i] ? [line.length, line.charCodeAt(0), 1] : [0, 0, 0];
+        expect([...records.subarray(i * width, (i + 1) * width)]).toEqual(expected);
+      });
+      // The next version's caller writes a new line's record when it needs it.
+      if (added.length > 0) {
+        mark(records, start, added[0]!);
+        written[start] = true;
+      }
+    }
+  });
+
   it("carries a slot to the next version, so a later version knows it holds the keys without computing them", () => {
     let doc = LineDoc.fromText("a\n  b\nc\n");
     expect(isCached(doc.file, "key:unicode")).toBe(false);
@@ -72,11 +125,28 @@ describe("line keys across versions of a file", () => {
     expect(looseKeys(doc.file)).toEqual(["a", "B", "d", "c"]);
   });
 
-  it("keeps loose signatures equal to those of the keys computed afresh, across versions", () => {
-    let doc = LineDoc.fromText("x = 1\n\u201cq\u201d\n  y\n");
-    looseSignatures(doc.file);
-    doc = doc.splice(0, 1, ["  x = 2", "z"], ["\n", "\n"]);
-    const fresh = parseText(doc.text);
-    expect(looseSignatures(doc.file).lines).toEqual(looseKeys(fresh).map(looseSignature));
+  it("numbers loose keys alike in every version: equal keys alike, other keys not, absent keys as no line", () => {
+    let doc = LineDoc.fromText("x = 1\n\u201cq\u201d\n  y\nx  =  1\n");
+    const first = looseSignatures(doc.file);
+    expect(first.lines[0]).toBe(first.lines[3]);
+    for (let edit = 0; edit < 6; edit++) {
+      doc = doc.splice(0, 1, [`  x = ${String(edit % 3)}`, '"q"', "z"], ["\n", "\n", "\n"]);
+      expectNumberedLikeKeys(doc);
+    }
+    expect(looseSignatures(doc.file).sign("never in the file")).toBe(-1);
+  });
+
+  it("numbers each file's keys by its own count, when versions of two files are made in turn", () => {
+    let a = LineDoc.fromText("alpha\nbeta\n");
+    let b = LineDoc.fromText("one\ntwo\nthree\nfour\n");
+    looseSignatures(a.file);
+    looseSignatures(b.file);
+    for (let edit = 0; edit < 3; edit++) {
+      a = a.splice(0, 0, ["beta", "gamma"], ["\n", "\n"]);
+      looseSignatures(b.file);
+      b = b.splice(0, 1, ["two"], ["\n"]);
+      expectNumberedLikeKeys(a);
+      expectNumberedLikeKeys(b);
+    }
   });
 });

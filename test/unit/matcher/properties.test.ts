@@ -4,6 +4,7 @@ import type { Eol } from "../../../src/core/text.js";
 import { parseText, serializeText } from "../../../src/core/text.js";
 import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
 import { characterWindow, similarity, windowsSharing } from "../../../src/matcher/window-filter.js";
+import { CLASS_RECORD, classWindow } from "../../../src/matcher/class-counts.js";
 import { findWindows } from "../../../src/matcher/windows.js";
 import { applyOps, opsFromLines } from "./helpers.js";
 
@@ -160,12 +161,13 @@ describe("properties", () => {
     );
   });
 
-  it("the character-count bound never rules out a window Levenshtein would accept, and is the bag distance's", () => {
-    // Two characters past the first 256 that share a counting class, so merged classes are exercised too.
-    const key = fc.string({
-      unit: fc.constantFrom("a", "b", "c", " ", "(", "\u00e9", "\u0101", "\u0201"),
-      maxLength: 6,
-    });
+  it("the character-count bounds never rule out a window Levenshtein would accept; the exact one is the bag distance's", () => {
+    // Two characters past the first 256 that share a counting class, so merged classes are exercised too; `q` and
+    // `a` share a class of the per-line counts, and past 255 characters a line's counts are not kept.
+    const key = fc.oneof(
+      fc.string({ unit: fc.constantFrom("a", "b", "q", " ", "(", "\u00e9", "\u0101", "\u0201"), maxLength: 6 }),
+      fc.integer({ min: 250, max: 300 }).map((n) => "a".repeat(n)),
+    );
     const bagBound = (a: string, b: string): number => {
       const counts = new Map<string, number>();
       for (const c of a) counts.set(c, (counts.get(c) ?? 0) + 1);
@@ -186,6 +188,7 @@ describe("properties", () => {
           const wantText = want.join("\n");
           const core = Math.min(want.length, keys.length) - 1;
           const chars = characterWindow(keys, wantText, core);
+          const classes = classWindow(new Uint8Array(keys.length * CLASS_RECORD), keys, wantText, core);
           let start = 0;
           for (const jump of jumps) {
             start = Math.min(keys.length - core - 1, start + (jump % 5));
@@ -194,6 +197,7 @@ describe("properties", () => {
               const exact = similarity(wantText, text, Infinity)!.similarity;
               const bound = chars.boundAt(start, size, text.length);
               expect(bound).toBeGreaterThanOrEqual(exact - 1e-9);
+              expect(classes.boundAt(start, size, text.length)).toBeGreaterThanOrEqual(bound - 1e-9);
               const merged = /[\u0100-\uffff]/.test(text + wantText);
               if (merged) expect(bound).toBeGreaterThanOrEqual(bagBound(wantText, text) - 1e-9);
               else expect(bound).toBeCloseTo(bagBound(wantText, text), 9);
@@ -205,7 +209,14 @@ describe("properties", () => {
     );
   });
 
-  it("the windows sharing lines are exactly those whose multiset intersection with the wanted lines is large enough", () => {
+  it("the class-count bound rules out a window of other characters", () => {
+    const keys = ["zzzz", "yyyy", "aaaa", "bbbb"];
+    const classes = classWindow(new Uint8Array(keys.length * CLASS_RECORD), keys, "aaaa\nbbbb", 1);
+    expect(classes.boundAt(0, 2, 9)).toBeLessThan(0.2);
+    expect(classes.boundAt(2, 2, 9)).toBe(1);
+  });
+
+  it("the windows sharing lines are exactly those whose multiset intersection with the wanted lines is large enough and whose length is in range", () => {
     const key = fc.constantFrom<string>("", "a", "b", "c", "}");
     fc.assert(
       fc.property(
@@ -214,11 +225,17 @@ describe("properties", () => {
         // No size at all happens too: the fuzzy search asks only for the sizes the file can hold.
         fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 0, maxLength: 3 }),
         fc.integer({ min: 1, max: 4 }),
-        (keys, want, sizes, atLeast) => {
-          const expected = sizes.map((size) => {
-            const windows: [number, number][] = [];
-            for (let start = 0; start + size <= keys.length; start++) {
-              const rest = want.filter((k) => k !== "");
+        // Any length range, the unbounded one included.
+        fc.oneof(
+          fc.constant({ min: 0, max: Infinity }),
+          fc.tuple(fc.nat(12), fc.nat(12)).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) })),
+        ),
+        (keys, want, sizes, atLeast, lengths) => {
+          const expected: [number, number, number, number][] = [];
+          for (let start = 0; start < keys.length; start++) {
+            sizes.forEach((size, k) => {
+              if (start + size > keys.length) return;
+              const rest = want.filter((key) => key !== "");
               let shared = 0;
               for (const line of keys.slice(start, start + size)) {
                 const at = rest.indexOf(line);
@@ -226,13 +243,20 @@ describe("properties", () => {
                 rest.splice(at, 1);
                 shared++;
               }
-              if (shared >= atLeast) windows.push([start, shared]);
-            }
-            return windows;
-          });
+              const length = keys.slice(start, start + size).join("\n").length;
+              if (shared >= atLeast && length >= lengths.min && length <= lengths.max) {
+                expected.push([start, k, shared, length]);
+              }
+            });
+          }
           const byLength = { lines: keys.map((k) => k.length), sign: (k: string) => k.length };
-          const found = windowsSharing(keys, want, sizes, atLeast, byLength);
-          expect(found.map((f) => [...f.starts].map((start, i) => [start, f.shared[i]]))).toEqual(expected);
+          const before = [...keys];
+          const found = windowsSharing(keys, want, sizes, atLeast, byLength, lengths);
+          // Lines found equal to a wanted key may be given one object for it: the text stays the same.
+          expect(keys).toEqual(before);
+          expect(
+            [...found.starts].map((start, w) => [start, found.sizes[w], found.shared[w], found.lengths[w]]),
+          ).toEqual(expected);
         },
       ),
       { numRuns: 2000 },
