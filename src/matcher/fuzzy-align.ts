@@ -209,12 +209,30 @@ function alignPartners(
     while (owner[runEnd]! < 0) runEnd++;
     const before = owner[w - 1]!;
     const after = owner[runEnd]!;
-    if (old[before]!.kind === "context") to[before] = runEnd;
-    else if (old[after]!.kind === "context") from[after] = w;
-    else {
+    // The run stays with a context line beside it; the edit's lines on its other side then border it.
+    let bordering: { added: string | undefined; line: number };
+    if (old[before]!.kind === "context") {
+      to[before] = runEnd;
+      bordering = { added: addedBeside(ops, old[before]!.op, 1), line: start + runEnd - 1 };
+    } else if (old[after]!.kind === "context") {
+      from[after] = w;
+      bordering = { added: addedBeside(ops, old[after]!.op, -1), line: start + w };
+    } else {
       return {
         ok: false,
         note: `line ${start + w + 1} of the file is not in the SEARCH and sits among lines the edit changes`,
+      };
+    }
+    // An added line that reads as the file line the SEARCH left out beside it may be that very line, which the
+    // model moved: keeping both doubles it (a second `}` closes the wrong block).
+    const twin = bordering.added === undefined ? "" : looseKey(bordering.added);
+    if (twin !== "" && twin === looseKey(file.lines[bordering.line]!)) {
+      return {
+        ok: false,
+        note:
+          `line ${bordering.line + 1} of the file ("${twin}") is not in the SEARCH, and the edit adds a line that ` +
+          `reads the same beside it: whether the model moved that line or added another cannot be told; quote the ` +
+          `lines around it exactly`,
       };
     }
     w = runEnd;
@@ -240,4 +258,17 @@ function alignPartners(
     placed: partner.map((w) => (w >= 0 ? start + w : -1)),
     sightings: sightings(file, oldKeys, windowKeys, partner, bounds),
   };
+}
+
+/**
+ * The added line the edit puts right after (`step` 1) or right before (-1) the old line at `op`: the nearest add op
+ * that way before any context line (removed lines put nothing between).
+ */
+function addedBeside(ops: readonly LineOp[], op: number, step: 1 | -1): string | undefined {
+  for (let i = op + step; i >= 0 && i < ops.length; i += step) {
+    const line = ops[i]!;
+    if (line.op === "add") return line.text;
+    if (line.op !== "remove") return undefined;
+  }
+  return undefined;
 }

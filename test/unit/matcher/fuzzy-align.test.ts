@@ -144,6 +144,29 @@ describe("fuzzy alignment: placing added lines", () => {
       [5, 6],
     ]);
   });
+
+  it("a replacement beside a line the SEARCH left out refuses when it adds a line that reads as that one", () => {
+    // The file's t3 (`undefined`), left out, sits between the removed t2 and the context t4: the edit's last added
+    // line reads as t3, so the model may have moved t3 there rather than added a second one.
+    const before = [c(tests[1]!), r(tests[2]!), a("  changed();"), a(tests[3]!), c(tests[4]!), c(tests[5]!)];
+    const aligned = align(testsFile, before, 1, 6);
+    expect(aligned.ok).toBe(false);
+    expect(!aligned.ok && aligned.note).toContain('line 4 of the file ("expect(() => symbolSchema.parse(undefined))');
+    // And on the other side: t3 stays with the context t1 before it, and the replacement of t4 starts with t3.
+    const after = [
+      c(tests[1]!),
+      c(tests[2]!),
+      r(tests[4]!),
+      a(`    ${tests[3]!.trim()}`),
+      a("  changed();"),
+      c(tests[5]!),
+    ];
+    expect(align(testsFile, after, 1, 6).ok).toBe(false);
+    // Blank lines read as nothing: a blank line added beside a blank the SEARCH left out is fine.
+    const spaced = ["a();", "", "b();", "c();"];
+    const blank = [c("a();"), r("b();"), a(""), a("B();"), c("c();")];
+    expect(align(lines(...spaced), blank, 0, 4).ok).toBe(true);
+  });
 });
 
 describe("fuzzy alignment: a window that stopped short", () => {

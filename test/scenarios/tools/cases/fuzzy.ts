@@ -68,6 +68,25 @@ const goDrift = (t: string): string =>
     "// Put stores value under key, evicting stale entries when full.",
   );
 
+const ROUTE_PATH = "lib/router/route.js";
+const ROUTE = `export function matchRoute(path) {
+  if (this.regexp.fastSlash) {
+    this.params = {};
+    this.path = '';
+    return true;
+  }
+
+  const m = this.regexp.exec(path);
+
+  if (!m) {
+    this.params = undefined;
+    return false;
+  }
+  this.path = m[0];
+  return true;
+}
+`;
+
 export const FUZZY: CaseSpec[] = [
   oneFile({
     id: "fuzzy-typo-in-context-ts",
@@ -126,6 +145,42 @@ export const FUZZY: CaseSpec[] = [
     reply: reply(
       "Compute the expiry once:",
       fence(patchDoc(patchUpdate(P.cache, goDrift(S.cache), goDrift(cachePut), { context: 7 })), ""),
+    ),
+  },
+  {
+    id: "fuzzy-left-out-brace-moved-refused-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["search-not-found"],
+    hint: ["  }"],
+    note:
+      "The SEARCH leaves out the `}` that closes the fast path, and the REPLACE adds a `}` beside it (the model " +
+      "moved that brace below the lines it adds): kept and added, the file would close a block twice. Refused.",
+    before: tree({ [ROUTE_PATH]: ROUTE }),
+    reply: reply(
+      "Only run the fast path when a path is given:",
+      editblock(
+        ROUTE_PATH,
+        `  if (this.regexp.fastSlash) {
+    this.params = {};
+    this.path = '';
+    return true;
+
+  const m = this.regexp.exec(path);
+
+  if (!m) {`,
+        `  if (path != null) {
+    if (this.regexp.fastSlash) {
+      this.params = {};
+      this.path = '';
+      return true;
+    }
+
+    m = this.regexp.exec(path);
+
+  if (!m) {`,
+      ),
     ),
   },
   {
