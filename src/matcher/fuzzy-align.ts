@@ -209,30 +209,32 @@ function alignPartners(
     while (owner[runEnd]! < 0) runEnd++;
     const before = owner[w - 1]!;
     const after = owner[runEnd]!;
-    // The run stays with a context line beside it; the edit's lines on its other side then border it.
-    let bordering: { added: string | undefined; line: number };
+    // The run stays with a context line beside it; the lines the edit adds on its other side then border it.
+    let bordering: readonly string[];
     if (old[before]!.kind === "context") {
       to[before] = runEnd;
-      bordering = { added: addedBeside(ops, old[before]!.op, 1), line: start + runEnd - 1 };
+      bordering = addedBeside(ops, old[before]!.op, 1);
     } else if (old[after]!.kind === "context") {
       from[after] = w;
-      bordering = { added: addedBeside(ops, old[after]!.op, -1), line: start + w };
+      bordering = addedBeside(ops, old[after]!.op, -1);
     } else {
       return {
         ok: false,
         note: `line ${start + w + 1} of the file is not in the SEARCH and sits among lines the edit changes`,
       };
     }
-    // An added line that reads as the file line the SEARCH left out beside it may be that very line, which the
+    // An added line that reads as a file line the SEARCH left out beside the edit may be that very line, which the
     // model moved: keeping both doubles it (a second `}` closes the wrong block).
-    const twin = bordering.added === undefined ? "" : looseKey(bordering.added);
-    if (twin !== "" && twin === looseKey(file.lines[bordering.line]!)) {
+    const added = new Set(bordering.map(looseKey));
+    for (let at = start + w; at < start + runEnd; at++) {
+      const key = looseKey(file.lines[at]!);
+      if (key === "" || !added.has(key)) continue;
       return {
         ok: false,
         note:
-          `line ${bordering.line + 1} of the file ("${twin}") is not in the SEARCH, and the edit adds a line that ` +
-          `reads the same beside it: whether the model moved that line or added another cannot be told; quote the ` +
-          `lines around it exactly`,
+          `line ${at + 1} of the file ("${key}") is not in the SEARCH, and the edit adds a line that reads the ` +
+          `same beside it: whether the model moved that line or added another cannot be told; quote the lines ` +
+          `around it exactly`,
       };
     }
     w = runEnd;
@@ -261,14 +263,13 @@ function alignPartners(
 }
 
 /**
- * The added line the edit puts right after (`step` 1) or right before (-1) the old line at `op`: the nearest add op
- * that way before any context line (removed lines put nothing between).
+ * The lines the edit adds right after (`step` 1) or right before (-1) the old line at `op`: the add ops that way up
+ * to the next context line (removed lines put nothing between).
  */
-function addedBeside(ops: readonly LineOp[], op: number, step: 1 | -1): string | undefined {
-  for (let i = op + step; i >= 0 && i < ops.length; i += step) {
-    const line = ops[i]!;
-    if (line.op === "add") return line.text;
-    if (line.op !== "remove") return undefined;
+function addedBeside(ops: readonly LineOp[], op: number, step: 1 | -1): string[] {
+  const added: string[] = [];
+  for (let i = op + step; i >= 0 && i < ops.length && ops[i]!.op !== "context"; i += step) {
+    if (ops[i]!.op === "add") added.push(ops[i]!.text);
   }
-  return undefined;
+  return added;
 }

@@ -146,8 +146,8 @@ describe("fuzzy alignment: placing added lines", () => {
   });
 
   it("a replacement beside a line the SEARCH left out refuses when it adds a line that reads as that one", () => {
-    // The file's t3 (`undefined`), left out, sits between the removed t2 and the context t4: the edit's last added
-    // line reads as t3, so the model may have moved t3 there rather than added a second one.
+    // The file's t3 (`undefined`), left out, sits between the removed t2 and the context t4: the edit adds a line
+    // that reads as t3 there, so the model may have moved t3 rather than added a second one.
     const before = [c(tests[1]!), r(tests[2]!), a("  changed();"), a(tests[3]!), c(tests[4]!), c(tests[5]!)];
     const aligned = align(testsFile, before, 1, 6);
     expect(aligned.ok).toBe(false);
@@ -162,6 +162,9 @@ describe("fuzzy alignment: placing added lines", () => {
       c(tests[5]!),
     ];
     expect(align(testsFile, after, 1, 6).ok).toBe(false);
+    // Anywhere in the lines added there, not only the nearest.
+    const inside = [c(tests[1]!), r(tests[2]!), a(tests[3]!), a("  changed();"), c(tests[4]!), c(tests[5]!)];
+    expect(align(testsFile, inside, 1, 6).ok).toBe(false);
     // Blank lines read as nothing: a blank line added beside a blank the SEARCH left out is fine.
     const spaced = ["a();", "", "b();", "c();"];
     const blank = [c("a();"), r("b();"), a(""), a("B();"), c("c();")];

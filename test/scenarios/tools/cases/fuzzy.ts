@@ -87,6 +87,20 @@ const ROUTE = `export function matchRoute(path) {
 }
 `;
 
+const USAGE_PATH = "docs/usage.md";
+const USAGE = `# Usage
+
+Run the generator from your project's root:
+
+\`\`\`sh
+tool init github.com/you/app
+\`\`\`
+
+## Adding commands
+
+Each command gets a file of its own.
+`;
+
 export const FUZZY: CaseSpec[] = [
   oneFile({
     id: "fuzzy-typo-in-context-ts",
@@ -180,6 +194,43 @@ export const FUZZY: CaseSpec[] = [
     m = this.regexp.exec(path);
 
   if (!m) {`,
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-left-out-fence-moved-refused-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["search-not-found"],
+    hint: ["```sh"],
+    note:
+      "The SEARCH leaves out the fence that opens the example, and among the lines the REPLACE adds beside it is " +
+      "that fence (the model moved it): kept and added, the Markdown would hold a stray fence. Refused.",
+    before: tree({ [USAGE_PATH]: USAGE }),
+    reply: reply(
+      "Document the new flag:",
+      editblock(
+        USAGE_PATH,
+        `Run the generator from your project's root:
+
+tool init github.com/you/app
+\`\`\`
+
+## Adding commands`,
+        `Run the generator from your project's root. The module name is now required:
+
+For example:
+\`\`\`sh
+tool init --module github.com/you/app
+\`\`\`
+
+or, for a project elsewhere:
+
+tool init --module github.com/you/app path/to/app
+\`\`\`
+
+## Adding commands`,
       ),
     ),
   },
