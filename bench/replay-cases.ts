@@ -68,8 +68,24 @@ function blocksOf(diff: string): Block[] {
   return blocks;
 }
 
-/** Drifts a model makes while copying, each applied to every block of a reply (none: as the commit has it). */
-export const MODEL_FAULTS = ["none", "typo", "indent", "tabs", "trailing", "dropped-first"] as const;
+/**
+ * Drifts a model makes while copying, each applied to every block of a reply (none: as the commit has it): each
+ * leaves the model's intent readable, so a result unlike the commit is a wrong apply. (Faults that lose it, a
+ * context line left out of both sides, are the drift harness's.)
+ */
+export const MODEL_FAULTS = [
+  "none",
+  "typo",
+  "indent",
+  "tabs",
+  "trailing",
+  "dropped-first",
+  "curly-quotes",
+  "typo-in-removed",
+  "cut-line",
+  "elided",
+  "crlf",
+] as const;
 export type ModelFault = (typeof MODEL_FAULTS)[number];
 
 const swapIndentation = (line: string): string =>
@@ -77,7 +93,59 @@ const swapIndentation = (line: string): string =>
     ? line.replace(/^\t+/, (t) => "    ".repeat(t.length))
     : line.replace(/^( {4})+/, (s) => "\t".repeat(s.length / 4));
 
-function withFault(block: Block, fault: ModelFault): Block {
+/** The line with its middle character mistyped. */
+function mistyped(line: string): string {
+  const at = Math.floor(line.length / 2);
+  return `${line.slice(0, at)}${line[at] === "x" ? "y" : "x"}${line.slice(at + 1)}`;
+}
+
+/** The block with `f` applied to each context line, the same on both sides (given its SEARCH index). */
+function mapContext(block: Block, f: (line: string, index: number) => string): Block {
+  const search = [...block.search];
+  const replace = [...block.replace];
+  for (const [i, j] of block.context) {
+    search[i] = f(block.search[i]!, i);
+    replace[j] = search[i];
+  }
+  return { ...block, search, replace };
+}
+
+/** "The lines here stay as they are", in the comment syntax of the file's language. */
+function elisionComment(path: string): string {
+  if (/\.(py|rb|sh|ya?ml|toml)$/.test(path)) return "# ... existing code ...";
+  if (/\.(md|html)$/.test(path)) return "<!-- ... existing content ... -->";
+  if (/\.(rst|txt|json)$/.test(path)) return "...";
+  return "// ... existing code ...";
+}
+
+/**
+ * The first run of three or more unchanged lines between two changes of the block given as one elision comment
+ * on both sides, as a model shortens what it quotes.
+ */
+function elided(block: Block, path: string): Block {
+  const changed = block.search.map((_, i) => !block.context.some(([c]) => c === i));
+  const firstChange = changed.indexOf(true);
+  const lastChange = changed.lastIndexOf(true);
+  const inner = block.context.filter(([i]) => i > firstChange && i < lastChange);
+  for (let k = 0; k < inner.length; k++) {
+    let e = k;
+    while (e + 1 < inner.length && inner[e + 1]![0] === inner[e]![0] + 1 && inner[e + 1]![1] === inner[e]![1] + 1) e++;
+    if (e - k + 1 < 3) {
+      k = e;
+      continue;
+    }
+    const [i, j] = inner[k]!;
+    const count = e - k + 1;
+    const indent = /^\s*/.exec(block.search[i]!)![0];
+    const marker = `${indent}${elisionComment(path)}`;
+    const search = [...block.search.slice(0, i), marker, ...block.search.slice(i + count)];
+    const replace = [...block.replace.slice(0, j), marker, ...block.replace.slice(j + count)];
+    return { search, replace, context: [] };
+  }
+  return block;
+}
+
+function withFault(block: Block, fault: ModelFault, path: string): Block {
   const both = (f: (line: string) => string): Block => ({
     ...block,
     search: block.search.map((l) => (l.trim() === "" ? l : f(l))),
@@ -91,6 +159,27 @@ function withFault(block: Block, fault: ModelFault): Block {
     if (first?.[0] !== 0 || first[1] !== 0 || block.search.length < 3) return block;
     return { search: block.search.slice(1), replace: block.replace.slice(1), context: [] };
   }
+  if (fault === "curly-quotes") {
+    // Context lines with typographic quotes, as a chat model renders them, on both sides.
+    const curl = (line: string): string =>
+      line.replace(/'([^']*)'/g, "\u2018$1\u2019").replace(/"([^"]*)"/g, "\u201c$1\u201d");
+    return mapContext(block, curl);
+  }
+  if (fault === "cut-line") {
+    // The first long context line cut short, as a model abbreviates it, on both sides.
+    const long = block.context.find(([i]) => block.search[i]!.trim().length > 40);
+    if (long === undefined) return block;
+    const line = block.search[long[0]]!;
+    return mapContext(block, (l, i) => (i === long[0] ? line.slice(0, Math.floor(line.length * 0.7)) : l));
+  }
+  if (fault === "typo-in-removed") {
+    const removed = block.search.findIndex((l, i) => l.trim().length > 8 && !block.context.some(([c]) => c === i));
+    if (removed < 0) return block;
+    const search = [...block.search];
+    search[removed] = mistyped(search[removed]!);
+    return { ...block, search };
+  }
+  if (fault === "elided") return elided(block, path);
   if (fault === "typo") {
     // The longest context line, mistyped on both sides (the model copied its own wrong line).
     const longest = block.context.reduce<[number, number] | undefined>(
@@ -99,9 +188,7 @@ function withFault(block: Block, fault: ModelFault): Block {
       undefined,
     );
     if (longest === undefined || block.search[longest[0]]!.trim().length < 9) return block;
-    const line = block.search[longest[0]]!;
-    const at = Math.floor(line.length / 2);
-    const typo = `${line.slice(0, at)}${line[at] === "x" ? "y" : "x"}${line.slice(at + 1)}`;
+    const typo = mistyped(block.search[longest[0]]!);
     const search = [...block.search];
     const replace = [...block.replace];
     search[longest[0]] = typo;
@@ -118,10 +205,12 @@ function withFault(block: Block, fault: ModelFault): Block {
  */
 export function searchReplaceOf(path: string, diff: string, fault: ModelFault = "none"): string {
   const blocks = blocksOf(diff).map((block) => {
-    const { search, replace } = withFault(block, fault);
+    const { search, replace } = withFault(block, fault, path);
     return [path, "```", "<<<<<<< SEARCH", ...search, "=======", ...replace, ">>>>>>> REPLACE", "```"].join("\n");
   });
-  return `${blocks.join("\n\n")}\n`;
+  const reply = `${blocks.join("\n\n")}\n`;
+  // A reply copied through a Windows clipboard.
+  return fault === "crlf" ? reply.replace(/\n/g, "\r\n") : reply;
 }
 
 /**

@@ -24,6 +24,8 @@ const BUFFER = { maxBuffer: 64 * 1024 * 1024 } as const;
 /** How many commits back the file is taken from; and how many commits per repository are replayed. */
 const BACK = 20;
 const PER_REPO = 120;
+/** Context lines of the blocks a model elides: enough that most hunks hold a run of three to stand for. */
+const ELIDED_CONTEXT = 8;
 
 const DIALECTS = ["udiff", "editblock", "patch"] as const;
 type Dialect = (typeof DIALECTS)[number];
@@ -140,7 +142,20 @@ async function replayRepo(
     replayed++;
     const diff = (await exec("git", ["-C", mirror, "diff", `${sha}~1`, sha, "--", path], BUFFER)).stdout;
     const fault = MODEL_FAULTS[replayed % MODEL_FAULTS.length]!;
-    faulted.push(await applyFaulted(`${repo}@${sha.slice(0, 10)}:${path} (${fault})`, path, diff, base, theirs, fault));
+    // An elision stands for lines the model did not quote: the blocks then quote more context, as a model does.
+    const quoted =
+      fault === "elided"
+        ? (
+            await exec(
+              "git",
+              ["-C", mirror, "diff", `-U${String(ELIDED_CONTEXT)}`, `${sha}~1`, sha, "--", path],
+              BUFFER,
+            )
+          ).stdout
+        : diff;
+    faulted.push(
+      await applyFaulted(`${repo}@${sha.slice(0, 10)}:${path} (${fault})`, path, quoted, base, theirs, fault),
+    );
     const merged = await merge(dir, ours, base, theirs);
     for (const dialect of DIALECTS) {
       const id = `${repo}@${sha.slice(0, 10)}:${path} (${dialect})`;
@@ -227,7 +242,9 @@ export const replaySection: Section = {
           ? ["Applied, but not as the clean merge (read each):", "", ...differs.map((r) => `- ${r.id}`), ""]
           : []),
         "The same commits' hunks as SEARCH/REPLACE blocks with one model fault each (in turn), applied to the " +
-          "commit's parent: the result must be the commit's file.",
+          "commit's parent: the result must be the commit's file. A fault that finds nothing to change in a " +
+          "commit's hunks leaves them as they are (an elision needs three unchanged lines between two changes; a " +
+          "cut line, a context line of more than 40 characters).",
         "",
         markdownTable(["fault", "cases", ...FAULT_OUTCOMES], faultRows),
         "",

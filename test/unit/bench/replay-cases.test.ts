@@ -88,4 +88,67 @@ describe("replay bench cases", () => {
       ],
     ]);
   });
+
+  it("writes the blocks with the faults of a chat model: curly quotes, a mistyped removed line, a cut line, CRLF", () => {
+    const diff = [
+      "--- a/lib/x.js",
+      "+++ b/lib/x.js",
+      "@@ -1,3 +1,3 @@",
+      " const label = 'a label that is long enough to be cut short';",
+      "-const b = 2;",
+      "+const b = 3;",
+      "",
+    ].join("\n");
+    const label = "const label = 'a label that is long enough to be cut short';";
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "curly-quotes"))).toEqual([
+      [
+        "context:const label = \u2018a label that is long enough to be cut short\u2019;",
+        "remove:const b = 2;",
+        "add:const b = 3;",
+      ],
+    ]);
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "typo-in-removed"))).toEqual([
+      [`context:${label}`, "remove:const x = 2;", "add:const b = 3;"],
+    ]);
+    expect(changesOf(searchReplaceOf("lib/x.js", diff, "cut-line"))).toEqual([
+      [`context:${label.slice(0, Math.floor(label.length * 0.7))}`, "remove:const b = 2;", "add:const b = 3;"],
+    ]);
+    const crlf = searchReplaceOf("lib/x.js", diff, "crlf");
+    expect(crlf.split("\r\n").join("\n")).toBe(searchReplaceOf("lib/x.js", diff));
+    expect(crlf).not.toMatch(/[^\r]\n/);
+  });
+
+  it("elides an unchanged run of three lines between two changes, in the file's comment syntax, on both sides", () => {
+    const hunk = [
+      "@@ -1,7 +1,7 @@",
+      "-x = 1",
+      "+x = 2",
+      " a = 1",
+      " b = 2",
+      " c = 3",
+      "-y = 1",
+      "+y = 2",
+      " end()",
+      "",
+    ];
+    const diff = ["--- a/lib/x.py", "+++ b/lib/x.py", ...hunk].join("\n");
+    expect(changesOf(searchReplaceOf("lib/x.py", diff, "elided"))).toEqual([
+      ["remove:x = 1", "add:x = 2", "elision:# ... existing code ...", "remove:y = 1", "add:y = 2", "context:end()"],
+    ]);
+    // A run at the block's edge stands for nothing: it is left as it is.
+    const edge = [
+      "--- a/lib/x.py",
+      "+++ b/lib/x.py",
+      "@@ -1,4 +1,4 @@",
+      " a = 1",
+      " b = 2",
+      " c = 3",
+      "-y = 1",
+      "+y = 2",
+      "",
+    ];
+    expect(changesOf(searchReplaceOf("lib/x.py", edge.join("\n"), "elided"))).toEqual(
+      changesOf(searchReplaceOf("lib/x.py", edge.join("\n"))),
+    );
+  });
 });
