@@ -102,7 +102,7 @@ class FoundWindows {
  * `looseWindowsSharing` on any keys. A window sharing `atLeast` lines holds one of the rarest wanted keys, those
  * without which fewer than `atLeast` wanted lines remain (pigeonhole): only windows around the lines holding one
  * of them are counted, so a wanted `}` on thousands of lines costs nothing unless it is among the rarest. Rarity
- * is estimated from one pass over the signatures; any choice would be correct, a good one is cheap.
+ * is counted in the one pass over the signatures that finds the lines holding a wanted key.
  */
 export function windowsSharing(
   keys: readonly string[],
@@ -133,8 +133,8 @@ export function windowsSharing(
     }
   }
   // Per signature bucket, the first wanted key in it, and per key the next one in its bucket (-1 ends both).
-  const firstInBucket = new Int16Array(BUCKETS).fill(-1);
-  const nextInBucket = new Int16Array(need.length);
+  const firstInBucket = new Int32Array(BUCKETS).fill(-1);
+  const nextInBucket = new Int32Array(need.length);
   for (let id = need.length - 1; id >= 0; id--) {
     const bucket = signOf[id]! & BUCKET_MASK;
     nextInBucket[id] = firstInBucket[bucket]!;
