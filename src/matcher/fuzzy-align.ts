@@ -15,7 +15,8 @@
  *   lines the SEARCH left out right where the lines are added, which side of that line the model meant is unknown
  *   (an "invented" line may be a real line the window stopped short of), and the match is refused;
  * - old lines paired with a look-alike, or left out beyond the pairs, that the file has verbatim nearby are
- *   reported (sightings): each implies another reading.
+ *   reported (sightings), and so are old lines left out between the pairs right beside added lines (anchors):
+ *   each implies another reading.
  */
 import { diffArrays } from "diff";
 import { distance } from "fastest-levenshtein";
@@ -26,7 +27,7 @@ import { closestPairs, type ClosestOptions } from "./closest-pairs.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
-import { insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
+import { anchorSightings, insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -41,6 +42,11 @@ export type FuzzyAlignment =
       readonly placed: readonly number[];
       /** Old lines this reading does not pair with their verbatim copy nearby: each implies another reading. */
       readonly sightings: readonly Sighting[];
+      /**
+       * Unpaired old lines between pairs that place added lines (the run is next to them) while the file has them
+       * verbatim nearby: the reading with the model's line on that copy puts the added lines there.
+       */
+      readonly anchors: readonly Sighting[];
     }
   | { readonly ok: false; readonly note: string };
 
@@ -259,6 +265,7 @@ function alignPartners(
     pairs,
     placed: partner.map((w) => (w >= 0 ? start + w : -1)),
     sightings: sightings(file, oldKeys, windowKeys, partner, bounds),
+    anchors: anchorSightings(file, ops, old, partner, bounds),
   };
 }
 

@@ -151,6 +151,33 @@ export function sightings(
   return found;
 }
 
+/**
+ * The unpaired old lines between a reading's pairs that stand right next to added lines (the model wrote the
+ * insertion after or before them) while the file has them verbatim within twice the old side's length of the
+ * match: a line the reading takes for invented, which decides where the added lines go if it is the real one.
+ */
+export function anchorSightings(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  partner: readonly number[],
+  region: { start: number; end: number },
+): Sighting[] {
+  const keys = looseKeys(file);
+  const { first, last } = pairedBounds(partner);
+  const found: Sighting[] = [];
+  for (let line = first + 1; line < last; line++) {
+    const key = looseKey(old[line]!.text);
+    if (partner[line]! >= 0 || key === "") continue;
+    const op = old[line]!.op;
+    if (ops[op - 1]?.op !== "add" && ops[op + 1]?.op !== "add") continue;
+    const reach = 2 * old.length;
+    const to = Math.min(keys.length, region.end + reach);
+    for (let at = Math.max(0, region.start - reach); at < to; at++) if (keys[at] === key) found.push({ line, at });
+  }
+  return found;
+}
+
 /** What to tell the model when the reading a sighting implies cannot be aligned. */
 export const sightingNote = (text: string, at: number): string =>
   `the SEARCH line "${text.trim()}" is line ${at + 1} of the file, but the lines around it differ from ` +

@@ -9,6 +9,9 @@
  * - for each SEARCH line that a reading pairs with a look-alike, or leaves out beyond its pairs, while the file has
  *   it verbatim nearby: the window stretched to that copy, in which the model quoted a real line. Such a reading
  *   must align as well: the line is evidence, and a place it cannot be fitted to is a guess;
+ * - for each SEARCH line the chosen reading takes for invented (unpaired between its pairs) right beside added
+ *   lines, while the file has it verbatim nearby: the window stretched to that copy, where it aligns (the added
+ *   lines follow the line they were written beside);
  * - for each such line, the window of the SEARCH's own length that holds the copy where the SEARCH has the line:
  *   apart from the chosen window and at least threshold − margin similar, it is a rival place (a verbatim line
  *   never makes a match, but it can unmake one, as a line number can in fuzzy.ts);
@@ -115,20 +118,29 @@ export function judgeReadings(
 ): ReadingsVerdict {
   const chosen = readings[0] as Aligned;
   const where = footprint(ops, chosen.alignment);
-  const differs = (reading: Aligned): ReadingsVerdict => ({ kind: "ambiguous", starts: [chosen.start, reading.start] });
+  const differs = (reading: Aligned): ReadingsVerdict => ({
+    kind: "ambiguous",
+    starts: [chosen.start, reading.start].sort((a, b) => a - b),
+  });
   const others = [...readings.slice(1), ...near.flatMap((w) => alignFuzzyReadings(file, ops, old, w.start, w.end))];
   for (const reading of others) {
     if (!reading.ok || reading.sightings.length > 0) continue;
     if (footprint(ops, reading.alignment) !== where) return differs(reading);
   }
-  const rival = rivalAtSightings(file, old, chosen, chosen.sightings, options);
+  const rival = rivalAtSightings(file, old, chosen, [...chosen.sightings, ...chosen.anchors], options);
   if (rival !== undefined) return { kind: "ambiguous", starts: [chosen.start, rival].sort((a, b) => a - b) };
-  for (const { line, at } of chosen.sightings) {
+  // A line the chosen reading pairs with a look-alike or leaves out beyond its pairs must fit its copy; a line it
+  // takes for invented between its pairs only matters where it does fit, placing the added lines elsewhere.
+  for (const [sighting, mustFit] of [
+    ...chosen.sightings.map((s) => [s, true] as const),
+    ...chosen.anchors.map((s) => [s, false] as const),
+  ]) {
+    const { line, at } = sighting;
     const window = stretched(file, old, chosen, line, at);
     const fitted = alignFuzzyReadings(file, ops, old, window.start, window.end).filter(
       (r): r is Aligned => r.ok && r.placed[line] === at,
     );
-    if (fitted.length === 0) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
+    if (fitted.length === 0 && mustFit) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
     const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
     if (other !== undefined) return differs(other);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { LineOp } from "../../../src/core/edit.js";
 import { parseText } from "../../../src/core/text.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD } from "../../../src/matcher/fuzzy.js";
 import { locate } from "../../../src/matcher/ladder.js";
@@ -110,6 +111,31 @@ describe("fuzzy rung", () => {
     const replace = search.replace("install: build", "install: build\n\t@echo installing");
     const result = locate(parseText(content), { ops: searchReplace(search, replace), hint: {} });
     expect(result).toMatchObject({ kind: "ambiguous", lines: [4, 8] });
+  });
+
+  it("a SEARCH line taken for invented beside the added lines, found verbatim nearby, makes the insertion a guess", () => {
+    // The model quoted the fixture line instead of the assertion before `});`: the best window pairs the fixture
+    // line and the blank after it and takes `});` for invented, which puts the added line after the fixture line;
+    // with `});` on the copy that ends the block above, the added line goes there. Two places: refused.
+    const content = lines(
+      'describe("read", () => {',
+      '  it.todo("streams");',
+      "});",
+      "",
+      'describe("parse", () => {',
+      '  const input = readFixture("orders.csv", { encoding: "utf8", trim: true });',
+      "",
+      "  // The reader must keep quoted commas inside a field, as the format allows.",
+      "  expect(parseCsv(input).rows).toHaveLength(3);",
+      "});",
+    );
+    const ops: LineOp[] = [
+      { op: "context", text: '  const input = readFixture("orders.csv", { encoding: "utf8", trim: true });' },
+      { op: "context", text: "});" },
+      { op: "add", text: "afterAll(cleanup);" },
+      { op: "context", text: "" },
+    ];
+    expect(locate(parseText(content), { ops, hint: {} })).toMatchObject({ kind: "ambiguous", lines: [3, 6] });
   });
 
   it("a SEARCH longer than the whole file by two lines or more is not found, with no window to compare", () => {
