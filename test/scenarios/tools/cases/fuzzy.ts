@@ -101,6 +101,23 @@ tool init github.com/you/app
 Each command gets a file of its own.
 `;
 
+const PARSE_TEST_PATH = "test/csv.test.ts";
+const PARSE_TEST = `describe("read", () => {
+  it.todo("streams");
+});
+
+describe("parse", () => {
+  const input = readFixture("orders.csv", { encoding: "utf8", trim: true });
+
+  // The reader must keep quoted commas inside a field, as the format allows.
+  expect(parseCsv(input).rows).toHaveLength(3);
+});
+
+describe("write", () => {
+  it.todo("round-trips");
+});
+`;
+
 export const FUZZY: CaseSpec[] = [
   oneFile({
     id: "fuzzy-typo-in-context-ts",
@@ -231,6 +248,33 @@ tool init --module github.com/you/app path/to/app
 \`\`\`
 
 ## Adding commands`,
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-invented-line-beside-insertion-refused-udiff",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["ambiguous-match"],
+    hint: [],
+    note:
+      "The hunk quotes the fixture line where the assertion before `});` stands: the closest window takes its " +
+      "`});` for a line the model invented and would add the teardown after the fixture line, while the `});` " +
+      "that ends the block above puts it there. Two places for the added line: refused.",
+    before: tree({ [PARSE_TEST_PATH]: PARSE_TEST }),
+    reply: reply(
+      "Clean the fixtures up after the parse tests:",
+      fence(
+        [
+          `--- a/${PARSE_TEST_PATH}`,
+          `+++ b/${PARSE_TEST_PATH}`,
+          "@@ -8,4 +8,5 @@",
+          '   const input = readFixture("orders.csv", { encoding: "utf8", trim: true });',
+          " });",
+          "+afterAll(cleanup);",
+          " ",
+        ].join("\n"),
       ),
     ),
   },
