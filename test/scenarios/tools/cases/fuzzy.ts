@@ -101,7 +101,7 @@ tool init github.com/you/app
 Each command gets a file of its own.
 `;
 
-const PARSE_TEST_PATH = "test/csv.test.ts";
+const PARSE_TEST_PATH = "test/parse-csv.ts";
 const PARSE_TEST = `describe("read", () => {
   it.todo("streams");
 });
