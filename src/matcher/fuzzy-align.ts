@@ -27,7 +27,7 @@ import { closestPairs, type ClosestOptions } from "./closest-pairs.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
-import { anchorSightings, insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
+import { insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
 
 export type FuzzyAlignment =
@@ -264,8 +264,7 @@ function alignPartners(
     alignment,
     pairs,
     placed: partner.map((w) => (w >= 0 ? start + w : -1)),
-    sightings: sightings(file, oldKeys, windowKeys, partner, bounds),
-    anchors: anchorSightings(file, ops, old, partner, bounds),
+    ...sightings(file, ops, old, oldKeys, windowKeys, partner, bounds),
   };
 }
 

@@ -124,58 +124,52 @@ export interface Sighting {
 /**
  * The old lines a reading pairs with a look-alike (a drifted pair) or leaves unpaired beyond its pairs, while the
  * file has them verbatim near the match: within the old side's length for a drifted pair, twice that for an
- * unpaired line (a line between pairs has its place fixed by them). Each is another reading, in which the model
- * quoted that real line; the caller checks that it puts the edit in the same place. Blank lines are too common to
- * tell anything.
+ * unpaired line. Each is another reading, in which the model quoted that real line; the caller checks that it puts
+ * the edit in the same place. A line left unpaired between pairs has its place fixed by them, unless added lines
+ * stand right next to it (the model wrote the insertion after or before it): such a line, taken for invented,
+ * decides where they go if it is the real one (anchors, within twice the old side's length). Blank lines are too
+ * common to tell anything.
  */
 export function sightings(
   file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
   oldKeys: readonly string[],
   windowKeys: readonly string[],
   partner: readonly number[],
   region: { start: number; end: number },
-): Sighting[] {
+): { sightings: Sighting[]; anchors: Sighting[] } {
   const keys = looseKeys(file);
   const { first, last } = pairedBounds(partner);
-  const found: Sighting[] = [];
+  const found = { sightings: [] as Sighting[], anchors: [] as Sighting[] };
   oldKeys.forEach((key, line) => {
     if (key === "") return;
     const w = partner[line]!;
     const drifted = w >= 0 && windowKeys[w] !== key;
     const beyond = w < 0 && (line < first || line > last);
-    if (!drifted && !beyond) return;
-    const reach = drifted ? oldKeys.length : 2 * oldKeys.length;
-    const to = Math.min(keys.length, region.end + reach);
-    for (let at = Math.max(0, region.start - reach); at < to; at++) if (keys[at] === key) found.push({ line, at });
+    if (drifted || beyond) {
+      addCopies(found.sightings, keys, key, line, region, drifted ? oldKeys.length : 2 * oldKeys.length);
+      return;
+    }
+    const op = old[line]!.op;
+    if (w < 0 && (ops[op - 1]?.op === "add" || ops[op + 1]?.op === "add")) {
+      addCopies(found.anchors, keys, key, line, region, 2 * oldKeys.length);
+    }
   });
   return found;
 }
 
-/**
- * The unpaired old lines between a reading's pairs that stand right next to added lines (the model wrote the
- * insertion after or before them) while the file has them verbatim within twice the old side's length of the
- * match: a line the reading takes for invented, which decides where the added lines go if it is the real one.
- */
-export function anchorSightings(
-  file: TextFile,
-  ops: readonly LineOp[],
-  old: readonly OldLine[],
-  partner: readonly number[],
+/** Adds to `found` each file line within `reach` of `region` whose key is old line `line`'s `key`. */
+function addCopies(
+  found: Sighting[],
+  keys: readonly string[],
+  key: string,
+  line: number,
   region: { start: number; end: number },
-): Sighting[] {
-  const keys = looseKeys(file);
-  const { first, last } = pairedBounds(partner);
-  const found: Sighting[] = [];
-  for (let line = first + 1; line < last; line++) {
-    const key = looseKey(old[line]!.text);
-    if (partner[line]! >= 0 || key === "") continue;
-    const op = old[line]!.op;
-    if (ops[op - 1]?.op !== "add" && ops[op + 1]?.op !== "add") continue;
-    const reach = 2 * old.length;
-    const to = Math.min(keys.length, region.end + reach);
-    for (let at = Math.max(0, region.start - reach); at < to; at++) if (keys[at] === key) found.push({ line, at });
-  }
-  return found;
+  reach: number,
+): void {
+  const to = Math.min(keys.length, region.end + reach);
+  for (let at = Math.max(0, region.start - reach); at < to; at++) if (keys[at] === key) found.push({ line, at });
 }
 
 /** What to tell the model when the reading a sighting implies cannot be aligned. */
