@@ -4,9 +4,9 @@
  * inside the run on one side (the file goes on repeating the line past the window), nothing but the number of
  * copies the model wrote places the change: a model that dropped or repeated one copy (the slip models make most
  * with such runs, see COUNTED_COPIES) moves it by a line, and the text still matches byte for byte. That other
- * reading is a guess's twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the time, and a place
- * among blank lines rarely matters), and so is a change that only removes copies: it leaves the same text wherever
- * it falls.
+ * reading is a guess's twin, so the edit is ambiguous. Blank lines are left out (models drop and add them all the
+ * time, and a place among blank lines rarely matters), and so is a change that only removes copies: it leaves the
+ * same text wherever it falls.
  */
 import type { LineOp } from "../core/edit.js";
 import { isBlank, stripCarriageReturn } from "./normalize.js";

@@ -118,17 +118,18 @@ export function judgeReadings(
 ): ReadingsVerdict {
   const chosen = readings[0] as Aligned;
   const where = footprint(ops, chosen.alignment);
-  const differs = (reading: Aligned): ReadingsVerdict => ({
+  // Another place for the edit: the chosen window and that one.
+  const ambiguous = (start: number): ReadingsVerdict => ({
     kind: "ambiguous",
-    starts: [chosen.start, reading.start].sort((a, b) => a - b),
+    starts: [chosen.start, start].sort((a, b) => a - b),
   });
   const others = [...readings.slice(1), ...near.flatMap((w) => alignFuzzyReadings(file, ops, old, w.start, w.end))];
   for (const reading of others) {
     if (!reading.ok || reading.sightings.length > 0) continue;
-    if (footprint(ops, reading.alignment) !== where) return differs(reading);
+    if (footprint(ops, reading.alignment) !== where) return ambiguous(reading.start);
   }
   const rival = rivalAtSightings(file, old, chosen, [...chosen.sightings, ...chosen.anchors], options);
-  if (rival !== undefined) return { kind: "ambiguous", starts: [chosen.start, rival].sort((a, b) => a - b) };
+  if (rival !== undefined) return ambiguous(rival);
   // A line the chosen reading pairs with a look-alike or leaves out beyond its pairs must fit its copy; a line it
   // takes for invented between its pairs only matters where it does fit, placing the added lines elsewhere.
   for (const [sighting, mustFit] of [
@@ -142,7 +143,7 @@ export function judgeReadings(
     );
     if (fitted.length === 0 && mustFit) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
     const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
-    if (other !== undefined) return differs(other);
+    if (other !== undefined) return ambiguous(other.start);
   }
   const keys = looseKeys(file);
   const signatures = looseSignatures(file);

@@ -4,7 +4,7 @@
  * Windows have the old side's line count, or one line more or less, and are compared on their loose keys
  * (trimmed, Unicode-folded, whitespace-collapsed lines joined with `\n`). A window is compared (Levenshtein) only
  * when cheap filters leave it a chance: at least half of the old side's non-blank lines occur verbatim in it, and
- * neither its length nor its character counts (by classes kept per line first, class-counts.ts, then exactly)
+ * neither its length nor its character counts (by classes kept per line first, then exactly: character-bounds.ts)
  * keep it below the floor it must reach. The floor is what the decision needs: first the best window (found from
  * the windows sharing the most lines, then confirmed against every window whose bound reaches its similarity);
  * then every window that could be within the margin of it (above best.charged − margin: a rival's charged score
@@ -13,9 +13,9 @@
  * half the lines, and a handful reach the floor.
  */
 import type { TextFile } from "../core/text.js";
-import { classWindow, looseClassCounts } from "./class-counts.js";
+import { characterWindow, classWindow, looseClassCounts } from "./character-bounds.js";
 import { looseKeys } from "./rungs/unicode.js";
-import { characterWindow, looseWindowsSharing, similarity, type SharingWindows } from "./window-filter.js";
+import { looseWindowsSharing, similarity, type SharingWindows } from "./window-filter.js";
 
 /**
  * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,

@@ -1,8 +1,8 @@
 /**
- * Cheap pre-filters for similarity search: how many of the wanted lines occur verbatim (after normalisation) in
- * each window, counted as a multiset, found from the lines holding a wanted key (one pass over the file finds
- * them); each window's joined length; its character counts. Only windows that pass are handed
- * to Levenshtein.
+ * The windows a similarity search looks at, and the similarity itself: which windows share enough of the wanted
+ * lines verbatim (after normalisation), counted as a multiset and found from the lines holding a wanted key (one
+ * pass over the file finds them), with each window's joined length; then Levenshtein on what passes. The bounds
+ * from character counts asked in between are in character-bounds.ts.
  */
 import { distance } from "fastest-levenshtein";
 import type { TextFile } from "../core/text.js";
@@ -247,94 +247,6 @@ export function windowsSharing(
   }
   countSpan();
   return found.windows();
-}
-
-/**
- * An upper bound on a window's similarity from character counts alone: every edit operation changes the counts
- * by at most one, so levenshtein >= the larger of the surplus and the shortage of characters (the bag distance).
- *
- * The counts follow the windows asked about. They are kept for the `core` lines every asked window starts with,
- * and a window's further lines are added for the question and taken out again, so windows of several sizes at
- * one start cost their core once. Moving forward by a few lines costs those lines; a jump past the core forgets
- * it (the classes it touched are zeroed) and counts the new core afresh.
- */
-export interface CharacterWindow {
-  /** The bound for the window of `size` (>= core) lines at `start` (starts must not decrease between calls). */
-  readonly boundAt: (start: number, size: number, length: number) => number;
-}
-
-/**
- * Characters are counted in classes: each of the first 256 codes its own, every other code in one of 256 shared
- * classes. Counting classes instead of characters can only lower the bound (a surplus of one character and a
- * shortage of another cancel in a shared class), so it stays a bound; the counts fit a small array that each
- * window search allocates afresh.
- */
-const CLASSES = 512;
-const classOf = (code: number): number => (code < 256 ? code : 256 | (code & 255));
-
-export function characterWindow(keys: readonly string[], wantText: string, core: number): CharacterWindow {
-  const want = new Int32Array(CLASSES);
-  for (let i = 0; i < wantText.length; i++) want[classOf(wantText.charCodeAt(i))]!++;
-  const have = new Int32Array(CLASSES);
-  let surplus = 0;
-  let shortage = wantText.length;
-  const addLine = (line: string): void => {
-    for (let i = 0; i < line.length; i++) {
-      const code = classOf(line.charCodeAt(i));
-      if (have[code]!++ >= want[code]!) surplus++;
-      else shortage--;
-    }
-  };
-  const removeLine = (line: string): void => {
-    for (let i = 0; i < line.length; i++) {
-      const code = classOf(line.charCodeAt(i));
-      if (--have[code]! >= want[code]!) surplus--;
-      else shortage++;
-    }
-  };
-  const forget = (from: number): void => {
-    for (let i = from; i < from + core; i++) {
-      const line = keys[i]!;
-      for (let j = 0; j < line.length; j++) have[classOf(line.charCodeAt(j))] = 0;
-    }
-    have[classOf(10)] = 0;
-    surplus = 0;
-    shortage = wantText.length;
-  };
-  // The lines of a window and the newlines joining them (one per line after the first).
-  const newline = "\n";
-  const enter = (line: string, first: boolean): void => {
-    if (!first) addLine(newline);
-    addLine(line);
-  };
-  const leave = (line: string, first: boolean): void => {
-    if (!first) removeLine(newline);
-    removeLine(line);
-  };
-  let at = -1;
-  const moveTo = (start: number): void => {
-    if (at >= 0 && start < at + core) {
-      // Overlapping: the lines before `start` leave (the newline after each goes with the next line's turn).
-      for (let i = at; i < start; i++) {
-        removeLine(keys[i]!);
-        removeLine(newline);
-      }
-      for (let i = at + core; i < start + core; i++) enter(keys[i]!, false);
-    } else {
-      if (at >= 0) forget(at);
-      for (let i = start; i < start + core; i++) enter(keys[i]!, i === start);
-    }
-    at = start;
-  };
-  return {
-    boundAt: (start, size, length) => {
-      if (start !== at) moveTo(start);
-      for (let i = start + core; i < start + size; i++) enter(keys[i]!, i === start);
-      const bound = 1 - Math.max(surplus, shortage) / Math.max(length, wantText.length, 1);
-      for (let i = start + size - 1; i >= start + core; i--) leave(keys[i]!, i === start);
-      return bound;
-    },
-  };
 }
 
 export interface Similarity {

@@ -3,8 +3,8 @@ import fc from "fast-check";
 import type { Eol } from "../../../src/core/text.js";
 import { parseText, serializeText } from "../../../src/core/text.js";
 import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
-import { characterWindow, similarity, windowsSharing } from "../../../src/matcher/window-filter.js";
-import { CLASS_RECORD, classWindow } from "../../../src/matcher/class-counts.js";
+import { similarity, windowsSharing } from "../../../src/matcher/window-filter.js";
+import { CLASS_RECORD, characterWindow, classWindow } from "../../../src/matcher/character-bounds.js";
 import { findWindows } from "../../../src/matcher/windows.js";
 import { applyOps, opsFromLines } from "./helpers.js";
 
