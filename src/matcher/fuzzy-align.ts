@@ -8,7 +8,9 @@
  *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
  *   a removed one refuses the match, since the line the model meant to delete cannot be told apart, and so does a
  *   paired removed line that an unpaired look-alike beside it could stand for;
- * - a window line with no partner at the window's edge is left outside the match (untouched);
+ * - a window line with no partner at the window's edge is left outside the match (untouched), unless the old line
+ *   paired next to it reads as the two joined (the model wrote `foo(); });` for two lines): that old line stands for
+ *   both, wherever they are;
  * - one inside the window joins a neighbouring CONTEXT line and is kept; next to removed lines only, the edit
  *   cannot say whether the model meant to delete it, and the match is refused;
  * - added lines are placed by the old lines next to them: when one of those has no partner, or the file has
@@ -48,7 +50,15 @@ export type FuzzyAlignment =
        */
       readonly anchors: readonly Sighting[];
     }
-  | { readonly ok: false; readonly note: string };
+  | {
+      readonly ok: false;
+      readonly note: string;
+      /**
+       * When the reading pairs the lines but cannot place a removal or an insertion (a doubt): per old line, its
+       * file line or -1. Such a reading is unclear, not impossible.
+       */
+      readonly placed?: readonly number[];
+    };
 
 /** Line comparisons allowed for one changed stretch (20 x 20 lines). */
 const MAX_STRETCH_CELLS = 400;
@@ -172,6 +182,34 @@ export function alignFuzzyReadings(
   return partners.map((partner) => alignPartners(file, ops, old, start, oldKeys, windowKeys, partner));
 }
 
+/**
+ * The window [start, end) read with old line `fixed.line` on file line `fixed.at` (inside the window): the lines on
+ * each side of that pair paired apart, identical lines first.
+ */
+export function alignFixedReading(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  start: number,
+  end: number,
+  fixed: { readonly line: number; readonly at: number },
+): FuzzyAlignment {
+  const windowKeys = looseKeys(file).slice(start, end);
+  const oldKeys = old.map((l) => looseKey(l.text));
+  const score: PairScore = (o, w) => pairScore(oldKeys[o]!, windowKeys[w]!);
+  const partner = pairAround(oldKeys, windowKeys, score, fixed.line, fixed.at - start);
+  return alignPartners(file, ops, old, start, oldKeys, windowKeys, partner);
+}
+
+/** The identical-first pairing with old line `line` fixed on window line `w`: each side of it paired apart. */
+function pairAround(oldKeys: string[], windowKeys: string[], score: PairScore, line: number, w: number): number[] {
+  const before = pairIdenticalFirst(oldKeys.slice(0, line), windowKeys.slice(0, w), score);
+  const after = pairIdenticalFirst(oldKeys.slice(line + 1), windowKeys.slice(w + 1), (o, x) =>
+    score(o + line + 1, x + w + 1),
+  );
+  return [...before, w, ...after.map((x) => (x < 0 ? -1 : x + w + 1))];
+}
+
 /** One reading: the alignment the pairs `partner` (per old line, its window line or -1) give. */
 function alignPartners(
   file: TextFile,
@@ -188,8 +226,16 @@ function alignPartners(
   });
   const paired = owner.flatMap((o, w) => (o >= 0 ? [w] : []));
   if (paired.length === 0) return { ok: false, note: "the similar region shares no line with the SEARCH" };
-  const first = paired[0]!;
-  const last = paired[paired.length - 1]!;
+  const joins = joinedNeighbours(looseKeys(file), start, windowKeys.length, oldKeys, partner, owner);
+  // Lines a joined line stands for are its own: inside the window they are owned, past its edge they widen it.
+  const outside = new Map<number, number>();
+  for (const [i, w] of joins) {
+    if (w >= 0 && w < windowKeys.length) owner[w] = i;
+    else outside.set(w, i);
+  }
+  const ownerOf = (w: number): number => owner[w] ?? outside.get(w) ?? -1;
+  const first = Math.min(paired[0]!, ...[...joins.values()]);
+  const last = Math.max(paired[paired.length - 1]!, ...[...joins.values()]);
   const region = `lines ${start + first + 1}-${start + last + 1}`;
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
@@ -204,17 +250,18 @@ function alignPartners(
       note: `the SEARCH line "${vague.text.trim()}" has no counterpart in the similar ${region}: it may stand for lines left out (in Python it is also code); quote those lines instead`,
     };
   }
+  const placed = partner.map((w) => (w >= 0 ? start + w : -1));
   const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region);
-  if (doubt !== undefined) return { ok: false, note: doubt };
+  if (doubt !== undefined) return { ok: false, note: doubt, placed };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
-  const from = partner.map((w) => w);
-  const to = partner.map((w) => (w >= 0 ? w + 1 : -1));
+  const from = partner.map((w, i) => Math.min(w, joins.get(i) ?? w));
+  const to = partner.map((w, i) => (w >= 0 ? Math.max(w, joins.get(i) ?? w) + 1 : -1));
   for (let w = first; w <= last; w++) {
-    if (owner[w]! >= 0) continue;
+    if (ownerOf(w) >= 0) continue;
     let runEnd = w;
-    while (owner[runEnd]! < 0) runEnd++;
-    const before = owner[w - 1]!;
-    const after = owner[runEnd]!;
+    while (ownerOf(runEnd) < 0) runEnd++;
+    const before = ownerOf(w - 1);
+    const after = ownerOf(runEnd);
     // The run stays with a context line beside it; the lines the edit adds on its other side then border it.
     let bordering: readonly string[];
     if (old[before]!.kind === "context") {
@@ -227,6 +274,7 @@ function alignPartners(
       return {
         ok: false,
         note: `line ${start + w + 1} of the file is not in the SEARCH and sits among lines the edit changes`,
+        placed,
       };
     }
     // An added line that reads as a file line the SEARCH left out beside the edit may be that very line, which the
@@ -241,6 +289,7 @@ function alignPartners(
           `line ${at + 1} of the file ("${key}") is not in the SEARCH, and the edit adds a line that reads the ` +
           `same beside it: whether the model moved that line or added another cannot be told; quote the lines ` +
           `around it exactly`,
+        placed,
       };
     }
     w = runEnd;
@@ -263,8 +312,8 @@ function alignPartners(
     ...bounds,
     alignment,
     pairs,
-    placed: partner.map((w) => (w >= 0 ? start + w : -1)),
-    ...sightings(file, ops, old, oldKeys, windowKeys, partner, bounds),
+    placed,
+    ...sightings(file, ops, old, oldKeys, windowKeys, partner, bounds, start),
   };
 }
 
@@ -278,4 +327,31 @@ function addedBeside(ops: readonly LineOp[], op: number, step: 1 | -1): string[]
     if (ops[i]!.op === "add") added.push(ops[i]!.text);
   }
   return added;
+}
+
+/**
+ * Old lines that are a drifted pair's file line joined with the file line before or after it (the model wrote two
+ * short lines as one, `foo(); });`), with that neighbour (window-relative, possibly just past the window's edge)
+ * when nothing else pairs it: the old line stands for both, so added lines beside it go beyond both.
+ */
+function joinedNeighbours(
+  keys: readonly string[],
+  start: number,
+  size: number,
+  oldKeys: readonly string[],
+  partner: readonly number[],
+  owner: readonly number[],
+): Map<number, number> {
+  const joins = new Map<number, number>();
+  const free = (w: number): boolean =>
+    start + w >= 0 && start + w < keys.length && (w < 0 || w >= size || owner[w]! < 0);
+  const joined = (line: string, a: string, b: string): boolean =>
+    a !== "" && b !== "" && (line === `${a} ${b}` || line === a + b);
+  partner.forEach((w, i) => {
+    const key = oldKeys[i]!;
+    if (w < 0 || keys[start + w] === key) return;
+    if (free(w + 1) && joined(key, keys[start + w]!, keys[start + w + 1]!)) joins.set(i, w + 1);
+    else if (free(w - 1) && joined(key, keys[start + w - 1]!, keys[start + w]!)) joins.set(i, w - 1);
+  });
+  return joins;
 }

@@ -127,8 +127,9 @@ export interface Sighting {
  * unpaired line. Each is another reading, in which the model quoted that real line; the caller checks that it puts
  * the edit in the same place. A line left unpaired between pairs has its place fixed by them, unless added lines
  * stand right next to it (the model wrote the insertion after or before it): such a line, taken for invented,
- * decides where they go if it is the real one (anchors, within twice the old side's length). Blank lines are too
- * common to tell anything.
+ * decides where they go if it is the real one (anchors, within twice the old side's length). So does one whose copy
+ * lies across the pairs around it on a line no pair takes (within the old side's length): the SEARCH has two lines
+ * in the file's opposite order, and either may be the misplaced one. Blank lines are too common to tell anything.
  */
 export function sightings(
   file: TextFile,
@@ -138,10 +139,12 @@ export function sightings(
   windowKeys: readonly string[],
   partner: readonly number[],
   region: { start: number; end: number },
+  start: number,
 ): { sightings: Sighting[]; anchors: Sighting[] } {
   const keys = looseKeys(file);
   const { first, last } = pairedBounds(partner);
   const found = { sightings: [] as Sighting[], anchors: [] as Sighting[] };
+  const pairedLines = new Set(partner.filter((w) => w >= 0).map((w) => start + w));
   oldKeys.forEach((key, line) => {
     if (key === "") return;
     const w = partner[line]!;
@@ -151,9 +154,23 @@ export function sightings(
       addCopies(found.sightings, keys, key, line, region, drifted ? oldKeys.length : 2 * oldKeys.length);
       return;
     }
+    if (w >= 0) return;
     const op = old[line]!.op;
-    if (w < 0 && (ops[op - 1]?.op === "add" || ops[op + 1]?.op === "add")) {
+    if (ops[op - 1]?.op === "add" || ops[op + 1]?.op === "add") {
       addCopies(found.anchors, keys, key, line, region, 2 * oldKeys.length);
+      return;
+    }
+    // A copy across the pairs around it, on a line no pair takes: the SEARCH has the line where the file does
+    // not (two lines swapped), and the pairs it crossed may be the misplaced ones.
+    let p = line - 1;
+    while (partner[p]! < 0) p--;
+    let q = line + 1;
+    while (partner[q]! < 0) q++;
+    const slot = { from: start + partner[p]!, to: start + partner[q]! };
+    const copies: Sighting[] = [];
+    addCopies(copies, keys, key, line, region, oldKeys.length);
+    for (const copy of copies) {
+      if ((copy.at < slot.from || copy.at > slot.to) && !pairedLines.has(copy.at)) found.anchors.push(copy);
     }
   });
   return found;
@@ -176,3 +193,13 @@ function addCopies(
 export const sightingNote = (text: string, at: number): string =>
   `the SEARCH line "${text.trim()}" is line ${at + 1} of the file, but the lines around it differ from ` +
   `the SEARCH: copy the lines exactly as they are in the file`;
+
+/** What to tell the model when the reading a line's copy implies pairs the lines but leaves the edit unplaced. */
+export const unclearNote = (text: string, at: number, why: string): string =>
+  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file, where the lines around it are not in the ` +
+  `SEARCH's order; read from there, ${why}`;
+
+/** What to tell the model when a line's copy, read as the real line, moves where the edit lands. */
+export const elsewhereNote = (text: string, at: number): string =>
+  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file, where the lines around it are not in the ` +
+  `SEARCH's order; read from there, the edit lands elsewhere: copy the lines in the file's order`;

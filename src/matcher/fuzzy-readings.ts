@@ -10,8 +10,11 @@
  *   it verbatim nearby: the window stretched to that copy, in which the model quoted a real line. Such a reading
  *   must align as well: the line is evidence, and a place it cannot be fitted to is a guess;
  * - for each SEARCH line the chosen reading takes for invented (unpaired between its pairs) right beside added
- *   lines, while the file has it verbatim nearby: the window stretched to that copy, where it aligns (the added
- *   lines follow the line they were written beside);
+ *   lines, or whose copy lies across its pairs (two lines swapped), while the file has it verbatim nearby: the
+ *   window stretched to that copy, where it aligns (the added lines follow the line they were written beside);
+ *   where the lines pair with it there but a removal or an insertion has no clear place, the edit has none either.
+ *   Beside the pairings of that window, the one made with the line on its copy counts, when it pairs as many lines
+ *   as the chosen reading, or one fewer (a swap trades one pair for another);
  * - for each such line, the window of the SEARCH's own length that holds the copy where the SEARCH has the line:
  *   apart from the chosen window and at least threshold − margin similar, it is a rival place (a verbatim line
  *   never makes a match, but it can unmake one, as a line number can in fuzzy.ts);
@@ -22,8 +25,8 @@
  */
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
-import { alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
-import { sightingNote, type Sighting } from "./fuzzy-doubts.js";
+import { alignFixedReading, alignFuzzyReadings, type FuzzyAlignment } from "./fuzzy-align.js";
+import { elsewhereNote, sightingNote, unclearNote, type Sighting } from "./fuzzy-doubts.js";
 import type { FuzzyOptions } from "./fuzzy.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys, looseSignatures } from "./rungs/unicode.js";
@@ -67,6 +70,10 @@ export function footprint(ops: readonly LineOp[], alignment: readonly Alignment[
   });
   return marks.join(" ");
 }
+
+/** How many old lines a reading (aligned, or unclear) pairs with a file line. */
+const pairCount = (reading: FuzzyAlignment): number =>
+  (reading.placed ?? []).reduce((n, at) => (at >= 0 ? n + 1 : n), 0);
 
 /** The window that puts old line `line` at file line `at` and still covers `region`. */
 function stretched(file: TextFile, old: readonly OldLine[], region: Span, line: number, at: number): Span {
@@ -138,11 +145,23 @@ export function judgeReadings(
   ]) {
     const { line, at } = sighting;
     const window = stretched(file, old, chosen, line, at);
-    const fitted = alignFuzzyReadings(file, ops, old, window.start, window.end).filter(
-      (r): r is Aligned => r.ok && r.placed[line] === at,
-    );
+    // The reading with the line on its copy, made so, when it keeps the region's pairs (it may trade one: two lines
+    // swapped); one that loses more is no reading of this region.
+    const fixed = alignFixedReading(file, ops, old, window.start, window.end, sighting);
+    const kept = pairCount(fixed) >= pairCount(chosen) - 1;
+    const readingsThere = alignFuzzyReadings(file, ops, old, window.start, window.end);
+    if (kept) readingsThere.push(fixed);
+    const fitted = readingsThere.filter((r): r is Aligned => r.ok && r.placed[line] === at);
     if (fitted.length === 0 && mustFit) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
+    // With the line on its copy the lines pair, but a removal or an insertion has no clear place: nor has it here.
+    if (fitted.length === 0 && kept && !fixed.ok) {
+      return { kind: "refused", note: unclearNote(old[line]!.text, at, fixed.note) };
+    }
     const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
+    // Two readings of one region: a list of places would name the same line twice.
+    if (other !== undefined && other.start === chosen.start) {
+      return { kind: "refused", note: elsewhereNote(old[line]!.text, at) };
+    }
     if (other !== undefined) return ambiguous(other.start);
   }
   const keys = looseKeys(file);

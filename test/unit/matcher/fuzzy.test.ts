@@ -138,6 +138,44 @@ describe("fuzzy rung", () => {
     expect(locate(parseText(content), { ops, hint: {} })).toMatchObject({ kind: "ambiguous", lines: [3, 6] });
   });
 
+  const suite = [
+    'describe("totals", () => {',
+    "  const cart = loadCart({ currency: 'EUR', items: 3 });",
+    "  expect(total(cart)).toBe(41.5);",
+    "});",
+    "",
+    'describe("taxes", () => {',
+    "  it.todo(\"rounds\");",
+    "});",
+  ];
+
+  it("two SEARCH lines in the file's opposite order beside an insertion: refused, not placed between them", () => {
+    // Read with the assertion in place, the test goes before `});`; read with `});` in place, after it.
+    const ops: LineOp[] = [
+      { op: "context", text: suite[1]! },
+      { op: "context", text: "});" },
+      { op: "context", text: suite[2]! },
+      { op: "add", text: "  it.todo(\"discounts\");" },
+    ];
+    const result = locate(parseText(lines(...suite)), { ops, hint: {} });
+    expect(result.kind).not.toBe("found");
+    if (result.kind === "not-found") expect(result.note).toMatch(/"\}\);" is also line 4 of the file/);
+  });
+
+  it("a SEARCH line that joins a file line and the next one stands for both: lines added after it follow both", () => {
+    const ops: LineOp[] = [
+      { op: "context", text: suite[1]! },
+      { op: "context", text: `${suite[2]!} });` },
+      { op: "add", text: "" },
+      { op: "add", text: 'describe("refunds", () => {});' },
+    ];
+    const applied = applyOps(lines(...suite), ops);
+    expect(applied).toMatchObject({ ok: true, result: { match: { strategy: "fuzzy" } } });
+    if (applied.ok) {
+      expect(applied.after).toBe(lines(...suite.slice(0, 4), "", 'describe("refunds", () => {});', ...suite.slice(4)));
+    }
+  });
+
   it("a SEARCH longer than the whole file by two lines or more is not found, with no window to compare", () => {
     const search = body.join("\n").replace("item.quantity", "item.qty");
     const short = parseText(body.slice(0, 5).join("\n"));

@@ -279,6 +279,64 @@ tool init --module github.com/you/app path/to/app
     ),
   },
   {
+    id: "fuzzy-swapped-lines-beside-insertion-refused-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["ambiguous-match", "search-not-found"],
+    hint: ["});"],
+    note:
+      "The SEARCH has the assertion and the `});` after it in the opposite order from the file, and adds a test " +
+      "after its last line: read with the assertion in place the test lands inside the block, read with `});` in " +
+      "place it lands after it. The order cannot be told from the text: refused.",
+    before: tree({ [PARSE_TEST_PATH]: PARSE_TEST }),
+    reply: reply(
+      "Test quoted commas too:",
+      editblock(
+        PARSE_TEST_PATH,
+        `  // The reader must keep quoted commas inside a field, as the format allows.
+});
+  expect(parseCsv(input).rows).toHaveLength(3);`,
+        `  // The reader must keep quoted commas inside a field, as the format allows.
+});
+  expect(parseCsv(input).rows).toHaveLength(3);
+
+it("keeps quoted commas", () => expect(parseCsv('"a,b"').rows[0]).toEqual(["a,b"]));`,
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-joined-lines-insertion-after-both-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "apply",
+    note:
+      "The SEARCH writes the file's last assertion and the `});` after it as one line, and adds a block after " +
+      "it: the joined line stands for both file lines, so the block lands after `});`, never inside the test.",
+    before: tree({ [PARSE_TEST_PATH]: PARSE_TEST }),
+    after: tree({
+      [PARSE_TEST_PATH]: swap(
+        PARSE_TEST,
+        "toHaveLength(3);\n});\n",
+        'toHaveLength(3);\n});\n\ndescribe("quote", () => {\n  it.todo("escapes");\n});\n',
+      ),
+    }),
+    reply: reply(
+      "Add a place for the quoting tests:",
+      editblock(
+        PARSE_TEST_PATH,
+        `  // The reader must keep quoted commas inside a field, as the format allows.
+  expect(parseCsv(input).rows).toHaveLength(3); });`,
+        `  // The reader must keep quoted commas inside a field, as the format allows.
+  expect(parseCsv(input).rows).toHaveLength(3); });
+
+describe("quote", () => {
+  it.todo("escapes");
+});`,
+      ),
+    ),
+  },
+  {
     id: "fuzzy-paraphrase-refused-editblock",
     category: "fuzzy",
     format: "editblock",
