@@ -145,7 +145,7 @@ describe("fuzzy rung", () => {
     "});",
     "",
     'describe("taxes", () => {',
-    "  it.todo(\"rounds\");",
+    '  it.todo("rounds");',
     "});",
   ];
 
@@ -155,7 +155,7 @@ describe("fuzzy rung", () => {
       { op: "context", text: suite[1]! },
       { op: "context", text: "});" },
       { op: "context", text: suite[2]! },
-      { op: "add", text: "  it.todo(\"discounts\");" },
+      { op: "add", text: '  it.todo("discounts");' },
     ];
     const result = locate(parseText(lines(...suite)), { ops, hint: {} });
     expect(result.kind).not.toBe("found");
