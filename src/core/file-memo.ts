@@ -78,6 +78,22 @@ export function lineRecords(file: TextFile, slot: string, width: number): Uint8A
   return cached(file, slot, () => new Uint8Array(file.lines.length * width));
 }
 
+/** How a value that follows the file's lines becomes the next version's: undefined drops it (computed again). */
+export type SpliceValue<T> = (value: T, start: number, removed: number, added: number) => T | undefined;
+
+/** The slots `splicedCached` filled, with how each follows an edit. */
+const SPLICED = new Map<string, SpliceValue<unknown>>();
+
+/**
+ * `cached`, for a value about the file's lines that an edit can update for less than computing it again (an index
+ * of where lines are): `deriveFile` hands the new version `splice(value, start, removed, added)`, lines [start,
+ * start + removed) having become `added` lines. The parent gives the value up, as it does its line keys.
+ */
+export function splicedCached<T>(file: TextFile, slot: string, compute: () => T, splice: SpliceValue<T>): T {
+  SPLICED.set(slot, splice as SpliceValue<unknown>);
+  return cached(file, slot, compute);
+}
+
 const spliced = <T>(items: readonly T[], start: number, removed: number, added: readonly T[]): T[] =>
   items.slice(0, start).concat(added, items.slice(start + removed));
 
@@ -124,6 +140,12 @@ export function deriveFile(
     // edit then moves the lines after it at most, where a copy would allocate and fill the whole array again.
     slots.delete(slot);
     cached(file, slot, () => spliceInPlace(keys, start, removed, added));
+  }
+  for (const [slot, splice] of SPLICED) {
+    if (!slots.has(slot)) continue;
+    const value = splice(slots.get(slot), start, removed, lines.length);
+    slots.delete(slot);
+    if (value !== undefined) cached(file, slot, () => value);
   }
   for (const [slot, width] of LINE_RECORDS) {
     const old = slots.get(slot) as Uint8Array | undefined;

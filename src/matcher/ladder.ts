@@ -102,13 +102,13 @@ function holds(keys: readonly string[], want: readonly string[], start: number):
 function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
   // Lines equal on a rung are equal on every looser one (normalize.ts): the loosest rung's windows hold those of
-  // every rung, so one scan finds them for every rung past the byte-exact ones, which then check only those. Until
-  // the file has its loose keys, the trailing-whitespace rung scans its own: an edit it settles (the commonest
-  // drift) must not pay for the loose keys of the whole file; an edit that needs them computes them once, and the
-  // versions after it carry them.
+  // every rung, so one lookup finds them for every rung, which then checks only those. Until the file has its
+  // loose keys, the stricter rungs scan their own: an edit they settle (the commonest drift) must not pay for the
+  // loose keys of the whole file; an edit that needs them computes them once, the versions after it carry them, and
+  // their index (rungs/unicode.ts) finds the windows without a scan.
   let loosest: number[] | undefined;
   const windowsOn = (rung: LineRung, want: readonly string[]): number[] => {
-    const own = BYTE_EXACT.has(rung.name) || (!REINDENTING.has(rung.name) && !hasLooseKeys(file));
+    const own = !REINDENTING.has(rung.name) && !hasLooseKeys(file);
     if (own) return findWindows(rung.fileKeys(file), want);
     if (loosest === undefined) {
       const keys = looseKeys(file);

@@ -47,19 +47,14 @@ const BUCKETS = 4096;
 const BUCKET_MASK = BUCKETS - 1;
 
 /**
- * Buffers of one line number (or key id) per file line, kept between searches: a search on a 100,000-line file
- * would otherwise allocate and zero 800 KB. Searches never run inside one another.
+ * A buffer of one line number per file line, kept between searches: a search on a 100,000-line file would
+ * otherwise allocate and zero 400 KB. Searches never run inside one another.
  */
 const scratch = {
   lineBuffer: new Int32Array(0),
-  idBuffer: new Int32Array(0),
   lines(n: number): Int32Array {
     if (this.lineBuffer.length < n) this.lineBuffer = new Int32Array(n);
     return this.lineBuffer;
-  },
-  ids(n: number): Int32Array {
-    if (this.idBuffer.length < n) this.idBuffer = new Int32Array(n);
-    return this.idBuffer;
   },
 };
 
@@ -101,8 +96,9 @@ class FoundWindows {
 /**
  * `looseWindowsSharing` on any keys. A window sharing `atLeast` lines holds one of the rarest wanted keys, those
  * without which fewer than `atLeast` wanted lines remain (pigeonhole): only windows around the lines holding one
- * of them are counted, so a wanted `}` on thousands of lines costs nothing unless it is among the rarest. Rarity
- * is counted in the one pass over the signatures that finds the lines holding a wanted key.
+ * of them are counted, so a wanted `}` on thousands of lines costs nothing unless it is among the rarest. With an
+ * index of the signatures (`KeySignatures.positions`) rarity is its estimate and the rare lines are looked up;
+ * without, both come from one pass over the signatures.
  */
 export function windowsSharing(
   keys: readonly string[],
@@ -140,24 +136,28 @@ export function windowsSharing(
     nextInBucket[id] = firstInBucket[bucket]!;
     firstInBucket[bucket] = id;
   }
-  // One pass over the file: the lines holding a wanted key (signature first, the key only when signatures can
-  // collide), and how many lines hold each.
   const exact = signatures.exact === true;
-  const holding = new Int32Array(need.length);
-  let lines = scratch.lines(keys.length);
-  let held = scratch.ids(keys.length);
-  let count = 0;
-  for (let i = 0; i < keys.length; i++) {
+  // The wanted key a line holds (signature first, the key only when signatures can collide), -1 for none.
+  const idAt = (i: number): number => {
     const sign = signed[i]!;
     let id = firstInBucket[sign & BUCKET_MASK]!;
     while (id >= 0 && (signOf[id] !== sign || (!exact && keys[i] !== wantedKeys[id]))) id = nextInBucket[id]!;
-    if (id < 0) continue;
-    lines[count] = i;
-    held[count++] = id;
-    holding[id]!++;
+    return id;
+  };
+  // How common each wanted key is, and the lines holding one: from the index, or from one pass over the file.
+  const index = exact ? signatures.positions : undefined;
+  const holding = new Int32Array(need.length);
+  let lines = scratch.lines(index === undefined ? keys.length : 0);
+  let count = 0;
+  if (index !== undefined) need.forEach((_, id) => (holding[id] = index.estimate(signOf[id]!)));
+  else {
+    for (let i = 0; i < keys.length; i++) {
+      const id = idAt(i);
+      if (id < 0) continue;
+      lines[count++] = i;
+      holding[id]!++;
+    }
   }
-  lines = lines.subarray(0, count);
-  held = held.subarray(0, count);
   // The rarest keys, until the others hold fewer than `atLeast` wanted lines.
   const byRarity = need.map((_, id) => id).sort((x, y) => holding[x]! - holding[y]!);
   let others = need.reduce((sum, n) => sum + n, 0);
@@ -166,6 +166,16 @@ export function windowsSharing(
     if (others < least) break;
     rare[id] = 1;
     others -= need[id]!;
+  }
+  // The lines holding a rare key, ascending.
+  if (index !== undefined) {
+    const lists = byRarity.filter((id) => rare[id] === 1).map((id) => index.lines(signOf[id]!));
+    lines = mergeAscending(lists);
+    count = lines.length;
+  } else {
+    let kept = 0;
+    for (let j = 0; j < count; j++) if (rare[idAt(lines[j]!)] === 1) lines[kept++] = lines[j]!;
+    count = kept;
   }
   const largest = Math.max(0, ...sizes);
   const distinct = need.length;
@@ -220,7 +230,6 @@ export function windowsSharing(
   // Spans of starts within reach of a rare line, merged; each is counted by sliding over its lines.
   let spanFrom = -1;
   let spanTo = -1;
-  let cursor = 0;
   const countSpan = (): void => {
     if (spanFrom < 0) return;
     const n = Math.min(keys.length, spanTo + largest) - spanFrom;
@@ -228,15 +237,14 @@ export function windowsSharing(
       ids = new Int32Array(2 * n);
       lineLengths = new Int32Array(2 * n);
     }
-    ids.fill(-1, 0, n);
-    while (cursor < count && lines[cursor]! < spanFrom) cursor++;
-    for (let j = cursor; j < count && lines[j]! < spanFrom + n; j++) ids[lines[j]! - spanFrom] = held[j]!;
-    for (let i = 0; i < n; i++) lineLengths[i] = keyLengths[spanFrom + i]!;
+    for (let i = 0; i < n; i++) {
+      ids[i] = idAt(spanFrom + i);
+      lineLengths[i] = keyLengths[spanFrom + i]!;
+    }
     slide(spanFrom);
   };
   for (let j = 0; j < count; j++) {
     const i = lines[j]!;
-    if (rare[held[j]!] === 0) continue;
     const from = Math.max(0, i - largest + 1);
     if (spanFrom >= 0 && from <= spanTo + 1) spanTo = i;
     else {
@@ -247,6 +255,21 @@ export function windowsSharing(
   }
   countSpan();
   return found.windows();
+}
+
+/** The ascending lists as one ascending list (they share no line: a line holds one key). */
+function mergeAscending(lists: readonly (readonly number[])[]): Int32Array {
+  const merged = new Int32Array(lists.reduce((n, list) => n + list.length, 0));
+  const next = lists.map(() => 0);
+  for (let k = 0; k < merged.length; k++) {
+    let pick = -1;
+    for (let l = 0; l < lists.length; l++) {
+      const line = lists[l]![next[l]!];
+      if (line !== undefined && (pick < 0 || line < lists[pick]![next[pick]!]!)) pick = l;
+    }
+    merged[k] = lists[pick]![next[pick]!++]!;
+  }
+  return merged;
 }
 
 export interface Similarity {

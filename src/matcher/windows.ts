@@ -1,7 +1,8 @@
 /**
  * Finding every window of file lines whose keys equal a list of wanted keys. One pass over the file per rung,
  * comparing a single probe key per line (the longest wanted line: usually the rarest), then checking the window
- * around each probe hit. Whole lines only: a SEARCH never matches a fragment of a longer line.
+ * around each probe hit; with an index of the keys, only the lines holding the rarest wanted key. Whole lines only:
+ * a SEARCH never matches a fragment of a longer line.
  */
 
 /**
@@ -13,6 +14,15 @@ export interface KeySignatures {
   readonly sign: (key: string) => number;
   /** Whether distinct keys sign differently too: equal signatures then need no comparison of the keys. */
   readonly exact?: boolean;
+  /** Where each signature sits, when an index keeps it (exact signatures only): then no scan is needed. */
+  readonly positions?: SignaturePositions;
+}
+
+export interface SignaturePositions {
+  /** Ascending lines whose signature is `sign`. */
+  readonly lines: (sign: number) => readonly number[];
+  /** About how many lines sign so: enough to tell a rare key from a common one. */
+  readonly estimate: (sign: number) => number;
 }
 
 /** 0-based starts of every window within [from, to) whose keys equal `want`, in file order. */
@@ -26,6 +36,21 @@ export function findWindows(
   const n = want.length;
   const starts: number[] = [];
   if (n === 0 || to - from < n) return starts;
+  const positions = signatures?.positions;
+  if (positions !== undefined) {
+    // Only the lines holding the rarest wanted key are looked at.
+    const signs = want.map((key) => signatures!.sign(key));
+    let rarest = 0;
+    for (let j = 1; j < n; j++) if (positions.estimate(signs[j]!) < positions.estimate(signs[rarest]!)) rarest = j;
+    for (const i of positions.lines(signs[rarest]!)) {
+      const start = i - rarest;
+      if (start < from || start + n > to) continue;
+      let j = 0;
+      while (j < n && keys[start + j] === want[j]) j++;
+      if (j === n) starts.push(start);
+    }
+    return starts;
+  }
   let probe = 0;
   for (let j = 1; j < n; j++) if (want[j]!.length > want[probe]!.length) probe = j;
   const probeKey = want[probe]!;

@@ -3,7 +3,8 @@
  * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`) and internal
  * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
  */
-import { isCached, lineageCached, lineKeys } from "../../core/file-memo.js";
+import { isCached, lineageCached, lineKeys, splicedCached } from "../../core/file-memo.js";
+import { LinePositions } from "../../core/line-positions.js";
 import { foldLine } from "../normalize.js";
 import type { TextFile } from "../../core/text.js";
 import type { KeySignatures } from "../windows.js";
@@ -55,7 +56,18 @@ export function looseSignatures(file: TextFile): KeySignatures {
   const lines = lineKeys(file, "signature:unicode", (f, i) =>
     f === file ? numberOf(numbers, keys[i]!) : numberOf(keyNumbers(f), looseKeys(f)[i]!),
   );
-  return { lines, sign: (key) => numbers.get(key) ?? -1, exact: true };
+  // After the signatures: an edit splices them first, and the index reads them.
+  const index = splicedCached(
+    file,
+    "positions:unicode",
+    () => LinePositions.build(lines),
+    (value, start, removed, added) => value.spliced(start, removed, added),
+  );
+  const positions = {
+    lines: (sign: number) => index.lines(sign, lines),
+    estimate: (sign: number) => index.estimate(sign),
+  };
+  return { lines, sign: (key) => numbers.get(key) ?? -1, exact: true, positions };
 }
 
 /** Per line, the length of its loose key. */

@@ -40,12 +40,14 @@ describe("inheritIndentStyle", () => {
 /** Each line's number is its key's (as `sign` gives it), and two lines share a number exactly when they share a key. */
 function expectNumberedLikeKeys(doc: LineDoc): void {
   const keys = looseKeys(parseText(doc.text));
-  const { lines, sign } = looseSignatures(doc.file);
+  const { lines, sign, positions } = looseSignatures(doc.file);
   keys.forEach((key, i) => {
     expect(lines[i]).toBe(sign(key));
     keys.forEach((other, j) => {
       expect(lines[i] === lines[j]).toBe(key === other);
     });
+    // The index carried from version to version names the lines a scan finds.
+    expect(positions?.lines(sign(key))).toEqual(keys.flatMap((other, j) => (other === key ? [j] : [])));
   });
 }
 
