@@ -196,10 +196,9 @@ export const sightingNote = (text: string, at: number): string =>
 
 /** What to tell the model when the reading a line's copy implies pairs the lines but leaves the edit unplaced. */
 export const unclearNote = (text: string, at: number, why: string): string =>
-  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file, where the lines around it are not in the ` +
-  `SEARCH's order; read from there, ${why}`;
+  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file; read with it there, ${why}`;
 
 /** What to tell the model when a line's copy, read as the real line, moves where the edit lands. */
 export const elsewhereNote = (text: string, at: number): string =>
-  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file, where the lines around it are not in the ` +
-  `SEARCH's order; read from there, the edit lands elsewhere: copy the lines in the file's order`;
+  `the SEARCH line "${text.trim()}" is also line ${at + 1} of the file; read with it there, the edit lands ` +
+  `elsewhere: copy the lines exactly as they are in the file, in its order`;
