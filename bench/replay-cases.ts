@@ -85,6 +85,8 @@ export const MODEL_FAULTS = [
   "cut-line",
   "elided",
   "crlf",
+  "swapped",
+  "joined",
 ] as const;
 export type ModelFault = (typeof MODEL_FAULTS)[number];
 
@@ -145,6 +147,15 @@ function elided(block: Block, path: string): Block {
   return block;
 }
 
+/** The first two unchanged lines in a row on both sides, neither blank (and, for `short`, the second short). */
+function adjacentContext(block: Block, short: boolean): [number, number] | undefined {
+  return block.context.find(([i, j]) => {
+    const next = block.context.find(([a, b]) => a === i + 1 && b === j + 1);
+    const [first, second] = [block.search[i]!.trim(), block.search[i + 1]?.trim() ?? ""];
+    return next !== undefined && first !== "" && second !== "" && first !== second && (!short || second.length <= 20);
+  });
+}
+
 function withFault(block: Block, fault: ModelFault, path: string): Block {
   const both = (f: (line: string) => string): Block => ({
     ...block,
@@ -180,6 +191,27 @@ function withFault(block: Block, fault: ModelFault, path: string): Block {
     return { ...block, search };
   }
   if (fault === "elided") return elided(block, path);
+  if (fault === "swapped") {
+    // Two unchanged lines in a row written in the opposite order, on both sides.
+    const at = adjacentContext(block, false);
+    if (at === undefined) return block;
+    const [i, j] = at;
+    const search = [...block.search];
+    const replace = [...block.replace];
+    [search[i], search[i + 1]] = [block.search[i + 1]!, block.search[i]!];
+    [replace[j], replace[j + 1]] = [block.replace[j + 1]!, block.replace[j]!];
+    return { search, replace, context: [] };
+  }
+  if (fault === "joined") {
+    // An unchanged line and the short one after it written as one line (`foo(); });`), on both sides.
+    const at = adjacentContext(block, true);
+    if (at === undefined) return block;
+    const [i, j] = at;
+    const line = `${block.search[i]!} ${block.search[i + 1]!.trim()}`;
+    const search = [...block.search.slice(0, i), line, ...block.search.slice(i + 2)];
+    const replace = [...block.replace.slice(0, j), line, ...block.replace.slice(j + 2)];
+    return { search, replace, context: [] };
+  }
   if (fault === "typo") {
     // The longest context line, mistyped on both sides (the model copied its own wrong line).
     const longest = block.context.reduce<[number, number] | undefined>(
