@@ -111,6 +111,40 @@ function rivalAtSightings(
 }
 
 /**
+ * What the reading with a sighted line on its copy says of the chosen one (`where` is its footprint), if anything
+ * against it: refused, or another place (`elsewhere`) in a window that starts elsewhere.
+ */
+function judgeSighting(
+  file: TextFile,
+  ops: readonly LineOp[],
+  old: readonly OldLine[],
+  chosen: Aligned,
+  sighting: Sighting,
+  mustFit: boolean,
+): Extract<ReadingsVerdict, { kind: "refused" }> | { readonly kind: "elsewhere"; readonly start: number } | undefined {
+  const { line, at } = sighting;
+  const where = footprint(ops, chosen.alignment);
+  const window = stretched(file, old, chosen, line, at);
+  // The reading with the line on its copy, made so, when it keeps the region's pairs (it may trade one: two lines
+  // swapped); one that loses more is no reading of this region.
+  const fixed = alignFixedReading(file, ops, old, window.start, window.end, sighting);
+  const kept = pairCount(fixed) >= pairCount(chosen) - 1;
+  const readingsThere = alignFuzzyReadings(file, ops, old, window.start, window.end);
+  if (kept) readingsThere.push(fixed);
+  const fitted = readingsThere.filter((r): r is Aligned => r.ok && r.placed[line] === at);
+  if (fitted.length === 0 && mustFit) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
+  // With the line on its copy the lines pair, but a removal or an insertion has no clear place: nor has it here.
+  if (fitted.length === 0 && kept && !fixed.ok) {
+    return { kind: "refused", note: unclearNote(old[line]!.text, at, fixed.note) };
+  }
+  const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
+  if (other === undefined) return undefined;
+  // Two readings of one region: a list of places would name the same line twice.
+  if (other.start === chosen.start) return { kind: "refused", note: elsewhereNote(old[line]!.text, at) };
+  return { kind: "elsewhere", start: other.start };
+}
+
+/**
  * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
  * alignFuzzyReadings), and the windows near it; `options` are the fuzzy rung's (a rival place needs threshold −
  * margin).
@@ -143,26 +177,8 @@ export function judgeReadings(
     ...chosen.sightings.map((s) => [s, true] as const),
     ...chosen.anchors.map((s) => [s, false] as const),
   ]) {
-    const { line, at } = sighting;
-    const window = stretched(file, old, chosen, line, at);
-    // The reading with the line on its copy, made so, when it keeps the region's pairs (it may trade one: two lines
-    // swapped); one that loses more is no reading of this region.
-    const fixed = alignFixedReading(file, ops, old, window.start, window.end, sighting);
-    const kept = pairCount(fixed) >= pairCount(chosen) - 1;
-    const readingsThere = alignFuzzyReadings(file, ops, old, window.start, window.end);
-    if (kept) readingsThere.push(fixed);
-    const fitted = readingsThere.filter((r): r is Aligned => r.ok && r.placed[line] === at);
-    if (fitted.length === 0 && mustFit) return { kind: "refused", note: sightingNote(old[line]!.text, at) };
-    // With the line on its copy the lines pair, but a removal or an insertion has no clear place: nor has it here.
-    if (fitted.length === 0 && kept && !fixed.ok) {
-      return { kind: "refused", note: unclearNote(old[line]!.text, at, fixed.note) };
-    }
-    const other = fitted.find((r) => footprint(ops, r.alignment) !== where);
-    // Two readings of one region: a list of places would name the same line twice.
-    if (other !== undefined && other.start === chosen.start) {
-      return { kind: "refused", note: elsewhereNote(old[line]!.text, at) };
-    }
-    if (other !== undefined) return ambiguous(other.start);
+    const verdict = judgeSighting(file, ops, old, chosen, sighting, mustFit);
+    if (verdict !== undefined) return verdict.kind === "elsewhere" ? ambiguous(verdict.start) : verdict;
   }
   const keys = looseKeys(file);
   const signatures = looseSignatures(file);
