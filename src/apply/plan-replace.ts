@@ -89,9 +89,39 @@ function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefi
   return { start, end: start + old.length, strategy, alignment: straightAlignment(old, start) };
 }
 
+/**
+ * What a replace edit says, as a key: two edits of one reply with the same key are one edit written twice (models
+ * repeat a block now and then). Applying both would make the change twice where its lines are still found (an
+ * insertion keeps its SEARCH lines), and refuse the reply where they are not.
+ */
+function repeatKey(path: string, edit: ReplaceEdit): string {
+  const { ops, hint, oldEndsWithoutNewline, newEndsWithoutNewline } = edit;
+  return JSON.stringify([path, ops, hint, oldEndsWithoutNewline ?? null, newEndsWithoutNewline ?? null]);
+}
+
+/** A repeat of an applied edit: the file as it is, unchanged. */
+function repeated(path: string, edit: ReplaceEdit, body: TextBody, first: AppliedEdit): AppliedEdit {
+  return {
+    ok: true,
+    path,
+    edit,
+    get before() {
+      return body.content;
+    },
+    get after() {
+      return body.content;
+    },
+    strategy: first.strategy,
+    repeatOf: first.edit.origin.line,
+  };
+}
+
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
+  const key = repeatKey(path, edit);
+  const first = ctx.applied.get(key);
+  if (first !== undefined) return repeated(path, edit, entry.body, first);
   const doc = entry.body.doc;
   const shifts = ctx.offsets.get(path) ?? [];
   const exact = locateExactly(doc, edit);
@@ -119,7 +149,9 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      return new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
+      const applied = new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
+      ctx.applied.set(key, applied);
+      return applied;
     }
     case "ambiguous":
       return fail(

@@ -5,7 +5,7 @@
  */
 import type { CreateEdit, DeleteEdit, Edit, RenameEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
-import type { EditResult, FailedEdit } from "../core/result.js";
+import type { AppliedEdit, EditResult, FailedEdit } from "../core/result.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
 import type { Eol } from "../core/text.js";
 import type { LineShift } from "./plan-offsets.js";
@@ -21,6 +21,8 @@ export interface StepContext {
   readonly eol: () => "\n" | "\r\n";
   /** Per path: where earlier replace edits in this reply changed the line count (for hint line numbers). */
   readonly offsets: Map<string, LineShift[]>;
+  /** The replace edits applied so far, by what they say (`repeatKey`): a repeat of one is applied once. */
+  readonly applied: Map<string, AppliedEdit>;
 }
 
 /** Whole-file rewrites of files at least this long are checked for being excerpts. */

@@ -111,6 +111,7 @@ export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, 
     tree: new PlanTree(snapshot, expectedLookups(items, normalize)),
     eol: () => (eol ??= projectEol(snapshot)),
     offsets: new Map(),
+    applied: new Map(),
   };
   const results: EditResult[] = items.map((item) =>
     item.type === "problem"

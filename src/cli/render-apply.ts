@@ -75,7 +75,11 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
     ];
   }
   const target = result.edit.kind === "rename" ? `${shownPath} → ${result.edit.to}` : shownPath;
-  return [`${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", result.strategy)}`];
+  const how =
+    result.repeatOf === undefined
+      ? result.strategy
+      : `repeats the edit at reply line ${String(result.repeatOf)}, applied once`;
+  return [`${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", how)}`];
 }
 
 function footer(report: ApplyReport): string {

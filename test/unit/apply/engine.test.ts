@@ -33,6 +33,20 @@ describe("applyEdits (library form)", () => {
     expect(out.summary).toBe("3 edits applied");
   });
 
+  it("applies a block the reply repeats word for word once: an insertion lands once, a replacement is not refused", async () => {
+    const content = "function total(items) {\n  return sum(items);\n}\n";
+    const insertion = block("src/t.js", "  return sum(items);", '  log("total");\n  return sum(items);');
+    const replacement = block("src/t.js", "function total(items) {", "function total(items = []) {");
+    const out = await applyEdits([insertion, replacement, insertion, replacement].join("\n"), () => content);
+    expect(out.files.get("src/t.js")).toBe('function total(items = []) {\n  log("total");\n  return sum(items);\n}\n');
+    expect(out.results.map((r) => r.ok)).toEqual([true, true, true, true]);
+    const [first, second, again, twice] = out.results;
+    expect(first).not.toHaveProperty("repeatOf");
+    expect(again).toMatchObject({ repeatOf: first!.edit!.origin.line });
+    expect(twice).toMatchObject({ repeatOf: second!.edit!.origin.line });
+    if (again!.ok) expect(again!.after).toBe(again!.before);
+  });
+
   it("refuses edits of protected paths with forbidden-path, never reads them, and keeps the other edits in partial mode", async () => {
     const asked: string[] = [];
     const read = (p: string) => {

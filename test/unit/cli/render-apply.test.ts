@@ -57,6 +57,13 @@ describe("renderHuman", () => {
     expect(out.match(/^✓ src\/a\.ts {2}exact$/gm)).toHaveLength(2);
   });
 
+  it("says of a repeated edit which edit it repeats, and that it was applied once", () => {
+    const again: EditResult = { ...applied, before: applied.after, repeatOf: 1 };
+    const out = renderHuman(report([applied, again]), { color: false });
+    expect(out).toContain("✓ src/a.ts  repeats the edit at reply line 1, applied once");
+    expect(out.match(/^--- a\/src\/a\.ts$/gm)).toHaveLength(1);
+  });
+
   it("prints a ✗ line with the reason and the indented message", () => {
     const out = renderHuman(report([failed]), { color: false });
     expect(out).toContain("✗ src/b.ts  search-not-found\n  src/b.ts: the SEARCH text was not found.\n   3 | real line");

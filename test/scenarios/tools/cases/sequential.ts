@@ -96,7 +96,20 @@ const ordersTwo = swaps(S.orders, [
   ["        if (order.isShipped()) {", "        if (order.isShipped() || order.isInTransit()) {"],
 ]);
 
+// The model wrote the insertion twice: its SEARCH lines are still there after the first, and must not take it again.
+const repeated = blocks({ [P.limiter]: S.limiter }, [[P.limiter, AVAILABLE, `${AVAILABLE}\n\n${RESET}`]]);
+
 export const SEQUENTIAL: CaseSpec[] = [
+  applied(
+    "sequential-repeated-block-applied-once",
+    "sequential",
+    "editblock",
+    "The reply repeats an insertion block word for word. Its SEARCH lines are still in the file after the first " +
+      "copy lands, so applying both would add the method twice: a repeat is applied once.",
+    { [P.limiter]: S.limiter },
+    repeated.after,
+    reply("Add `reset()`:", repeated.rendered[0]!, "Here it is again:", repeated.rendered[0]!),
+  ),
   applied(
     "sequential-dependent-blocks",
     "sequential",
