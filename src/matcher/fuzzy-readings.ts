@@ -145,6 +145,37 @@ function judgeSighting(
 }
 
 /**
+ * Another start where the chosen reading's pairs hold, once the pairs that a drifted SEARCH line makes are set
+ * aside when the file has that line verbatim nearby (a sighting): the model may have copied the line from there, so
+ * its likeness to the line it is paired with places nothing. Undefined when no such pair is set aside, or when the
+ * other pairs hold nowhere else.
+ */
+function placeWithoutSightedLines(
+  old: readonly OldLine[],
+  chosen: Aligned,
+  keys: readonly string[],
+  signatures: ReturnType<typeof looseSignatures>,
+): number | undefined {
+  const sighted = new Set(chosen.sightings.map((s) => s.line));
+  const drifted = (l: number): boolean => keys[chosen.placed[l]!] !== looseKey(old[l]!.text);
+  const setAside = chosen.placed.some((at, l) => at >= 0 && sighted.has(l) && drifted(l));
+  if (!setAside) return undefined;
+  const evidence = chosen.placed.flatMap((at, l) => (at >= 0 && !(sighted.has(l) && drifted(l)) ? [at] : []));
+  if (evidence.length === 0) return undefined;
+  const first = evidence[0]!;
+  const holds = (start: number): boolean =>
+    evidence.every((at) => {
+      const there = start + at - chosen.start;
+      return there >= 0 && there < keys.length && keys[there] === keys[at];
+    });
+  for (const line of findWindows(keys, [keys[first]!], 0, keys.length, signatures)) {
+    const start = chosen.start + line - first;
+    if (start !== chosen.start && holds(start)) return start;
+  }
+  return undefined;
+}
+
+/**
  * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
  * alignFuzzyReadings), and the windows near it; `options` are the fuzzy rung's (a rival place needs threshold −
  * margin).
@@ -182,6 +213,8 @@ export function judgeReadings(
   }
   const keys = looseKeys(file);
   const signatures = looseSignatures(file);
+  const elsewhere = placeWithoutSightedLines(old, chosen, keys, signatures);
+  if (elsewhere !== undefined) return ambiguous(elsewhere);
   const twins =
     chosen.end > chosen.start
       ? findWindows(keys, keys.slice(chosen.start, chosen.end), 0, keys.length, signatures)

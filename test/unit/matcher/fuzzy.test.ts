@@ -176,6 +176,38 @@ describe("fuzzy rung", () => {
     }
   });
 
+  it("a drifted SEARCH line the file has verbatim nearby places nothing: the other lines' second copy makes it ambiguous", () => {
+    // Two option blocks end alike; the model quoted the first block's lines but ended with the response line that
+    // follows the second, which the second's own response line resembles. Without that line, both blocks fit.
+    const content = lines(
+      "export type FirstOptions = {",
+      "    clientId: string;",
+      "    token: string;",
+      "};",
+      "export type SecondOptions = {",
+      "    clientId: string;",
+      "    token: string;",
+      "};",
+      'export type FirstResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {',
+      "    authentication: FirstAuthentication;",
+      "};",
+      'export type SecondResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {',
+      "    authentication: SecondAuthentication;",
+      "};",
+    );
+    const ops: LineOp[] = [
+      { op: "remove", text: "    clientId: string;" },
+      { op: "add", text: "    clientIdentifier: string;" },
+      { op: "context", text: "    token: string;" },
+      { op: "context", text: "};" },
+      {
+        op: "context",
+        text: 'export type SecondResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {',
+      },
+    ];
+    expect(locate(parseText(content), { ops, hint: {} })).toMatchObject({ kind: "ambiguous", lines: [2, 6] });
+  });
+
   it("a SEARCH longer than the whole file by two lines or more is not found, with no window to compare", () => {
     const search = body.join("\n").replace("item.quantity", "item.qty");
     const short = parseText(body.slice(0, 5).join("\n"));

@@ -118,6 +118,23 @@ describe("write", () => {
 });
 `;
 
+const TOKEN_TYPES_PATH = "src/token-types.ts";
+const TOKEN_TYPES = `export type FirstOptions = {
+    clientId: string;
+    token: string;
+};
+export type SecondOptions = {
+    clientId: string;
+    token: string;
+};
+export type FirstResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {
+    authentication: FirstAuthentication;
+};
+export type SecondResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {
+    authentication: SecondAuthentication;
+};
+`;
+
 export const FUZZY: CaseSpec[] = [
   oneFile({
     id: "fuzzy-typo-in-context-ts",
@@ -333,6 +350,33 @@ it("keeps quoted commas", () => expect(parseCsv('"a,b"').rows[0]).toEqual(["a,b"
 describe("quote", () => {
   it.todo("escapes");
 });`,
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-drifted-line-copied-from-below-refused-udiff",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["ambiguous-match"],
+    note:
+      "Two option types end alike. The hunk quotes their shared lines and ends with the second response type's " +
+      "header, which the file has verbatim further down and which resembles the line after the second block: " +
+      "read as a typo it picks the second block, read as a line copied from below it picks nothing. Refused.",
+    before: tree({ [TOKEN_TYPES_PATH]: TOKEN_TYPES }),
+    reply: reply(
+      "Rename the client id field:",
+      fence(
+        [
+          `--- a/${TOKEN_TYPES_PATH}`,
+          `+++ b/${TOKEN_TYPES_PATH}`,
+          "@@ @@",
+          "-    clientId: string;",
+          "+    clientIdentifier: string;",
+          "     token: string;",
+          " };",
+          ' export type SecondResponse = Endpoints["PATCH /applications/{client_id}/token"]["response"] & {',
+        ].join("\n"),
       ),
     ),
   },
