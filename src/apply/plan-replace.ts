@@ -11,7 +11,7 @@ import { isAlreadyApplied } from "../matcher/already-applied.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
-import { locate } from "../matcher/ladder.js";
+import { locate, onlyEllipses } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
 import { lineWindowDoubt } from "../matcher/window-doubts.js";
@@ -75,7 +75,7 @@ function parsedFile(doc: LineDoc): TextFile {
  */
 function locateExactly(doc: LineDoc, edit: ReplaceEdit): Match | "none" | undefined {
   const old = oldSide(edit.ops);
-  if (old.length === 0) return undefined;
+  if (old.length === 0 || onlyEllipses(old)) return undefined;
   const sole = soleLineWindow(
     doc,
     old.map((l) => l.text),

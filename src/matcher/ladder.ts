@@ -26,7 +26,8 @@ import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { hidesByTrailingWhitespace, trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
 import { hasLooseKeys, looseKey, looseKeys, looseSignatures, unicodeRung } from "./rungs/unicode.js";
-import { stripCarriageReturn } from "./normalize.js";
+import { isBlank, stripCarriageReturn } from "./normalize.js";
+import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, toLineNumbers } from "./windows.js";
 
@@ -208,9 +209,21 @@ function withDropped(match: Match, leading: readonly OldLine[], trailing: readon
   return { ...match, alignment: [...before, ...match.alignment, ...after] };
 }
 
+/** Whether the old side's only non-blank lines are bare `...`: code in Python, but as likely lines left out. */
+export const onlyEllipses = (old: readonly OldLine[]): boolean =>
+  old.some((l) => isBareEllipsis(l.text)) && old.every((l) => isBlank(l.text) || isBareEllipsis(l.text));
+
 export function locate(file: TextFile, input: LocateInput, options: LocateOptions = {}): LocateResult {
   const old = oldSide(input.ops);
   if (old.length === 0) return locateInsertion(file, input.hint);
+  // Such a SEARCH names no place: found as code, it would put the edit at whichever `...` the file has.
+  if (onlyEllipses(old)) {
+    return {
+      kind: "not-found",
+      nearest: findNearestLines(file, []),
+      note: "the SEARCH holds only `...`, which may stand for lines left out as well as be code; quote the real lines around the change",
+    };
+  }
   const base: Pass = {
     file,
     ops: input.ops,

@@ -185,3 +185,20 @@ describe("blank context lines", () => {
     expect(applied.ok && applied.after).toBe(lines("a() {", "  x;", "}", "b() {", "  y;", "} // b"));
   });
 });
+
+describe("a SEARCH of nothing but `...`", () => {
+  it("names no place, even where the file holds `...` as code once: refused, asking for the real lines", () => {
+    const file = parseText(
+      lines("def stub():", '    """Example:', "    >>> run(", "    ...     1)", '    """', "    ..."),
+    );
+    const ops: LineOp[] = [
+      { op: "context", text: "" },
+      { op: "context", text: "    ..." },
+      { op: "add", text: '    log("probe")' },
+      { op: "context", text: "" },
+    ];
+    const result = locate(file, { ops, hint: {} });
+    expect(result).toMatchObject({ kind: "not-found" });
+    if (result.kind === "not-found") expect(result.note).toMatch(/only `\.\.\.`.*quote the real lines/);
+  });
+});

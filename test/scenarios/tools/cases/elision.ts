@@ -42,6 +42,18 @@ const refuse = (
   reply: reply(say, editblock(P[key], search, replace)),
 });
 
+const STUB_PATH = "billing/amounts.py";
+const STUB = `from decimal import Decimal
+
+
+def parse_amount(text: str) -> Decimal:
+    return Decimal(text.strip())
+
+
+def format_amount(amount: Decimal) -> str:
+    ...
+`;
+
 export const ELISION: CaseSpec[] = [
   apply(
     "elision-paired-dots-ts",
@@ -175,6 +187,22 @@ export const ELISION: CaseSpec[] = [
         // ... existing code ...
         repository.save(order.cancelled(clock.instant()));`,
   ),
+  {
+    id: "elision-bare-ellipsis-only-refused-editblock",
+    category: "elision",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["search-not-found"],
+    hint: ["def parse_amount(text: str) -> Decimal:"],
+    note:
+      'A Python SEARCH holding nothing but `...` (the model\'s "lines left out"): the file has one `...` line, a ' +
+      "stub's body, but the SEARCH names no place. Refused, asking for the real lines.",
+    before: tree({ [STUB_PATH]: STUB }),
+    reply: reply(
+      "Log the parsed amount:",
+      editblock(STUB_PATH, "\n...\n", '\n...\n    log.debug("parsed %s", text)\n'),
+    ),
+  },
   {
     id: "elision-whole-file-lazy",
     category: "elision",
