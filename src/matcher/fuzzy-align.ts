@@ -251,7 +251,8 @@ function alignPartners(
     };
   }
   const placed = partner.map((w) => (w >= 0 ? start + w : -1));
-  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region);
+  const drifted = (i: number): boolean => windowKeys[partner[i]!] !== oldKeys[i];
+  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region, drifted);
   if (doubt !== undefined) return { ok: false, note: doubt, placed };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w, i) => Math.min(w, joins.get(i) ?? w));

@@ -29,6 +29,7 @@ export function insertionDoubt(
   partner: readonly number[],
   start: number,
   region: string,
+  drifted: (line: number) => boolean = () => false,
 ): string | undefined {
   for (let a = 0; a < ops.length; a++) {
     if (ops[a]!.op !== "add") continue;
@@ -63,6 +64,15 @@ export function insertionDoubt(
     const nearest = p >= 0 ? skipped[skipped.length - 1] : skipped[0];
     if (nearest !== undefined) {
       return `the edit adds lines next to "${nearest.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
+    }
+    // The one anchor only resembles its file line, and the file has a line the SEARCH left out between it and the
+    // pairs on its other side: the window may have reached past a missing line for a look-alike.
+    const anchor = p >= 0 ? p : q;
+    if (anchor >= old.length || !drifted(anchor)) continue;
+    let other = p >= 0 ? anchor - 1 : anchor + 1;
+    while (other >= 0 && other < old.length && partner[other]! < 0) other += p >= 0 ? -1 : 1;
+    if (other >= 0 && other < old.length && Math.abs(partner[anchor]! - partner[other]!) > 1) {
+      return `the edit adds lines next to "${old[anchor]!.text.trim()}", which only resembles line ${start + partner[anchor]! + 1} of the file, past a line the SEARCH does not have: ${INSERTION_ADVICE}`;
     }
   }
   return undefined;

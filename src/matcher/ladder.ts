@@ -209,9 +209,13 @@ function withDropped(match: Match, leading: readonly OldLine[], trailing: readon
   return { ...match, alignment: [...before, ...match.alignment, ...after] };
 }
 
-/** Whether the old side's only non-blank lines are bare `...`: code in Python, but as likely lines left out. */
+/**
+ * Whether the old side's only non-blank lines are bare `...` it keeps: code in Python, but as likely lines left
+ * out. (One it removes is a line the model wants gone: code.)
+ */
 export const onlyEllipses = (old: readonly OldLine[]): boolean =>
-  old.some((l) => isBareEllipsis(l.text)) && old.every((l) => isBlank(l.text) || isBareEllipsis(l.text));
+  old.some((l) => isBareEllipsis(l.text)) &&
+  old.every((l) => isBlank(l.text) || (isBareEllipsis(l.text) && l.kind === "context"));
 
 export function locate(file: TextFile, input: LocateInput, options: LocateOptions = {}): LocateResult {
   const old = oldSide(input.ops);
