@@ -208,6 +208,33 @@ describe("fuzzy rung", () => {
     expect(locate(parseText(content), { ops, hint: {} })).toMatchObject({ kind: "ambiguous", lines: [2, 6] });
   });
 
+  it("an insertion placed only by a look-alike line one line past a line the SEARCH left out is refused", () => {
+    // The SEARCH ends with `const secondary = {` where the file has `};` then `const second = {`: the added line
+    // would follow the look-alike, though the model may have meant the line it left out.
+    const content = lines(
+      "const first = {",
+      "    stringify(node) {",
+      "        const num = Number(node.value);",
+      "        return isFinite(num) ? num.toExponential() : String(num);",
+      "    }",
+      "};",
+      "const second = {",
+      "    identify: (value) => typeof value === 'number',",
+      "};",
+    );
+    const ops: LineOp[] = [
+      { op: "context", text: "    stringify(node) {" },
+      { op: "context", text: "        const num = Number(node.value);" },
+      { op: "context", text: "        return isFinite(num) ? num.toExponential() : String(num);" },
+      { op: "context", text: "    }" },
+      { op: "context", text: "const secondary = {" },
+      { op: "add", text: "log();" },
+    ];
+    const result = locate(parseText(content), { ops, hint: {} });
+    expect(result.kind).toBe("not-found");
+    if (result.kind === "not-found") expect(result.note).toMatch(/only resembles line 7 of the file/);
+  });
+
   it("a SEARCH longer than the whole file by two lines or more is not found, with no window to compare", () => {
     const search = body.join("\n").replace("item.quantity", "item.qty");
     const short = parseText(body.slice(0, 5).join("\n"));
