@@ -201,9 +201,21 @@ export const replaySection: Section = {
     const dir = mkdtempSync(join(tmpdir(), "patchsmith-bench-replay-"));
     const results: Replayed[] = [];
     const faulted: Faulted[] = [];
+    // A mirror git cannot read (a partial snapshot) is left out and named, not the end of the section.
+    const unreadable: string[] = [];
     try {
       for (const mirror of mirrors) {
-        const replayed = await replayRepo(mirror, dir, log);
+        const replayed = await replayRepo(mirror, dir, log).catch((error: unknown) => {
+          unreadable.push(
+            `${mirrorName(mirror)}: ${
+              String(error)
+                .split("\n")
+                .find((l) => l.startsWith("fatal")) ?? String(error).slice(0, 120)
+            }`,
+          );
+          return undefined;
+        });
+        if (replayed === undefined) continue;
         results.push(...replayed.results);
         faulted.push(...replayed.faulted);
       }
@@ -261,6 +273,7 @@ export const replaySection: Section = {
       findings: [
         ...errors.map((r) => `replay: ${r.id} threw ${r.error ?? ""}`),
         ...broken.map((f) => `replay with a model fault: ${f.id} ${f.outcome}`),
+        ...unreadable.map((m) => `replay: mirror left out, git cannot read it (${m})`),
       ],
     };
   },

@@ -1,9 +1,9 @@
 /**
  * Aligning the old side with a fuzzy window, so that context lines keep the file's bytes and removals drop the
- * right lines. Lines pair only with a line close to them (MIN_PAIR_SIMILARITY): the window can be a line shorter or
+ * right lines. Lines pair only with a line close to them (fuzzy-pairings.ts): the window can be a line shorter or
  * longer than the old side, and pairing by position alone would make a removal delete whatever line happens to sit
  * there. A window can be paired in more than one way (a repeated line, a drifted line next to an identical one), so
- * each pairing (see CLOSEST_PAIRINGS) is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
+ * each pairing is a reading that fuzzy-readings.ts weighs against the others. Within one reading:
  * - an old context line with no partner (the model invented it) covers no file line, unless it is a bare `...`
  *   (code in Python, so not parsed as an elision), which may stand for any number of lines and refuses the match;
  *   a removed one refuses the match, since the line the model meant to delete cannot be told apart, and so does a
@@ -20,12 +20,10 @@
  *   reported (sightings), and so are old lines left out between the pairs right beside added lines (anchors):
  *   each implies another reading.
  */
-import { diffArrays } from "diff";
-import { distance } from "fastest-levenshtein";
 import type { LineOp } from "../core/edit.js";
 import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { TextFile } from "../core/text.js";
-import { closestPairs, type ClosestOptions } from "./closest-pairs.js";
+import { PAIRINGS, pairAround, pairings } from "./fuzzy-pairings.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
@@ -60,86 +58,6 @@ export type FuzzyAlignment =
       readonly placed?: readonly number[];
     };
 
-/** Line comparisons allowed for one changed stretch (20 x 20 lines). */
-const MAX_STRETCH_CELLS = 400;
-
-/**
- * Least similarity (1 - Levenshtein / longer length, on loose keys) for two lines to be the same line drifted: a
- * typo or a renamed word in a line of some length, not a different statement. Zed pairs lines at 0.8 too.
- */
-export const MIN_PAIR_SIMILARITY = 0.8;
-
-const lineSimilarity = (a: string, b: string): number =>
-  a.length + b.length === 0 ? 1 : 1 - distance(a, b) / Math.max(a.length, b.length);
-
-/** The similarity of two lines when they are close enough to pair, else 0 (never paired). */
-function pairScore(a: string, b: string): number {
-  const s = lineSimilarity(a, b);
-  return s >= MIN_PAIR_SIMILARITY ? s : 0;
-}
-
-/**
- * Pairs the drifted lines of one changed stretch: the closest pairing of those lines alone. It decides which line is
- * the extra one when the sides differ in length (pairing in order would shift every later pair by one), and leaves
- * a line whose counterpart is missing unpaired even when the sides have the same length. A stretch too long to
- * align pairs only in order, and only close lines; an uneven one then stays unpaired (its removed lines refuse the
- * match rather than guess).
- */
-function pairStretch(olds: number[], windows: number[], score: PairScore, partner: number[]): void {
-  if (olds.length * windows.length > MAX_STRETCH_CELLS) {
-    if (olds.length !== windows.length) return;
-    olds.forEach((o, k) => {
-      if (score(o, windows[k]!) > 0) partner[o] = windows[k]!;
-    });
-    return;
-  }
-  const within = closestPairs(olds.length, windows.length, (r, c) => score(olds[r]!, windows[c]!));
-  within.forEach((k, r) => {
-    if (k >= 0) partner[olds[r]!] = windows[k]!;
-  });
-}
-
-/**
- * The ways the old side's lines are paired with the window's, each a reading (alignFuzzyReadings):
- * - identical-first: a line diff pairs the identical lines, and the drifted ones are paired within each stretch
- *   the diff left (pairStretch). Identical lines are the strongest evidence, but which copy of a repeated line the
- *   diff takes is arbitrary;
- * - the closest pairing over the whole window (closest-pairs.ts), ties going to earlier or to later lines. A
- *   drifted line then takes its own slot even when an identical line further on could have taken it;
- * - the same where a line close to nothing may still stand for one window line (a short line mistyped past
- *   recognition, inside a run of equal lines, shifts every pair after it).
- */
-const CLOSEST_PAIRINGS: readonly ClosestOptions[] = [{}, { late: true }, { any: true }, { any: true, late: true }];
-
-/** Cells of the whole-window table the closest pairings may fill (200 x 200 lines); beyond, only identical-first. */
-const MAX_WINDOW_CELLS = 40_000;
-
-/** The similarity of old line `o` and window line `w` when they may pair, else 0. */
-type PairScore = (o: number, w: number) => number;
-
-function pairIdenticalFirst(oldKeys: string[], windowKeys: string[], score: PairScore): number[] {
-  const partner = oldKeys.map(() => -1);
-  let i = 0;
-  let j = 0;
-  let pendingOld: number[] = [];
-  let pendingWindow: number[] = [];
-  const flush = (): void => {
-    pairStretch(pendingOld, pendingWindow, score, partner);
-    pendingOld = [];
-    pendingWindow = [];
-  };
-  for (const change of diffArrays(oldKeys, windowKeys)) {
-    if (change.removed) for (let k = 0; k < change.count; k++) pendingOld.push(i++);
-    else if (change.added) for (let k = 0; k < change.count; k++) pendingWindow.push(j++);
-    else {
-      flush();
-      for (let k = 0; k < change.count; k++) partner[i++] = j++;
-    }
-  }
-  flush();
-  return partner;
-}
-
 /** The window [start, end) aligned with the old side under the identical-first pairing. */
 export function alignFuzzyWindow(
   file: TextFile,
@@ -161,24 +79,12 @@ export function alignFuzzyReadings(
   old: readonly OldLine[],
   start: number,
   end: number,
-  most = 1 + CLOSEST_PAIRINGS.length,
+  most = PAIRINGS,
 ): FuzzyAlignment[] {
   const windowKeys = looseKeys(file).slice(start, end);
   const oldKeys = old.map((l) => looseKey(l.text));
-  const cols = windowKeys.length;
-  const table = new Float64Array(oldKeys.length * cols).fill(-1);
-  const score: PairScore = (o, w) => {
-    const k = o * cols + w;
-    if (table[k]! < 0) table[k] = pairScore(oldKeys[o]!, windowKeys[w]!);
-    return table[k]!;
-  };
-  const partners = [pairIdenticalFirst(oldKeys, windowKeys, score)];
-  if (oldKeys.length * cols <= MAX_WINDOW_CELLS) {
-    const exact = (r: number, c: number): boolean => old[r]!.text.trimEnd() === file.lines[start + c]!.trimEnd();
-    for (const options of CLOSEST_PAIRINGS.slice(0, most - 1)) {
-      partners.push(closestPairs(oldKeys.length, cols, score, { ...options, exact }));
-    }
-  }
+  const exact = (r: number, c: number): boolean => old[r]!.text.trimEnd() === file.lines[start + c]!.trimEnd();
+  const partners = pairings(oldKeys, windowKeys, exact, most);
   return partners.map((partner) => alignPartners(file, ops, old, start, oldKeys, windowKeys, partner));
 }
 
@@ -196,18 +102,8 @@ export function alignFixedReading(
 ): FuzzyAlignment {
   const windowKeys = looseKeys(file).slice(start, end);
   const oldKeys = old.map((l) => looseKey(l.text));
-  const score: PairScore = (o, w) => pairScore(oldKeys[o]!, windowKeys[w]!);
-  const partner = pairAround(oldKeys, windowKeys, score, fixed.line, fixed.at - start);
+  const partner = pairAround(oldKeys, windowKeys, fixed.line, fixed.at - start);
   return alignPartners(file, ops, old, start, oldKeys, windowKeys, partner);
-}
-
-/** The identical-first pairing with old line `line` fixed on window line `w`: each side of it paired apart. */
-function pairAround(oldKeys: string[], windowKeys: string[], score: PairScore, line: number, w: number): number[] {
-  const before = pairIdenticalFirst(oldKeys.slice(0, line), windowKeys.slice(0, w), score);
-  const after = pairIdenticalFirst(oldKeys.slice(line + 1), windowKeys.slice(w + 1), (o, x) =>
-    score(o + line + 1, x + w + 1),
-  );
-  return [...before, w, ...after.map((x) => (x < 0 ? -1 : x + w + 1))];
 }
 
 /** One reading: the alignment the pairs `partner` (per old line, its window line or -1) give. */

@@ -151,16 +151,14 @@ function judgeSighting(
  * other pairs hold nowhere else.
  */
 function placeWithoutSightedLines(
-  old: readonly OldLine[],
   chosen: Aligned,
   keys: readonly string[],
   signatures: ReturnType<typeof looseSignatures>,
 ): number | undefined {
+  // A paired line with a sighting is a drifted pair (an identical one is on its own copy).
   const sighted = new Set(chosen.sightings.map((s) => s.line));
-  const drifted = (l: number): boolean => keys[chosen.placed[l]!] !== looseKey(old[l]!.text);
-  const setAside = chosen.placed.some((at, l) => at >= 0 && sighted.has(l) && drifted(l));
-  if (!setAside) return undefined;
-  const evidence = chosen.placed.flatMap((at, l) => (at >= 0 && !(sighted.has(l) && drifted(l)) ? [at] : []));
+  if (!chosen.placed.some((at, l) => at >= 0 && sighted.has(l))) return undefined;
+  const evidence = chosen.placed.flatMap((at, l) => (at >= 0 && !sighted.has(l) ? [at] : []));
   if (evidence.length === 0) return undefined;
   const first = evidence[0]!;
   const holds = (start: number): boolean =>
@@ -213,7 +211,7 @@ export function judgeReadings(
   }
   const keys = looseKeys(file);
   const signatures = looseSignatures(file);
-  const elsewhere = placeWithoutSightedLines(old, chosen, keys, signatures);
+  const elsewhere = placeWithoutSightedLines(chosen, keys, signatures);
   if (elsewhere !== undefined) return ambiguous(elsewhere);
   const twins =
     chosen.end > chosen.start

@@ -29,7 +29,7 @@ import { hasLooseKeys, looseKey, looseKeys, looseSignatures, unicodeRung } from 
 import { isBlank, stripCarriageReturn } from "./normalize.js";
 import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
-import { findWindows, toLineNumbers } from "./windows.js";
+import { findWindows, holdsAt, toLineNumbers } from "./windows.js";
 
 /** The line rungs, strictest first; elision and fuzzy follow. */
 export const LINE_RUNGS: readonly LineRung[] = [
@@ -94,12 +94,6 @@ const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.
 
 const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
 
-/** Whether the window at `start` holds `want` on a rung whose file keys are `keys`. */
-function holds(keys: readonly string[], want: readonly string[], start: number): boolean {
-  for (let j = 0; j < want.length; j++) if (keys[start + j] !== want[j]) return false;
-  return true;
-}
-
 function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
   // Lines equal on a rung are equal on every looser one (normalize.ts): the loosest rung's windows hold those of
@@ -118,7 +112,7 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
       loosest = findWindows(keys, wanted, 0, keys.length, signatures);
     }
     const keys = rung.fileKeys(file);
-    return loosest.filter((start) => holds(keys, want, start));
+    return loosest.filter((start) => holdsAt(keys, want, start));
   };
   for (const rung of LINE_RUNGS.slice(from)) {
     const found = windowsOn(

@@ -44,10 +44,7 @@ export function findWindows(
     for (let j = 1; j < n; j++) if (positions.estimate(signs[j]!) < positions.estimate(signs[rarest]!)) rarest = j;
     for (const i of positions.lines(signs[rarest]!)) {
       const start = i - rarest;
-      if (start < from || start + n > to) continue;
-      let j = 0;
-      while (j < n && keys[start + j] === want[j]) j++;
-      if (j === n) starts.push(start);
+      if (start >= from && start + n <= to && holdsAt(keys, want, start)) starts.push(start);
     }
     return starts;
   }
@@ -60,12 +57,15 @@ export function findWindows(
   for (let i = from + probe; i <= last; i++) {
     if (signed !== undefined && signed[i] !== probeSignature) continue;
     if (keys[i] !== probeKey) continue;
-    const start = i - probe;
-    let j = 0;
-    while (j < n && keys[start + j] === want[j]) j++;
-    if (j === n) starts.push(start);
+    if (holdsAt(keys, want, i - probe)) starts.push(i - probe);
   }
   return starts;
+}
+
+/** Whether the window at `start` (inside the file) holds `want`, key for key. */
+export function holdsAt(keys: readonly string[], want: readonly string[], start: number): boolean {
+  for (let j = 0; j < want.length; j++) if (keys[start + j] !== want[j]) return false;
+  return true;
 }
 
 /**

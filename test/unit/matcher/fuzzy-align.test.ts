@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { LineOp } from "../../../src/core/edit.js";
 import { parseText } from "../../../src/core/text.js";
-import { alignFuzzyWindow, MIN_PAIR_SIMILARITY, type FuzzyAlignment } from "../../../src/matcher/fuzzy-align.js";
+import { alignFuzzyWindow, type FuzzyAlignment } from "../../../src/matcher/fuzzy-align.js";
+import { MIN_PAIR_SIMILARITY } from "../../../src/matcher/fuzzy-pairings.js";
 import { oldSide } from "../../../src/matcher/old-side.js";
 import { applyOps, lines } from "./helpers.js";
 
