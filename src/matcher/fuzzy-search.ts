@@ -5,12 +5,13 @@
  * (trimmed, Unicode-folded, whitespace-collapsed lines joined with `\n`). A window is compared (Levenshtein) only
  * when cheap filters leave it a chance: at least half of the old side's non-blank lines occur verbatim in it, and
  * neither its length nor its character counts (by classes kept per line first, then exactly: character-bounds.ts)
- * keep it below the floor it must reach. The floor is what the decision needs: first the best window (found from
- * the windows sharing the most lines, then confirmed against every window whose bound reaches its similarity);
- * then every window that could be within the margin of it (above best.charged − margin: a rival's charged score
- * and a near window's similarity must exceed that, and both are at most the similarity), and the windows around
- * the hinted line down to threshold − margin. In a file of look-alike functions tens of thousands of windows share
- * half the lines, and a handful reach the floor.
+ * keep it below the floor it must reach. The floor is what the decision needs: every window that could be within
+ * the margin of the best one (above best.charged − margin: a rival's charged score and a near window's similarity
+ * must exceed that, and both are at most the similarity), and the windows around the hinted line down to
+ * threshold − margin. The best is guessed first from the windows sharing the most lines (the seeds); one sweep at
+ * the floor that guess sets also finds any better window, and the windows are swept again only when the best found
+ * sets a lower floor. In a file of look-alike functions tens of thousands of windows share half the lines, and a
+ * handful reach the floor.
  */
 import type { TextFile } from "../core/text.js";
 import { characterWindow, classWindow, looseClassCounts } from "./character-bounds.js";
@@ -41,13 +42,17 @@ export interface SearchOptions {
   readonly budget: number;
 }
 
-/** Better similarity first; on a tie the window of the old side's own size, then the earlier one. */
+/**
+ * Better similarity first; on a tie the window of the old side's own size, then the earlier one, then the shorter
+ * one: a total order, so the decision does not depend on the order the search compared windows in.
+ */
 export function better(a: Scored, b: Scored, size: number): boolean {
   if (a.similarity !== b.similarity) return a.similarity > b.similarity;
   const da = Math.abs(a.size - size);
   const db = Math.abs(b.size - size);
   if (da !== db) return da < db;
-  return a.start < b.start;
+  if (a.start !== b.start) return a.start < b.start;
+  return a.size < b.size;
 }
 
 /** Windows of the most shared lines compared first, to give the search a best window to confirm. */
@@ -128,11 +133,21 @@ export function scoreWindows(
 
   // The seeds first, at the lowest floor, to give the search a best window to confirm.
   sweep(seedsOf(sharing, most), () => lowest);
-  // The best window: the similarity to beat only rises, so a window passed over stays below it.
-  sweep(sharing, () => Math.max(lowest, state.best?.similarity ?? lowest));
+  const floorOf = (best: Scored): number => Math.max(lowest, best.charged - options.margin);
+  const seeded = state.best;
+  let swept = Infinity;
+  if (seeded !== undefined) {
+    // One sweep at the floor the seeds' best sets: a better window is above it, and so is every window the
+    // decision reads, unless the best found turns out to be charged less than the seeds' one (then again below).
+    swept = floorOf(seeded);
+    sweep(sharing, () => swept, lowest);
+  } else {
+    // The best window: the similarity to beat only rises, so a window passed over stays below it.
+    sweep(sharing, () => Math.max(lowest, state.best?.similarity ?? lowest));
+  }
   const { best } = state;
-  if (best !== undefined) {
-    const floor = Math.max(lowest, best.charged - options.margin);
+  if (best !== undefined && floorOf(best) < swept) {
+    const floor = floorOf(best);
     sweep(sharing, () => floor, lowest);
   }
   return state.exhausted ? "exhausted" : [...compared.values()];

@@ -95,4 +95,48 @@ describe("fuzzy search", () => {
       { numRuns: 3000 },
     );
   });
+
+  it("sweeps again below the seeds' floor when the best window is charged for a line it lacks", () => {
+    // The seeds' best is the window of the SEARCH's own size; a window one line shorter is more similar but
+    // charged for the line it lacks, so the floor it sets is lower than the seeds' one.
+    const lines = [
+      "}",
+      "x",
+      "log(`order ${order.id}`);",
+      "total += order.price * 22;",
+      "if (total > limit) {",
+      "let total = 0;",
+      "total += order.price * 2;",
+      "let total = 0;",
+    ];
+    const want = [
+      "x",
+      "log(`order ${order.id}`);",
+      "total += order.price * 22;",
+      "if (total > limit) {",
+      "}",
+      "let total = 0;",
+      "total += order.price * 2;",
+    ];
+    const file = parseText(`${lines.join("\n")}\n`);
+    const found = scoreWindows(file, want, OPTIONS, undefined);
+    expect(found).not.toBe("exhausted");
+    if (found === "exhausted") return;
+    const every = exhaustive(looseKeys(file), want);
+    const best = every.reduce((a, b) => (better(b, a, want.length) ? b : a));
+    expect(best.charged).toBeLessThan(best.similarity);
+    const within = every.filter((w) => w.similarity > best.charged - OPTIONS.margin);
+    expect(within.length).toBeGreaterThan(1);
+    const compared = new Set(found.map((w) => `${String(w.start)}+${String(w.size)}`));
+    for (const w of within) expect(compared).toContain(`${String(w.start)}+${String(w.size)}`);
+  });
+
+  it("orders windows totally, so the order they were compared in never decides", () => {
+    const at = (start: number, size: number): Scored => ({ start, size, similarity: 0.95, charged: 0.95 });
+    // Same similarity and the same distance from the SEARCH's 4 lines: the earlier, then the shorter, first.
+    expect(better(at(3, 3), at(3, 5), 4)).toBe(true);
+    expect(better(at(3, 5), at(3, 3), 4)).toBe(false);
+    expect(better(at(2, 5), at(3, 3), 4)).toBe(true);
+    expect(better(at(3, 4), at(2, 5), 4)).toBe(true);
+  });
 });
