@@ -196,8 +196,9 @@ describe.each([
       let ran = 0;
       for (const n of ackedOnce) {
         const o = outcomeOf(n, settled.comments, settled.logs);
-        // Exactly once: one commit, or one refusal, never both, never twice.
-        expect({ n, ...o }).toSatisfy(
+        // Exactly once: one commit, or one refusal, never both, never twice (the answers say why when not).
+        const answers = settled.comments.filter((c) => c.includes(`ticket T${String(n)}\``));
+        expect({ n, ...o, answers }).toSatisfy(
           (x: { ran: number; refused: number }) => (x.ran === 1 && x.refused === 0) || (x.ran === 0 && x.refused === 1),
         );
         ran += o.ran;
