@@ -146,12 +146,22 @@ const quantile = (values: readonly number[], q: number): number => {
   return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
 };
 
-export async function runContextBench(mirrors: readonly string[], log: (line: string) => void): Promise<CaseResult[]> {
+/** A mirror git cannot read (a partial snapshot), named with git's own complaint: left out, not the end of a run. */
+export function unreadableMirror(mirror: string, error: unknown): string {
+  const text = String(error);
+  return `${mirrorName(mirror)}: ${text.split("\n").find((l) => l.startsWith("fatal")) ?? text.slice(0, 120)}`;
+}
+
+export async function runContextBench(
+  mirrors: readonly string[],
+  log: (line: string) => void,
+): Promise<{ results: CaseResult[]; unreadable: string[] }> {
   const results: CaseResult[] = [];
+  const unreadable: string[] = [];
   for (const mirror of mirrors) {
-    const cases = await casesOf(mirror);
     const checkout = mkdtempSync(join(tmpdir(), "patchsmith-bench-ctx-"));
     try {
+      const cases = await casesOf(mirror);
       await run("git", ["clone", "--quiet", "--shared", "--no-checkout", mirror, checkout]);
       for (const item of cases) {
         const result = await measureCase(checkout, item);
@@ -160,11 +170,13 @@ export async function runContextBench(mirrors: readonly string[], log: (line: st
         );
         results.push(result);
       }
+    } catch (error) {
+      unreadable.push(unreadableMirror(mirror, error));
     } finally {
       rmSync(checkout, { recursive: true, force: true });
     }
   }
-  return results;
+  return { results, unreadable };
 }
 
 export const contextSection: Section = {
@@ -175,7 +187,7 @@ export const contextSection: Section = {
       const note = "No repository mirrors (set PATCHSMITH_BENCH_MIRRORS to git directories): nothing measured.";
       return { markdown: `## Context\n\n${note}\n`, figures: { skipped: true }, targets: [], findings: [] };
     }
-    const results = await runContextBench(mirrors, log);
+    const { results, unreadable } = await runContextBench(mirrors, log);
     const repos = [...new Set(results.map((r) => r.repo))];
     const row = (label: string, list: readonly CaseResult[]) => [
       label,
@@ -235,7 +247,7 @@ export const contextSection: Section = {
           met: tokens < TOKENS_TARGET,
         },
       ],
-      findings: [],
+      findings: unreadable.map((m) => `context: mirror left out, git cannot read it (${m})`),
     };
   },
 };

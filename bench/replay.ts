@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { applyEdits } from "../src/engine.js";
-import { mirrorName, mirrorsFrom } from "./context.js";
+import { mirrorName, mirrorsFrom, unreadableMirror } from "./context.js";
 import { applyPatchOf, MODEL_FAULTS, replayCommits, searchReplaceOf, type ModelFault } from "./replay-cases.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
@@ -206,13 +206,7 @@ export const replaySection: Section = {
     try {
       for (const mirror of mirrors) {
         const replayed = await replayRepo(mirror, dir, log).catch((error: unknown) => {
-          unreadable.push(
-            `${mirrorName(mirror)}: ${
-              String(error)
-                .split("\n")
-                .find((l) => l.startsWith("fatal")) ?? String(error).slice(0, 120)
-            }`,
-          );
+          unreadable.push(unreadableMirror(mirror, error));
           return undefined;
         });
         if (replayed === undefined) continue;
