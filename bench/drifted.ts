@@ -59,7 +59,12 @@ interface Variant {
   readonly name: string;
   readonly diff: string;
   readonly jsdiff: (before: string, diff: string) => string | false;
+  /** What applying it gives, when not the whole reply's result. */
+  readonly after?: string;
 }
+
+/** The reply of one typo hunk alone: what any drifted reply pays once per file, and one search. */
+const ONE_TYPO_HUNK = "one typo hunk alone";
 
 /** The third non-blank character of a context line (after the diff's space) gets a wrong letter. */
 function withTypo(line: string): string {
@@ -91,6 +96,7 @@ function variants(file: BenchFile): { before: string; after: string; list: Varia
     add: [statementLine(rng, "    ")],
   }));
   const { diff, after } = buildUnifiedDiff(BENCH_PATH, lines, changes);
+  const firstOnly = buildUnifiedDiff(BENCH_PATH, lines, changes.slice(0, 1)).after;
   const padded = diff
     .split("\n")
     .map((l) => (l.startsWith(" ") && l.trim() !== "" ? `${l}  ` : l))
@@ -117,6 +123,12 @@ function variants(file: BenchFile): { before: string; after: string; list: Varia
           applyPatch(b, d, { compareLine: (_n, line, _op, patch) => line.trimEnd() === patch.trimEnd() }),
       },
       { name: "one typo per hunk", diff: typo, jsdiff: (b, d) => applyPatch(b, d, { fuzzFactor: 1 }) },
+      {
+        name: ONE_TYPO_HUNK,
+        diff: typo.split(/\n(?=@@)/).slice(0, 2).join("\n"),
+        jsdiff: (b, d) => applyPatch(b, d, { fuzzFactor: 1 }),
+        after: firstOnly,
+      },
     ],
   };
 }
@@ -146,7 +158,7 @@ async function measureFile(
     const theirs = await measure(() => variant.jsdiff(before, variant.diff), { warmup: 1, runs: 5 });
     const memory = await measureMemory(() => applyEdits(reply, read));
     const result = await applyEdits(reply, read);
-    const right = result.files.get(BENCH_PATH) === after;
+    const right = result.files.get(BENCH_PATH) === (variant.after ?? after);
     const refused = result.results.filter((r) => !r.ok && r.reason !== "not-applied").length;
     figures.push({
       file: file.name,
@@ -189,9 +201,9 @@ export const driftedSection: Section = {
     const { before, list } = variants(generated);
     const human = cliApplyMs(before, list[0]!.diff, false);
     const json = cliApplyMs(before, list[0]!.diff, true);
-    // Every drifted reply counts, refused hunks included: a refusal costs its lookup too.
+    // Every drifted reply of all the hunks counts, refused hunks included: a refusal costs its lookup too.
     const factor = (file: string): { worst: Figure; exact: Figure } => {
-      const own = figures.filter((f) => f.file === file);
+      const own = figures.filter((f) => f.file === file && f.name !== ONE_TYPO_HUNK);
       const worst = own.slice(1).reduce((a, b) => (b.patchsmithMs > a.patchsmithMs ? b : a));
       return { worst, exact: own[0]! };
     };
@@ -208,6 +220,7 @@ export const driftedSection: Section = {
       `\`patchsmith apply\` (the built CLI, process start included) on the exact reply to the generated file, median of ` +
         `3: human output ${formatMs(human)} ms, \`--json\` ${formatMs(json)} ms.`,
       "",
+      ...onceNotes(figures),
     ].join("\n");
     return {
       markdown,
@@ -233,3 +246,21 @@ export const driftedSection: Section = {
     };
   },
 };
+
+/**
+ * What a drifted reply pays once per file, whatever its hunks: the reply of one typo hunk alone (the lines' loose
+ * keys, their index and one search) against the exact reply of all the hunks.
+ */
+function onceNotes(figures: readonly Figure[]): string[] {
+  return figures
+    .filter((f) => f.name === ONE_TYPO_HUNK)
+    .map((one) => {
+      const exact = figures.find((f) => f.file === one.file && f.name === "exact")!;
+      return (
+        `${one.file}: one typo hunk alone costs ${formatMs(one.patchsmithMs)} ms, ` +
+        `×${(one.patchsmithMs / exact.patchsmithMs).toFixed(1)} the exact reply of ${String(HUNKS)} hunks ` +
+        "(what the first drifted hunk of a file pays once: its lines' loose keys and their index)."
+      );
+    })
+    .flatMap((line) => [line, ""]);
+}
