@@ -125,7 +125,10 @@ function variants(file: BenchFile): { before: string; after: string; list: Varia
       { name: "one typo per hunk", diff: typo, jsdiff: (b, d) => applyPatch(b, d, { fuzzFactor: 1 }) },
       {
         name: ONE_TYPO_HUNK,
-        diff: typo.split(/\n(?=@@)/).slice(0, 2).join("\n"),
+        diff: typo
+          .split(/\n(?=@@)/)
+          .slice(0, 2)
+          .join("\n"),
         jsdiff: (b, d) => applyPatch(b, d, { fuzzFactor: 1 }),
         after: firstOnly,
       },
