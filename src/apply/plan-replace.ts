@@ -53,9 +53,21 @@ class LazyApplied implements AppliedEdit {
     return this.#to.content;
   }
 
+  /** Set (so absent otherwise, as on a plain result) when the edit keeps every line it quotes. */
+  declare changesNothing?: { readonly at: readonly number[] };
+
   toJSON(): AppliedEdit {
-    const { ok, path, edit, before, after, strategy, lines } = this;
-    return { ok, path, edit, before, after, strategy, lines };
+    const { ok, path, edit, before, after, strategy, lines, changesNothing } = this;
+    return {
+      ok,
+      path,
+      edit,
+      before,
+      after,
+      strategy,
+      lines,
+      ...(changesNothing === undefined ? {} : { changesNothing }),
+    };
   }
 }
 
@@ -99,8 +111,14 @@ function repeatKey(path: string, edit: ReplaceEdit): string {
   return JSON.stringify([path, ops, hint, oldEndsWithoutNewline ?? null, newEndsWithoutNewline ?? null]);
 }
 
-/** A repeat of an applied edit: the file as it is, unchanged. */
-function repeated(path: string, edit: ReplaceEdit, body: TextBody, first: AppliedEdit): AppliedEdit {
+/** An applied edit that leaves the file as it is: a repeat of an earlier one, or one that changes nothing. */
+function unchanged(
+  path: string,
+  edit: ReplaceEdit,
+  body: TextBody,
+  strategy: Strategy,
+  why: Pick<AppliedEdit, "repeatOf" | "changesNothing">,
+): AppliedEdit {
   return {
     ok: true,
     path,
@@ -111,17 +129,24 @@ function repeated(path: string, edit: ReplaceEdit, body: TextBody, first: Applie
     get after() {
       return body.content;
     },
-    strategy: first.strategy,
-    repeatOf: first.edit.origin.line,
+    strategy,
+    ...why,
   };
 }
+
+/** Whether the edit keeps every line it quotes, and the final newline as it is. */
+const keepsEverything = (edit: ReplaceEdit): boolean =>
+  edit.ops.length > 0 &&
+  edit.ops.every((op) => op.op === "context") &&
+  edit.oldEndsWithoutNewline === edit.newEndsWithoutNewline;
 
 export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
   const key = repeatKey(path, edit);
   const first = ctx.applied.get(key);
-  if (first !== undefined) return repeated(path, edit, entry.body, first);
+  if (first !== undefined)
+    return unchanged(path, edit, entry.body, first.strategy, { repeatOf: first.edit.origin.line });
   const doc = entry.body.doc;
   const shifts = ctx.offsets.get(path) ?? [];
   const exact = locateExactly(doc, edit);
@@ -134,6 +159,15 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
           { hintOffset: offset, noExactWindow: exact === "none" },
         )
       : ({ kind: "found", match: exact } as const);
+  // Where the lines occur several times, any of them is the place: the edit changes nothing at each. (A block
+  // repeating lines unchanged is a model's habit; refusing it would refuse the whole reply over no difference.)
+  if (located.kind === "ambiguous" && keepsEverything(edit)) {
+    const kept = unchanged(path, edit, entry.body, located.strategy, {
+      changesNothing: { at: [...new Set(located.lines)] },
+    });
+    ctx.applied.set(key, kept);
+    return kept;
+  }
   switch (located.kind) {
     case "found": {
       const splice = renderSplice(doc, edit, located.match, {
@@ -150,6 +184,7 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
       const applied = new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
+      if (keepsEverything(edit)) applied.changesNothing = { at: [start + 1] };
       ctx.applied.set(key, applied);
       return applied;
     }

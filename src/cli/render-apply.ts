@@ -76,9 +76,11 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
   }
   const target = result.edit.kind === "rename" ? `${shownPath} → ${result.edit.to}` : shownPath;
   const how =
-    result.repeatOf === undefined
-      ? result.strategy
-      : `repeats the edit at reply line ${String(result.repeatOf)}, applied once`;
+    result.repeatOf !== undefined
+      ? `repeats the edit at reply line ${String(result.repeatOf)}, applied once`
+      : result.changesNothing !== undefined
+        ? `changes nothing (its old and new lines are the same; found at line${result.changesNothing.at.length > 1 ? "s" : ""} ${result.changesNothing.at.join(", ")})`
+        : result.strategy;
   return [`${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", how)}`];
 }
 

@@ -31,6 +31,11 @@ export interface AppliedEdit {
    * same hints): that one was applied, so this one changes nothing (`before` equals `after`).
    */
   readonly repeatOf?: number;
+  /**
+   * The edit says its lines stay as they are (its old and new sides are the same): it changed nothing, wherever
+   * those lines are. `at`: the 1-based first lines of the places they were found, one or several.
+   */
+  readonly changesNothing?: { readonly at: readonly number[] };
 }
 
 export interface FailedEdit {

@@ -47,6 +47,21 @@ describe("applyEdits (library form)", () => {
     if (again!.ok) expect(again!.after).toBe(again!.before);
   });
 
+  it("applies a block that changes nothing wherever its lines are, and says so; it is not found, it is refused", async () => {
+    const content = "if (!user) {\n  return;\n}\nrun(user);\nif (!user) {\n  return;\n}\n";
+    const guard = "if (!user) {\n  return;\n}";
+    const change = block("src/u.js", "run(user);", "run(user, 1);");
+    const out = await applyEdits([change, block("src/u.js", guard, guard)].join("\n"), () => content);
+    expect(out.files.get("src/u.js")).toBe(content.replace("run(user);", "run(user, 1);"));
+    expect(out.results[0]).not.toHaveProperty("changesNothing");
+    expect(out.results[1]).toMatchObject({ ok: true, changesNothing: { at: [1, 5] } });
+    const once = await applyEdits(block("src/u.js", "run(user);", "run(user);"), () => content);
+    expect(once.results[0]).toMatchObject({ ok: true, changesNothing: { at: [4] } });
+    expect(once.files.size).toBe(0);
+    const absent = await applyEdits(block("src/u.js", "stop(user);", "stop(user);"), () => content);
+    expect(absent.results[0]).toMatchObject({ ok: false, reason: "search-not-found" });
+  });
+
   it("refuses edits of protected paths with forbidden-path, never reads them, and keeps the other edits in partial mode", async () => {
     const asked: string[] = [];
     const read = (p: string) => {

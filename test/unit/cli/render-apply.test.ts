@@ -64,6 +64,12 @@ describe("renderHuman", () => {
     expect(out.match(/^--- a\/src\/a\.ts$/gm)).toHaveLength(1);
   });
 
+  it("says of an edit that changes nothing where its lines were found", () => {
+    const kept: EditResult = { ...applied, after: applied.before, changesNothing: { at: [3, 9] } };
+    const out = renderHuman(report([kept]), { color: false });
+    expect(out).toContain("✓ src/a.ts  changes nothing (its old and new lines are the same; found at lines 3, 9)");
+  });
+
   it("prints a ✗ line with the reason and the indented message", () => {
     const out = renderHuman(report([failed]), { color: false });
     expect(out).toContain("✗ src/b.ts  search-not-found\n  src/b.ts: the SEARCH text was not found.\n   3 | real line");

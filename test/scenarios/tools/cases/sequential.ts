@@ -99,6 +99,11 @@ const ordersTwo = swaps(S.orders, [
 // The model wrote the insertion twice: its SEARCH lines are still there after the first, and must not take it again.
 const repeated = blocks({ [P.limiter]: S.limiter }, [[P.limiter, AVAILABLE, `${AVAILABLE}\n\n${RESET}`]]);
 
+// Beside its real change, the model quoted lines that occur three times, unchanged.
+const GUARD = '  if (!session) {\n    sendJson(res, 401, { error: "not signed in" });\n    return;\n  }';
+const LIMIT = "  const orders = await listOrders(session.userId, { limit: 50 });";
+const keptAsIs = blocks({ [P.handlers]: S.handlers }, [[P.handlers, LIMIT, LIMIT.replace("50", "100")]]);
+
 export const SEQUENTIAL: CaseSpec[] = [
   applied(
     "sequential-repeated-block-applied-once",
@@ -109,6 +114,16 @@ export const SEQUENTIAL: CaseSpec[] = [
     { [P.limiter]: S.limiter },
     repeated.after,
     reply("Add `reset()`:", repeated.rendered[0]!, "Here it is again:", repeated.rendered[0]!),
+  ),
+  applied(
+    "sequential-unchanged-block-on-repeated-lines-applied",
+    "sequential",
+    "editblock",
+    "Beside its real change the reply holds a block whose SEARCH and REPLACE are the same, quoting lines the file " +
+      "has three times: it changes nothing wherever it is, so it does not stop the reply.",
+    { [P.handlers]: S.handlers },
+    keptAsIs.after,
+    reply("Raise the limit:", keptAsIs.rendered[0]!, "The guard stays as it is:", editblock(P.handlers, GUARD, GUARD)),
   ),
   applied(
     "sequential-dependent-blocks",
