@@ -39,7 +39,7 @@ const OUTCOMES = [
 ] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
-const FAULT_OUTCOMES = ["right", "whitespace only", "refused", "wrong", "error"] as const;
+const FAULT_OUTCOMES = ["right", "whitespace only", "refused", "wrong", "error", "applied, merge conflicts"] as const;
 
 interface Replayed {
   readonly repo: string;
@@ -79,10 +79,14 @@ async function merge(
 
 const withoutFinalNewline = (text: string): string => text.replace(/\r?\n$/, "");
 
-/** A commit's hunks as SEARCH/REPLACE blocks with one model fault, applied to the commit's parent. */
+/**
+ * A commit's hunks as SEARCH/REPLACE blocks with one model fault, applied to the commit's parent (the result must
+ * be the commit's file) or to the older file (the result must be the clean merge; not judged where it conflicts).
+ */
 interface Faulted {
   readonly id: string;
   readonly fault: ModelFault;
+  readonly on: "parent" | "older";
   readonly outcome: (typeof FAULT_OUTCOMES)[number];
 }
 
@@ -90,16 +94,20 @@ async function applyFaulted(
   id: string,
   path: string,
   diff: string,
-  base: string,
-  theirs: string,
+  start: { readonly on: Faulted["on"]; readonly text: string },
+  expected: string | undefined,
   fault: ModelFault,
 ): Promise<Faulted> {
+  const { on } = start;
   try {
     const reply = searchReplaceOf(path, diff, fault);
-    const result = await applyEdits(reply, (p) => (p === path ? base : undefined), { knownPaths: [path] });
-    if (result.results.length === 0 || !result.results.every((r) => r.ok)) return { id, fault, outcome: "refused" };
-    const after = withoutFinalNewline(result.files.get(path) ?? base);
-    if (after === withoutFinalNewline(theirs)) return { id, fault, outcome: "right" };
+    const result = await applyEdits(reply, (p) => (p === path ? start.text : undefined), { knownPaths: [path] });
+    if (result.results.length === 0 || !result.results.every((r) => r.ok)) {
+      return { id, fault, on, outcome: "refused" };
+    }
+    if (expected === undefined) return { id, fault, on, outcome: "applied, merge conflicts" };
+    const after = withoutFinalNewline(result.files.get(path) ?? start.text);
+    if (after === withoutFinalNewline(expected)) return { id, fault, on, outcome: "right" };
     // Added lines written in the file's indentation style differ from the commit in whitespace only.
     const trimmed = (text: string): string =>
       text
@@ -109,10 +117,11 @@ async function applyFaulted(
     return {
       id,
       fault,
-      outcome: trimmed(after) === trimmed(withoutFinalNewline(theirs)) ? "whitespace only" : "wrong",
+      on,
+      outcome: trimmed(after) === trimmed(withoutFinalNewline(expected)) ? "whitespace only" : "wrong",
     };
   } catch {
-    return { id, fault, outcome: "error" };
+    return { id, fault, on, outcome: "error" };
   }
 }
 
@@ -153,10 +162,19 @@ async function replayRepo(
             )
           ).stdout
         : diff;
-    faulted.push(
-      await applyFaulted(`${repo}@${sha.slice(0, 10)}:${path} (${fault})`, path, quoted, base, theirs, fault),
-    );
     const merged = await merge(dir, ours, base, theirs);
+    const faultId = `${repo}@${sha.slice(0, 10)}:${path} (${fault}`;
+    faulted.push(
+      await applyFaulted(`${faultId})`, path, quoted, { on: "parent", text: base }, theirs, fault),
+      await applyFaulted(
+        `${faultId}, on the older file)`,
+        path,
+        quoted,
+        { on: "older", text: ours },
+        merged.clean ? merged.text : undefined,
+        fault,
+      ),
+    );
     for (const dialect of DIALECTS) {
       const id = `${repo}@${sha.slice(0, 10)}:${path} (${dialect})`;
       const reply =
@@ -225,14 +243,17 @@ export const replaySection: Section = {
     const errors = results.filter((r) => r.outcome === "error");
     const differs = results.filter((r) => r.outcome === "differs");
     const repos = new Set(results.map((r) => r.repo)).size;
-    const faultRows = MODEL_FAULTS.map((fault) => {
-      const own = faulted.filter((f) => f.fault === fault);
-      return [
-        fault,
-        String(own.length),
-        ...FAULT_OUTCOMES.map((o) => String(own.filter((f) => f.outcome === o).length)),
-      ];
-    });
+    const faultRows = (on: Faulted["on"]) =>
+      MODEL_FAULTS.map((fault) => {
+        const own = faulted.filter((f) => f.fault === fault && f.on === on);
+        return [
+          fault,
+          String(own.length),
+          ...FAULT_OUTCOMES.filter((o) => on === "older" || o !== "applied, merge conflicts").map((o) =>
+            String(own.filter((f) => f.outcome === o).length),
+          ),
+        ];
+      });
     const broken = faulted.filter((f) => f.outcome === "wrong" || f.outcome === "error");
     return {
       markdown: [
@@ -252,7 +273,15 @@ export const replaySection: Section = {
           "commit's hunks leaves them as they are (an elision needs three unchanged lines between two changes; a " +
           "cut line, a context line of more than 40 characters).",
         "",
-        markdownTable(["fault", "cases", ...FAULT_OUTCOMES], faultRows),
+        markdownTable(
+          ["fault", "cases", ...FAULT_OUTCOMES.filter((o) => o !== "applied, merge conflicts")],
+          faultRows("parent"),
+        ),
+        "",
+        "The same faulted blocks applied to the older file: the result must be the clean merge; where the merge " +
+          "conflicts, an apply is not judged.",
+        "",
+        markdownTable(["fault", "cases", ...FAULT_OUTCOMES], faultRows("older")),
         "",
       ].join("\n"),
       figures: { back: BACK, perRepo: PER_REPO, results, faulted },
