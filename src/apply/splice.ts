@@ -2,7 +2,7 @@
  * Turning a located match into the new file. Lines outside the match are copied byte for byte; inside it, context
  * lines and elision gaps keep the file's own bytes and endings (even when they matched only loosely), removed
  * lines are dropped, and added lines are re-indented to the file's style (splice-indent.ts) with the file's
- * dominant line ending. The BOM and the final-newline state survive unless the edit says otherwise.
+ * dominant line ending; an added line that only restates a removed one keeps the file's text (splice-restated.ts). The BOM and the final-newline state survive unless the edit says otherwise.
  */
 import type { ReplaceEdit } from "../core/edit.js";
 import { dominantEol, hasFinalNewline, type Eol, type TextFile } from "../core/text.js";
@@ -10,6 +10,7 @@ import { fileIndentKind, fileIndentStyle } from "../matcher/indent-structure.js"
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 import { alignedPairs, nearestPair, planIndent, reindentLine, type FileIndent } from "./splice-indent.js";
+import { restatedLines, restatedText } from "./splice-restated.js";
 import { startsInsideLiteral } from "./string-literals.js";
 
 /** The alignment must tile the match in op order; anything else is a matcher bug, not an expected failure. */
@@ -57,6 +58,7 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   const lineAt = (i: number): string => source.line(i);
   const eolAt = (i: number): Eol => source.eol(i);
   const pairs = alignedPairs(lineAt, edit, match);
+  const restated = restatedLines(edit.ops, match.alignment, lineAt);
   const plan = planIndent(indent, edit, pairs);
   // Read only if an added line's indentation is in doubt (string-literals.ts reads a Markdown file's lines above).
   let literal: readonly boolean[] | undefined | null = null;
@@ -81,7 +83,12 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
     const op = edit.ops[index]!;
     if (op.op === "add") {
       // A `\r` left at the end of model text is CRLF residue; the line gets the file's ending instead.
-      lines.push(reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan, inLiteral(index)));
+      const fileLine = restated.get(index);
+      lines.push(
+        fileLine === undefined
+          ? reindentLine(stripCarriageReturn(op.text), nearestPair(pairs, index), plan, inLiteral(index))
+          : restatedText(lineAt(fileLine), op.text),
+      );
       eols.push(eol);
       seenNonElision = true;
       trailingGap = 0;

@@ -491,4 +491,24 @@ describe("quote", () => {
       ),
     ),
   },
+  {
+    id: "fuzzy-padded-search-keeps-drifted-line-editblock",
+    category: "fuzzy",
+    format: "editblock",
+    expect: "apply",
+    note:
+      "Every SEARCH line carries two trailing spaces the REPLACE lacks, so each quoted line reads as removed and " +
+      "added back; one of them is stale (`timeout: 30m`, the file says `45m`). The line is only restated, so the " +
+      "file keeps its own text and only the new line is added.",
+    before: tree({ [P.yaml]: S.yaml }),
+    after: tree({ [P.yaml]: swap(S.yaml, "    timeout: 45m\n", "    timeout: 45m\n    retries: 2\n") }),
+    reply: reply(
+      "Retry the reindex job:",
+      editblock(
+        P.yaml,
+        '  - name: reindex  \n    schedule: "0 3 * * *"  \n    timeout: 30m  \n  - name: prune-reservations  ',
+        '  - name: reindex\n    schedule: "0 3 * * *"\n    timeout: 30m\n    retries: 2\n  - name: prune-reservations',
+      ),
+    ),
+  },
 ];
