@@ -113,6 +113,15 @@ export const describe = {
     );
   },
 
+  alreadyInserted(path: string, edit: Edit, lines: { readonly start: number; readonly end: number }): string {
+    const where = lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
+    return (
+      `${subject(path, edit)}: the lines it adds are already in ${path} (${where}), next to the lines it quotes: ` +
+      `this change looks made already, and nothing was changed. If so, do not resend it; to add the lines once ` +
+      `more, quote the copy already there as well.`
+    );
+  },
+
   ambiguous(path: string, edit: Edit, lines: readonly number[], strategy: Rung, note?: string): string {
     if (note !== undefined) {
       return `${subject(path, edit)}: ${note}; nothing was changed because it is not clear where the lines go.`;

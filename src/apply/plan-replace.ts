@@ -8,6 +8,7 @@ import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
+import { alreadyInserted } from "./already-inserted.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
@@ -170,6 +171,8 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
   }
   switch (located.kind) {
     case "found": {
+      const made = alreadyInserted(edit, located.match, doc.length, (i) => doc.line(i));
+      if (made !== undefined) return fail(path, edit, "already-applied", describe.alreadyInserted(path, edit, made));
       const splice = renderSplice(doc, edit, located.match, {
         style: () => fileIndentStyle(doc.originHead(STYLE_SAMPLE_LINES)),
         kind: () => doc.originIndentKind(STYLE_SAMPLE_LINES),

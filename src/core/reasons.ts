@@ -6,6 +6,9 @@ export const REASONS = {
   "search-not-found": "The SEARCH text (or a hunk's old lines) does not occur in the file, even loosely.",
   "ambiguous-match": "The text occurs at two or more places on the first rung that found it; nothing was changed.",
   "hunk-context-mismatch": "A diff hunk's context and removed lines do not occur in the file.",
+  "already-applied":
+    "The edit only adds lines, and they already stand beside the lines it quotes: applied again, they would be " +
+    "written twice; nothing was changed.",
   "missing-original": "An update, delete or move names a file that does not exist.",
   "invalid-format": "The block cannot be parsed, is truncated, or uses an elision that would delete code.",
   "unsafe-path": "The path is absolute, climbs out of the root with '..', or goes through a symlink that leaves it.",

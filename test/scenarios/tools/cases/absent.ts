@@ -291,4 +291,23 @@ export const ALREADY_APPLIED: CaseSpec[] = [
       editblock(P.orders, SAVE_FROM, SAVE_TO),
     ),
   },
+  {
+    id: "already-applied-editblock-insertion-beside-quoted-lines",
+    category: "already-applied",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["already-applied"],
+    note:
+      "The block adds a session guard after the function's first line, and the file already has that guard right " +
+      "there: the quoted line is found, but applying would write the guard twice, so it is already applied.",
+    before: tree({ [P.handlers]: S.handlers }),
+    reply: reply(
+      "Guard `getOrders` against a missing session:",
+      editblock(
+        P.handlers,
+        "export async function getOrders(req: IncomingMessage, res: ServerResponse, session: Session | undefined) {",
+        'export async function getOrders(req: IncomingMessage, res: ServerResponse, session: Session | undefined) {\n  if (!session) {\n    sendJson(res, 401, { error: "not signed in" });\n    return;\n  }',
+      ),
+    ),
+  },
 ];
