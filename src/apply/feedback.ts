@@ -113,6 +113,15 @@ export const describe = {
     );
   },
 
+  removesWritten(path: string, edit: Edit, line: number): string {
+    return (
+      `${subject(path, edit)}: its old lines were found only where line ${line} of ${path}, which it removes, was ` +
+      `written by an earlier hunk of this reply; a diff's hunks are made against the file as it was, so this one ` +
+      `does not fit there, and nothing was changed. Check its lines against the current file (they may be gone ` +
+      `already).`
+    );
+  },
+
   alreadyInserted(path: string, edit: Edit, lines: { readonly start: number; readonly end: number }): string {
     const where = lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
     return (

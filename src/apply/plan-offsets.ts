@@ -18,6 +18,8 @@ export interface LineShift {
   readonly delta: number;
   /** For a hinted edit: where it was found minus where its hint put it, in original lines. */
   readonly drift?: number;
+  /** The diff section the edit was a hunk of (EditOrigin.section). */
+  readonly section?: number;
 }
 
 /** The shift to add to an original 0-based line to find it in the current file. */
@@ -57,13 +59,45 @@ export function originalLine(shifts: readonly LineShift[], line: number): number
   return line - shift;
 }
 
-/** Records an edit that replaced current lines [start, end) and changed the file's length by `delta`. */
-export function recordShift(shifts: LineShift[], start: number, end: number, delta: number, drift?: number): void {
+/**
+ * Whether current 0-based `line` lies in the lines an applied hunk of diff `section` wrote (its changed range as it
+ * is now).
+ */
+export function writtenBySection(shifts: readonly LineShift[], line: number, section: number): boolean {
+  let shift = 0;
+  for (const s of shifts) {
+    const start = s.start + shift;
+    const end = start + (s.end - s.start) + s.delta;
+    if (line < start) return false;
+    if (line < end) return s.section === section;
+    shift += s.delta;
+  }
+  return false;
+}
+
+/**
+ * Records an edit that replaced current lines [start, end) and changed the file's length by `delta` (a hunk of diff
+ * `section`, when it is one).
+ */
+export function recordShift(
+  shifts: LineShift[],
+  start: number,
+  end: number,
+  delta: number,
+  drift?: number,
+  section?: number,
+): void {
   const from = originalLine(shifts, start);
   // Kept in original order; edits at the same original line stay in the order they were applied.
   let at = shifts.length;
   while (at > 0 && shifts[at - 1]!.start > from) at--;
-  shifts.splice(at, 0, { start: from, end: from + (end - start), delta, ...(drift === undefined ? {} : { drift }) });
+  shifts.splice(at, 0, {
+    start: from,
+    end: from + (end - start),
+    delta,
+    ...(drift === undefined ? {} : { drift }),
+    ...(section === undefined ? {} : { section }),
+  });
 }
 
 /**

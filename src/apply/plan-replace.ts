@@ -17,7 +17,7 @@ import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
 import { lineWindowDoubt } from "../matcher/window-doubts.js";
 import { describe } from "./feedback.js";
-import { changedRange, foundDrift, hintOffset, recordShift } from "./plan-offsets.js";
+import { changedRange, foundDrift, hintOffset, recordShift, writtenBySection, type LineShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
 import { TextBody } from "./plan-tree.js";
 import { renderSplice } from "./splice.js";
@@ -135,6 +135,20 @@ function unchanged(
   };
 }
 
+/** The first line (0-based) the edit would remove that an earlier hunk of its diff wrote, if any. */
+function removedWritten(
+  edit: ReplaceEdit,
+  match: Match,
+  shifts: readonly LineShift[],
+  section: number,
+): number | undefined {
+  for (const a of match.alignment) {
+    if (edit.ops[a.op]!.op !== "remove") continue;
+    for (let line = a.start; line < a.end; line++) if (writtenBySection(shifts, line, section)) return line;
+  }
+  return undefined;
+}
+
 /** Whether the edit keeps every line it quotes, and the final newline as it is. */
 const keepsEverything = (edit: ReplaceEdit): boolean =>
   edit.ops.length > 0 &&
@@ -173,6 +187,12 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
     case "found": {
       const made = alreadyInserted(edit, located.match, doc.length, (i) => doc.line(i));
       if (made !== undefined) return fail(path, edit, "already-applied", describe.alreadyInserted(path, edit, made));
+      // A diff's hunks are made against the file as it was: one removing a line an earlier hunk wrote is misplaced.
+      const { section } = edit.origin;
+      const taken = section === undefined ? undefined : removedWritten(edit, located.match, shifts, section);
+      if (taken !== undefined) {
+        return fail(path, edit, "hunk-context-mismatch", describe.removesWritten(path, edit, taken + 1));
+      }
       const splice = renderSplice(doc, edit, located.match, {
         style: () => fileIndentStyle(doc.originHead(STYLE_SAMPLE_LINES)),
         kind: () => doc.originIndentKind(STYLE_SAMPLE_LINES),
@@ -182,7 +202,7 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       const { start, end } = located.match;
       const changed = changedRange(edit.ops, located.match.alignment, start, end);
       const drift = edit.hint.line === undefined ? undefined : foundDrift(shifts, located.match, edit.hint.line - 1);
-      recordShift(shifts, changed.start, changed.end, next.length - doc.length, drift);
+      recordShift(shifts, changed.start, changed.end, next.length - doc.length, drift, edit.origin.section);
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.

@@ -14,6 +14,11 @@ export const isFormatName = (name: string): name is FormatName => (FORMAT_NAMES 
 export interface EditOrigin {
   readonly format: FormatName;
   readonly line: number;
+  /**
+   * For the hunks of one diff of one file (a unified diff's `---`/`+++` section, an apply_patch update): the reply
+   * line of its header. Such hunks are made against the file as it was, not against each other's results.
+   */
+  readonly section?: number;
 }
 
 /**

@@ -155,7 +155,7 @@ function readAnchor(chunk: Chunk, line: string): void {
 }
 
 /** Turns a finished chunk into an item; undefined when it changes nothing. */
-function closeChunk(chunk: Chunk, path: string): ParsedItem | undefined {
+function closeChunk(chunk: Chunk, path: string, section: number): ParsedItem | undefined {
   const ops = chunk.ops.slice(0, chunk.ops.length - chunk.blankTail);
   const at = chunk.line ?? 0;
   if (ops.length === 0) {
@@ -168,7 +168,14 @@ function closeChunk(chunk: Chunk, path: string): ParsedItem | undefined {
     ...(chunk.anchors.length === 0 ? {} : { anchors: chunk.anchors }),
     ...(chunk.atEndOfFile ? { atEndOfFile: true } : {}),
   };
-  return editItem({ kind: "replace", path, ops, hint, explicitOps: true, origin: { format: FORMAT, line: at + 1 } });
+  return editItem({
+    kind: "replace",
+    path,
+    ops,
+    hint,
+    explicitOps: true,
+    origin: { format: FORMAT, line: at + 1, section },
+  });
 }
 
 /**
@@ -189,7 +196,7 @@ export function parseUpdate(sc: SectionContext, at: number, rawPath: string): Se
   }
   let chunk = newChunk();
   const close = (): void => {
-    const item = closeChunk(chunk, path);
+    const item = closeChunk(chunk, path, at + 1);
     if (item !== undefined) items.push(item);
     chunk = newChunk();
   };

@@ -135,7 +135,7 @@ function createItem(section: FileSection, path: string, hunks: readonly Hunk[]):
   return editItem({ kind: "create", path, content, origin: { format: FORMAT, line: section.start + 1 } });
 }
 
-function replaceItem(path: string, hunk: Hunk): ParsedItem {
+function replaceItem(path: string, hunk: Hunk, section: number): ParsedItem {
   return editItem({
     kind: "replace",
     path,
@@ -150,7 +150,7 @@ function replaceItem(path: string, hunk: Hunk): ParsedItem {
     ...(hunk.oldEndsWithoutNewline || hunk.newEndsWithoutNewline
       ? { oldEndsWithoutNewline: hunk.oldEndsWithoutNewline, newEndsWithoutNewline: hunk.newEndsWithoutNewline }
       : {}),
-    origin: { format: FORMAT, line: hunk.header + 1 },
+    origin: { format: FORMAT, line: hunk.header + 1, section },
   });
 }
 
@@ -189,7 +189,7 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
   }
   for (const entry of read.entries) {
     if (!isHunk(entry)) items.push(entry);
-    else if (changes(entry)) items.push(replaceItem(target, entry));
+    else if (changes(entry)) items.push(replaceItem(target, entry, section.start + 1));
   }
   return { items, next: Math.max(read.next, i + 1) };
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { looksLikeExcerpt } from "../../../src/apply/plan-steps.js";
-import { changedRange, originalLine, recordShift, shiftAt, type LineShift } from "../../../src/apply/plan-offsets.js";
+import {
+  changedRange,
+  originalLine,
+  recordShift,
+  shiftAt,
+  writtenBySection,
+  type LineShift,
+} from "../../../src/apply/plan-offsets.js";
 import { planEdits } from "../../../src/apply/plan.js";
 import type { LineOp } from "../../../src/core/edit.js";
 import { create, hunk, item, origin, reasons, rewrite, snap } from "./plan-items.js";
@@ -91,6 +98,17 @@ describe("line shifts", () => {
     expect(shifts.at(-1)).toEqual({ start: 12, end: 13, delta: -1 });
     recordShift(shifts, 0, 1, 3); // current 0 is original 0: it goes first
     expect(shifts.map((s) => s.start)).toEqual([0, 2, 10, 12]);
+  });
+
+  it("tell the lines a diff's applied hunks wrote, where they are now", () => {
+    const shifts: LineShift[] = [];
+    recordShift(shifts, 10, 11, 2, undefined, 7); // original line 10 became current lines 10-12, by diff 7
+    recordShift(shifts, 2, 2, 1, undefined, 7); // a line inserted at current line 2 moves them to 11-13
+    recordShift(shifts, 20, 21, 0); // a SEARCH/REPLACE block at current 20
+    const written = (section: number) =>
+      Array.from({ length: 24 }, (_, line) => line).filter((line) => writtenBySection(shifts, line, section));
+    expect(written(7)).toEqual([2, 11, 12, 13]);
+    expect(written(9)).toEqual([]);
   });
 });
 

@@ -55,6 +55,16 @@ const drifted = (id: string, note: string, header: readonly string[], diffBaseAt
   reply: reply("Move the service to 9090 and give the third pool longer to drain:", fence(twoHunks(diffBaseAt))),
 });
 
+const ROUTES = [
+  'import { Router } from "./router.js";',
+  'import { listOrders } from "./orders.js";',
+  "",
+  "export const routes = new Router();",
+  "",
+  'routes.get("/orders", listOrders);',
+  "",
+].join("\n");
+
 export const HINT_DRIFT: CaseSpec[] = [
   drifted(
     "stale-line-numbers-drift-carried-lines-removed",
@@ -94,6 +104,33 @@ export const HINT_DRIFT: CaseSpec[] = [
           "+release: 4.2",
           "+channel: stable",
           "\\ No newline at end of file",
+        ].join("\n"),
+      ),
+    ),
+  },
+  {
+    id: "stale-line-numbers-zero-context-hunk-removes-line-written-before",
+    category: "stale-line-numbers",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["hunk-context-mismatch"],
+    note:
+      "A diff without context lines, made against a newer file that imported `sendJson` further down: its first " +
+      "hunk moves the import up, its second removes it where it was. This file never had it there, so the " +
+      "second hunk's only match is the line the first just wrote; a diff's hunks are against the file as it was.",
+    before: tree({ "src/routes.ts": ROUTES }),
+    reply: reply(
+      "Move the import to the top:",
+      fence(
+        [
+          "--- a/src/routes.ts",
+          "+++ b/src/routes.ts",
+          "@@ -2 +2,2 @@",
+          '-import { listOrders } from "./orders.js";',
+          '+import { listOrders, cancelOrder } from "./orders.js";',
+          '+import { sendJson } from "./json.js";',
+          "@@ -6 +6,0 @@",
+          '-import { sendJson } from "./json.js";',
         ].join("\n"),
       ),
     ),
