@@ -8,7 +8,6 @@ import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
 import { isAlreadyApplied } from "../matcher/already-applied.js";
-import { alreadyInserted } from "./already-inserted.js";
 import { soleLineWindow } from "../matcher/exact-doc.js";
 import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
@@ -16,6 +15,7 @@ import { locate, onlyEllipses } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
 import type { Match } from "../matcher/types.js";
 import { lineWindowDoubt } from "../matcher/window-doubts.js";
+import { alreadyInserted } from "./already-inserted.js";
 import { describe } from "./feedback.js";
 import { changedRange, foundDrift, hintOffset, recordShift, writtenBySection, type LineShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
@@ -54,21 +54,9 @@ class LazyApplied implements AppliedEdit {
     return this.#to.content;
   }
 
-  /** Set (so absent otherwise, as on a plain result) when the edit keeps every line it quotes. */
-  declare changesNothing?: { readonly at: readonly number[] };
-
   toJSON(): AppliedEdit {
-    const { ok, path, edit, before, after, strategy, lines, changesNothing } = this;
-    return {
-      ok,
-      path,
-      edit,
-      before,
-      after,
-      strategy,
-      lines,
-      ...(changesNothing === undefined ? {} : { changesNothing }),
-    };
+    const { ok, path, edit, before, after, strategy, lines } = this;
+    return { ok, path, edit, before, after, strategy, lines };
   }
 }
 
@@ -174,11 +162,13 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
           { hintOffset: offset, noExactWindow: exact === "none" },
         )
       : ({ kind: "found", match: exact } as const);
-  // Where the lines occur several times, any of them is the place: the edit changes nothing at each. (A block
-  // repeating lines unchanged is a model's habit; refusing it would refuse the whole reply over no difference.)
-  if (located.kind === "ambiguous" && keepsEverything(edit)) {
-    const kept = unchanged(path, edit, entry.body, located.strategy, {
-      changesNothing: { at: [...new Set(located.lines)] },
+  // An edit that changes nothing changes nothing at any of its places, so where the lines occur several times it is
+  // not ambiguous. (A block repeating lines unchanged is a model's habit; refusing it would refuse the whole reply
+  // over no difference.)
+  if (located.kind !== "not-found" && keepsEverything(edit)) {
+    const found = located.kind === "found";
+    const kept = unchanged(path, edit, entry.body, found ? located.match.strategy : located.strategy, {
+      changesNothing: { at: found ? [located.match.start + 1] : [...new Set(located.lines)] },
     });
     ctx.applied.set(key, kept);
     return kept;
@@ -207,7 +197,6 @@ export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): 
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
       const applied = new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
-      if (keepsEverything(edit)) applied.changesNothing = { at: [start + 1] };
       ctx.applied.set(key, applied);
       return applied;
     }

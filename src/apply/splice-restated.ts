@@ -21,7 +21,7 @@ export function restatedLines(
   let removed: { text: string; line: number | undefined }[] = [];
   let added: number[] = [];
   // In order: each removed line with the first added line after the last one taken that restates it.
-  const flush = (): void => {
+  const pair = (): void => {
     // Per text, the positions (in `added`) of the added lines holding it, ascending, and the first not yet passed:
     // a rewrite of thousands of lines stays linear.
     const positions = new Map<string, { readonly at: number[]; next: number }>();
@@ -42,6 +42,9 @@ export function restatedLines(
       after = at + 1;
       if (line !== undefined && trimmedEnd(lineAt(line)) !== copy) restated.set(added[at]!, line);
     }
+  };
+  const flush = (): void => {
+    if (removed.length > 0 && added.length > 0) pair();
     removed = [];
     added = [];
   };

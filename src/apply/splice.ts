@@ -2,7 +2,8 @@
  * Turning a located match into the new file. Lines outside the match are copied byte for byte; inside it, context
  * lines and elision gaps keep the file's own bytes and endings (even when they matched only loosely), removed
  * lines are dropped, and added lines are re-indented to the file's style (splice-indent.ts) with the file's
- * dominant line ending; an added line that only restates a removed one keeps the file's text (splice-restated.ts). The BOM and the final-newline state survive unless the edit says otherwise.
+ * dominant line ending; an added line that only restates a removed one keeps the file's text (splice-restated.ts).
+ * The BOM and the final-newline state survive unless the edit says otherwise.
  */
 import type { ReplaceEdit } from "../core/edit.js";
 import { dominantEol, hasFinalNewline, type Eol, type TextFile } from "../core/text.js";
