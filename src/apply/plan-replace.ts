@@ -17,6 +17,7 @@ import type { Match } from "../matcher/types.js";
 import { lineWindowDoubt } from "../matcher/window-doubts.js";
 import { alreadyInserted } from "./already-inserted.js";
 import { describe } from "./feedback.js";
+import { plainIndentedEdit } from "./plain-indentation.js";
 import { changedRange, foundDrift, hintOffset, recordShift, writtenBySection, type LineShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
 import { TextBody } from "./plan-tree.js";
@@ -143,14 +144,15 @@ const keepsEverything = (edit: ReplaceEdit): boolean =>
   edit.ops.every((op) => op.op === "context") &&
   edit.oldEndsWithoutNewline === edit.newEndsWithoutNewline;
 
-export function planReplace(ctx: StepContext, edit: ReplaceEdit, path: string): EditResult {
+export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
-  if (entry.kind !== "text") return refuseExisting(entry, path, edit)!;
+  if (entry.kind !== "text") return refuseExisting(entry, path, written)!;
+  const doc = entry.body.doc;
+  const edit = plainIndentedEdit(written, doc.length, (i) => doc.line(i));
   const key = repeatKey(path, edit);
   const first = ctx.applied.get(key);
   if (first !== undefined)
     return unchanged(path, edit, entry.body, first.strategy, { repeatOf: first.edit.origin.line });
-  const doc = entry.body.doc;
   const shifts = ctx.offsets.get(path) ?? [];
   const exact = locateExactly(doc, edit);
   const offset = edit.hint.line === undefined ? 0 : hintOffset(shifts, edit.hint.line - 1);

@@ -10,6 +10,7 @@ import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines
 import type { Eol } from "../core/text.js";
 import type { LineShift } from "./plan-offsets.js";
 import { describe } from "./feedback.js";
+import { plainIndentedLines } from "./plain-indentation.js";
 import type { PlanTree, TreeEntry } from "./plan-tree.js";
 import { normalizeRelativePath } from "./paths.js";
 import type { FileState } from "./snapshot.js";
@@ -160,7 +161,8 @@ export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): 
   }
   if (state.kind !== "text") return refuseExisting(state, path, edit)!;
   const old = parseText(state.content);
-  const lines = splitModelLines(edit.content);
+  const written = splitModelLines(edit.content);
+  const lines = plainIndentedLines(written, old.lines.length, (i) => old.lines[i]!) ?? written;
   // A BOM the model copied into the content is the file's BOM flag, not text of line 1.
   if (lines[0]?.startsWith("\uFEFF") === true) lines[0] = lines[0].slice(1);
   if (suspected.length > 0) {

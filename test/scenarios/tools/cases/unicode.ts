@@ -29,6 +29,9 @@ const PRICE_FROM = `  // A narrow no-break space keeps the amount and the symbol
 const PRICE_TO = `  // Narrow no-break spaces keep the amount and the symbol together (see the style guide).
   return currency === "EUR" ? \`\${amount}\u202F€\` : \`\${currency}\u00A0\${amount}\`;`;
 
+/** Each line's leading spaces as no-break spaces, as a chat page renders code. */
+const nbspIndented = (text: string): string => text.replace(/^ +/gm, (run) => "\u00A0".repeat(run.length));
+
 const messagesUdiffAfter = swap(
   S.messages,
   `  outOfStock: "Sorry, “{item}” is out of stock.",`,
@@ -132,6 +135,35 @@ rather than fixing it silently - other people rely on these steps.`,
     replace: `                log.debug("nothing new, sleeping…")
             time.sleep(interval if count else interval * 2)`,
     say: "Back off a little when there is nothing to sync:",
+  }),
+  oneFile({
+    id: "unicode-nbsp-indented-search-editblock",
+    category: "unicode",
+    note:
+      "Every indented line of the block, SEARCH and REPLACE, is indented with no-break spaces (a copy from a chat " +
+      "page); the file indents with plain spaces, so they stand for spaces and the new line is written with them.",
+    key: "billing",
+    from: `        for item in items:
+            if item.quantity <= 0:
+                raise ValueError(f"quantity must be positive for {item.sku}")
+            self.items.append(item)`,
+    to: `        for item in items:
+            if item.quantity <= 0:
+                raise ValueError(f"quantity must be positive for {item.sku}")
+            if item.unit_price < 0:
+                raise ValueError(f"unit price must not be negative for {item.sku}")
+            self.items.append(item)`,
+    search: nbspIndented(`        for item in items:
+            if item.quantity <= 0:
+                raise ValueError(f"quantity must be positive for {item.sku}")
+            self.items.append(item)`),
+    replace: nbspIndented(`        for item in items:
+            if item.quantity <= 0:
+                raise ValueError(f"quantity must be positive for {item.sku}")
+            if item.unit_price < 0:
+                raise ValueError(f"unit price must not be negative for {item.sku}")
+            self.items.append(item)`),
+    say: "Refuse negative unit prices too:",
   }),
   {
     id: "unicode-udiff-curly-context",
