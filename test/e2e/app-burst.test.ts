@@ -186,12 +186,21 @@ describe.each([
       };
       // Settled when every command has an answer and no comment still waits or works (the assertions below say
       // whether the answers are the right ones).
-      const settled = await waitFor(harness, "every command to be answered", () => {
-        const state = snapshot();
-        const open = state.comments.filter((c) => c.includes("⏳"));
-        const answered = [...ackedOnce].every((n) => state.comments.some((c) => c.includes(`ticket T${String(n)}\``)));
-        return answered && open.length === 0 ? state : undefined;
-      });
+      // Progress: the comments change as each command is answered (the queue drains at the machine's pace). The
+      // branches are read (a git process each) only once the comments say all is answered: polling them would take
+      // the CPU the jobs need.
+      const settled = await waitFor(
+        harness,
+        "every command to be answered",
+        () => {
+          const comments = commentsOf(harness, full);
+          const open = comments.filter((c) => c.includes("⏳"));
+          const named = new Set(comments.flatMap((c) => [...c.matchAll(/ticket T(\d+)`/g)].map((m) => Number(m[1]))));
+          const answered = [...ackedOnce].every((n) => named.has(n));
+          return answered && open.length === 0 ? snapshot() : undefined;
+        },
+        () => commentsOf(harness, full).join("\n"),
+      );
 
       let ran = 0;
       for (const n of ackedOnce) {

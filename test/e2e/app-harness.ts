@@ -368,11 +368,28 @@ export async function deliver(
   return response.status;
 }
 
-export async function waitFor<T>(h: Harness, what: string, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + 90_000;
+/**
+ * Polls `probe` until it gives a value. Gives up after 90 s without one; with `progress`, only after 90 s in which
+ * what it returns did not change: a long queue on a slow machine keeps moving and is waited for, a stuck one is not
+ * (the test's own timeout still bounds the whole).
+ */
+export async function waitFor<T>(
+  h: Harness,
+  what: string,
+  probe: () => T | undefined,
+  progress?: () => string,
+): Promise<T> {
+  const patience = 90_000;
+  let deadline = Date.now() + patience;
+  let seen = progress?.();
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
+    const now = progress?.();
+    if (now !== seen) {
+      seen = now;
+      deadline = Date.now() + patience;
+    }
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}\n${h.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
