@@ -8,6 +8,12 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u2035]/g; // ‘ ’ ‚ 
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033\u2036]/g; // “ ” „ ‟ ″ ‶
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g; // hyphens, figure/en/em dashes, U+2212 minus
 const ELLIPSIS = /\u2026/g;
+/**
+ * Quote style: models rewrite `'a'` as `"a"` (and back) in lines they copy, as their own habit or a formatter's has
+ * it; on the loosest rung the two are one quote. Lines found this way keep the file's bytes as context, and lines
+ * that differ only in quote style elsewhere make a match ambiguous rather than pick one.
+ */
+const ASCII_SINGLE_QUOTE = /'/g;
 /** `\s` already covers NBSP, the U+2000 spaces, U+202F, U+205F, U+3000 and U+FEFF. */
 const WHITESPACE_RUN = /\s+/g;
 /** Printable ASCII without doubled spaces needs no folding beyond trim(): the common case, kept cheap. */
@@ -32,10 +38,11 @@ export const trimLine = (line: string): string => line.trim();
  */
 export function foldLine(line: string): string {
   const trimmed = line.trim();
-  if (!NEEDS_FOLDING.test(trimmed)) return trimmed;
+  if (!NEEDS_FOLDING.test(trimmed)) return trimmed.includes("'") ? trimmed.replaceAll("'", '"') : trimmed;
   return trimmed
-    .replace(SINGLE_QUOTES, "'")
+    .replace(SINGLE_QUOTES, '"')
     .replace(DOUBLE_QUOTES, '"')
+    .replace(ASCII_SINGLE_QUOTE, '"')
     .replace(DASHES, "-")
     .replace(ELLIPSIS, "...")
     .replace(WHITESPACE_RUN, " ")

@@ -1,7 +1,8 @@
 /**
  * Rung 5, unicode: indentation-insensitive (with the same nesting rule as rung 4), plus typographic punctuation
- * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`) and internal
- * whitespace runs collapsed. Lines found this way keep the file's own bytes when they are context.
+ * folded to ASCII (curly quotes, primes, dashes incl. U+2212, NBSP and other odd spaces, `…`), single and double
+ * quotes alike, and internal whitespace runs collapsed. Lines found this way keep the file's own bytes when they
+ * are context.
  */
 import { isCached, lineageCached, lineKeys, splicedCached } from "../../core/file-memo.js";
 import { LinePositions } from "../../core/line-positions.js";

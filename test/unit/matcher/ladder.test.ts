@@ -80,6 +80,30 @@ describe("ladder rungs", () => {
     expect(strategyOf(find(lines("x = a \u2212 b"), "x = a - b"))).toBe("unicode");
   });
 
+  it("unicode: single and double quotes are one quote; the line keeps the file's", () => {
+    const file = lines("def greet(name):", "    print('hello ' + name)", "    return 'ok'");
+    const result = find(file, 'def greet(name):\n    print("hello " + name)');
+    expect(strategyOf(result)).toBe("unicode");
+    const out = applySR(
+      file,
+      'def greet(name):\n    print("hello " + name)',
+      'def greet(name: str):\n    print("hello " + name)',
+    );
+    expect(out).toBe(lines("def greet(name: str):", "    print('hello ' + name)", "    return 'ok'"));
+  });
+
+  it("unicode: lines that differ only in quote style are two places, not a choice", () => {
+    const file = lines("assert quote('a') == 1", 'assert quote("a") == 2');
+    expect(find(file, "assert quote(`a`) == 1").kind).toBe("not-found");
+    // Written as in neither (typographic quotes): both places hold it.
+    expect(find(lines("x = 'a'", "y = 1", 'x = "a"', "y = 1"), "x = \u2018a\u2019\ny = 1").kind).toBe("ambiguous");
+    // Written as one of them: that one.
+    expect(find(lines("x = 'a'", "y = 1", 'x = "a"', "y = 1"), 'x = "a"\ny = 1')).toMatchObject({
+      kind: "found",
+      match: { start: 2, strategy: "exact" },
+    });
+  });
+
   it("unicode: different words are not folded together", () => {
     expect(find(lines("const s = 'its';"), "const s = \u2018it\u2019s\u2019;").kind).toBe("not-found");
   });

@@ -165,6 +165,22 @@ rather than fixing it silently - other people rely on these steps.`,
             self.items.append(item)`),
     say: "Refuse negative unit prices too:",
   }),
+  oneFile({
+    id: "unicode-quote-style-swapped-one-line-editblock",
+    category: "unicode",
+    note:
+      "The file writes strings with double quotes; the model quoted its one line with single quotes (its own " +
+      "habit), too short for the fuzzy rung. The line is found as the same line and keeps the file's quotes; the " +
+      "added line is written as sent.",
+    key: "sync",
+    from: `                    self.store.delete(record["id"])`,
+    to: `                    self.store.delete(record["id"])
+                    log.debug('deleted %s', record['id'])`,
+    search: `                    self.store.delete(record['id'])`,
+    replace: `                    self.store.delete(record['id'])
+                    log.debug('deleted %s', record['id'])`,
+    say: "Log each deletion:",
+  }),
   {
     id: "unicode-udiff-curly-context",
     category: "unicode",
