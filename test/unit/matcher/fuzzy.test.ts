@@ -339,4 +339,40 @@ describe("fuzzy rung", () => {
     const second = locate(file100k, { ops: searchReplace(typo, "x"), hint: {} });
     expect(second).toMatchObject({ kind: "found", match: { strategy: "fuzzy", start: 500, end: 504 } });
   });
+
+  describe("a line number and two near-identical places", () => {
+    /** Two functions that differ only in their number; the SEARCH copies the first with a typo. */
+    const fn = (n: number): string[] => [
+      `/** Renders the user for step ${n}; returns its id. */`,
+      `export async function renderUser${n}(user: number, limit: number): Promise<number> {`,
+      "  let total = 0;",
+      "  if (total > limit) {",
+      "    return limit;",
+      "  }",
+      "  return total;",
+      "}",
+    ];
+    const twins = parseText(lines(...fn(2846), "", ...fn(6053), ""));
+    const typo = fn(2846)
+      .map((l) => l.replace("let total", "lex total"))
+      .join("\n");
+    const ops = searchReplace(typo, typo.replace("lex total = 0", "let total = 1"));
+
+    it("is ambiguous without it: the other place is within the margin", () => {
+      expect(locate(twins, { ops, hint: {} })).toMatchObject({ kind: "ambiguous", lines: [1, 10] });
+    });
+
+    it("lands where the line number names the more similar place exactly", () => {
+      expect(locate(twins, { ops, hint: { line: 1 } })).toMatchObject({
+        kind: "found",
+        match: { strategy: "fuzzy", start: 0, end: 8 },
+      });
+    });
+
+    it("stays ambiguous where it names the less similar place, or the places are as similar", () => {
+      expect(locate(twins, { ops, hint: { line: 10 } }).kind).toBe("ambiguous");
+      const neither = searchReplace(typo.replaceAll("2846", "0000"), "x");
+      expect(locate(twins, { ops: neither, hint: { line: 1 } }).kind).toBe("ambiguous");
+    });
+  });
 });

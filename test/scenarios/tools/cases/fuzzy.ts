@@ -135,7 +135,62 @@ export type SecondResponse = Endpoints["PATCH /applications/{client_id}/token"][
 };
 `;
 
+const TOTALS_PATH = "src/reports/totals.ts";
+const totalsFor = (year: number): string => `export function totalsFor${year}(rows: readonly Row[]): Totals {
+  const totals = emptyTotals();
+  for (const row of rows) {
+    if (row.year !== ${year}) continue;
+    totals.net += row.net;
+    totals.tax += row.tax;
+  }
+  return totals;
+}
+`;
+const TOTALS = `import { emptyTotals, type Row, type Totals } from "./rows.js";
+
+${totalsFor(2023)}
+${totalsFor(2024)}`;
+
 export const FUZZY: CaseSpec[] = [
+  {
+    id: "fuzzy-udiff-typo-twin-functions-line-number-names-the-closer",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "apply",
+    note:
+      "Two functions differ only in their year; the hunk copies the second with a typo, so the first is within " +
+      "the fuzzy margin of it. Its line number names the closer one exactly: text and position agree, it lands " +
+      "there (without the number, or naming the other one, it would be ambiguous).",
+    before: tree({ [TOTALS_PATH]: TOTALS }),
+    after: tree({
+      [TOTALS_PATH]: swap(
+        TOTALS,
+        `    if (row.year !== 2024) continue;
+    totals.net += row.net;`,
+        `    if (row.year !== 2024) continue;
+    totals.net += row.net - row.discount;`,
+      ),
+    }),
+    reply: reply(
+      "Net totals should subtract discounts in 2024:",
+      fence(
+        [
+          `--- a/${TOTALS_PATH}`,
+          `+++ b/${TOTALS_PATH}`,
+          "@@ -13,8 +13,8 @@",
+          " export function totalsFor2024(rows: readonly Row[]): Totals {",
+          "   const totals = emptyTotals();",
+          "   for (const row of rows) {",
+          "     if (row.year !== 2024) continue;",
+          "-    totals.net += row.net;",
+          "+    totals.net += row.net - row.discount;",
+          "     totals.tax += row.tx;",
+          "   }",
+          "   return totals;",
+        ].join("\n"),
+      ),
+    ),
+  },
   oneFile({
     id: "fuzzy-typo-in-context-ts",
     category: "fuzzy",
