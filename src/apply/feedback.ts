@@ -122,6 +122,16 @@ export const describe = {
     );
   },
 
+  equalLinesRemoved(path: string, edit: Edit, lines: readonly number[]): string {
+    return (
+      `${subject(path, edit)}: the SEARCH repeats a line that the REPLACE keeps fewer times, and in ${path} its ` +
+      `copies (within lines ${lines[0]}-${lines[lines.length - 1]}) are not side by side as in the SEARCH, so which ` +
+      `one goes decides the result; ` +
+      `nothing was changed because it is not clear which one is meant. Quote the lines between them as they are ` +
+      `in the file.`
+    );
+  },
+
   alreadyInserted(path: string, edit: Edit, lines: { readonly start: number; readonly end: number }): string {
     const where = lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
     return (
@@ -144,7 +154,7 @@ export const describe = {
       distinct.length === lines.length
         ? `occur${s} ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${listed(lines)}`
         : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line ${listed(distinct)}`;
-    // Line hints are only read on the exact-to-unicode rungs: elision and fuzzy ties are broken by context alone.
+    // A line number settles a fuzzy tie only where the text itself prefers the place it names, an elision tie never.
     const advice =
       strategy === "elision" || strategy === "fuzzy"
         ? "Include more surrounding lines (quoted exactly, without elisions between them) so that only one place matches."

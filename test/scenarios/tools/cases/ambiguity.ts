@@ -80,7 +80,33 @@ const ambiguous = (
   reply: body,
 });
 
+const SETUP_PATH = "scripts/setup.sh";
+const SETUP_HEAD = `# Everything below runs from the repository root, whatever the caller's directory.
+cd "$(dirname "$0")/.."`;
+const SETUP_TAIL = `RELEASE_DIR="$PWD/dist/release"
+CHECKSUM_FILE="$RELEASE_DIR/SHA256SUMS"`;
+const SETUP = `#!/bin/sh
+set -eu
+
+${SETUP_HEAD}
+#
+# Paths
+#
+${SETUP_TAIL}
+`;
+
 export const AMBIGUITY: CaseSpec[] = [
+  ambiguous(
+    "ambiguity-editblock-equal-lines-apart-one-removed",
+    "The SEARCH quotes two `#` lines side by side, leaving out the heading between them, and the REPLACE keeps " +
+      "one `#`: found loosely, either `#` could be the one removed, and the result differs. Refused.",
+    { [SETUP_PATH]: SETUP },
+    reply(
+      "Drop the section rule above the paths:",
+      editblock(SETUP_PATH, `${SETUP_HEAD}\n#\n#\n${SETUP_TAIL}`, `${SETUP_HEAD}\n#\n${SETUP_TAIL}`),
+    ),
+    "editblock",
+  ),
   ambiguous(
     "ambiguity-editblock-duplicate-guard",
     "The session guard occurs in three handlers; no hint says which. Refused with every line number.",
