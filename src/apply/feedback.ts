@@ -126,9 +126,8 @@ export const describe = {
     return (
       `${subject(path, edit)}: the SEARCH repeats a line that the REPLACE keeps fewer times, and in ${path} its ` +
       `copies (within lines ${lines[0]}-${lines[lines.length - 1]}) are not side by side as in the SEARCH, so which ` +
-      `one goes decides the result; ` +
-      `nothing was changed because it is not clear which one is meant. Quote the lines between them as they are ` +
-      `in the file.`
+      `one goes decides the result; nothing was changed because it is not clear which one is meant. Quote the ` +
+      `lines between them as they are in the file.`
     );
   },
 
