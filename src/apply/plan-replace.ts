@@ -3,7 +3,7 @@
  * lines in, and return the result (model-readable refusals come from feedback.ts). The document's own lookup
  * (exact-doc.ts) settles most edits; the ladder runs on a parsed copy for the rest.
  */
-import type { LineOp, ReplaceEdit } from "../core/edit.js";
+import type { ReplaceEdit } from "../core/edit.js";
 import type { LineDoc } from "../core/lines/doc.js";
 import type { AppliedEdit, EditResult, Strategy } from "../core/result.js";
 import type { TextFile } from "../core/text.js";
@@ -18,7 +18,7 @@ import { lineWindowDoubt } from "../matcher/window-doubts.js";
 import { alreadyInserted } from "./already-inserted.js";
 import { describe } from "./feedback.js";
 import { plainIndentedEdit } from "./plain-indentation.js";
-import { slidRemovals } from "./removal-slides.js";
+import { copiesInDoubt } from "./removal-slides.js";
 import { changedRange, foundDrift, hintOffset, recordShift, writtenBySection, type LineShift } from "./plan-offsets.js";
 import { fail, refuseExisting, type StepContext } from "./plan-steps.js";
 import { TextBody } from "./plan-tree.js";
@@ -139,18 +139,6 @@ function removedWritten(
   return undefined;
 }
 
-const sameLines = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((line, i) => line === b[i]);
-
-/** The 1-based file lines the match pairs with the ops one list removes and the other keeps. */
-function removedLines(ops: readonly LineOp[], slid: readonly LineOp[], match: Match): number[] {
-  const lines: number[] = [];
-  for (const a of match.alignment) {
-    if (ops[a.op]!.op !== slid[a.op]!.op) for (let line = a.start; line < a.end; line++) lines.push(line + 1);
-  }
-  return lines.sort((x, y) => x - y);
-}
-
 /** Whether the edit keeps every line it quotes, and the final newline as it is. */
 const keepsEverything = (edit: ReplaceEdit): boolean =>
   edit.ops.length > 0 &&
@@ -205,15 +193,9 @@ export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string
       const splice = renderSplice(doc, edit, located.match, indent);
       // Which of two equal SEARCH lines goes is the derivation's pick; where the pick changes the result, the
       // block says two things.
-      if (!edit.explicitOps) {
-        for (const ops of slidRemovals(edit.ops)) {
-          const other = renderSplice(doc, { ...edit, ops }, located.match, indent);
-          if (other.start !== splice.start || other.end !== splice.end || !sameLines(other.lines, splice.lines)) {
-            const lines = removedLines(edit.ops, ops, located.match);
-            return fail(path, edit, "ambiguous-match", describe.equalLinesRemoved(path, edit, lines));
-          }
-        }
-      }
+      const doubt = copiesInDoubt(edit, located.match, splice, (e) => renderSplice(doc, e, located.match, indent));
+      if (doubt !== undefined)
+        return fail(path, edit, "ambiguous-match", describe.equalLinesRemoved(path, edit, doubt));
       const next = doc.splice(splice.start, splice.end, splice.lines, splice.eols);
       const body = TextBody.ofDoc(next);
       const { start, end } = located.match;

@@ -5,7 +5,8 @@
  * between them, or the copies differ in the file), it decides the result, and the text cannot tell which one the
  * model meant. A diff marks its removed lines itself, so only derived ops are read this way.
  */
-import type { LineOp } from "../core/edit.js";
+import type { LineOp, ReplaceEdit } from "../core/edit.js";
+import type { Match } from "../matcher/types.js";
 
 /**
  * The op lists that say the same as `ops` with one run of removed lines slid by one line over an equal unchanged
@@ -31,4 +32,40 @@ export function slidRemovals(ops: readonly LineOp[]): LineOp[][] {
     if (below?.op === "context" && below.text === ops[start]!.text) swapKinds(start, end + 1);
   }
   return slid;
+}
+
+/** What a splice writes, as far as a slide can change it. */
+interface Written {
+  readonly start: number;
+  readonly end: number;
+  readonly lines: readonly string[];
+}
+
+/**
+ * For an edit whose ops were derived (not marked by a diff): the 1-based file lines of the equal copies in doubt,
+ * when some slid removal (`render` writes it at the same match) writes other lines than `written`, the edit's own.
+ */
+export function copiesInDoubt(
+  edit: ReplaceEdit,
+  match: Match,
+  written: Written,
+  render: (edit: ReplaceEdit) => Written,
+): number[] | undefined {
+  if (edit.explicitOps) return undefined;
+  for (const ops of slidRemovals(edit.ops)) {
+    const other = render({ ...edit, ops });
+    const same =
+      other.start === written.start &&
+      other.end === written.end &&
+      other.lines.length === written.lines.length &&
+      other.lines.every((line, i) => line === written.lines[i]);
+    if (same) continue;
+    // The lines the match pairs with the ops one list removes and the other keeps.
+    const lines: number[] = [];
+    for (const a of match.alignment) {
+      if (edit.ops[a.op]!.op !== ops[a.op]!.op) for (let line = a.start; line < a.end; line++) lines.push(line + 1);
+    }
+    return lines.sort((x, y) => x - y);
+  }
+  return undefined;
 }

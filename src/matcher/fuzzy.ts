@@ -120,9 +120,7 @@ export function locateFuzzy(
   // other rungs): when it names the best window's first line exactly and every rival is less similar, the text and
   // the position agree on one place. A rival as similar stays a tie whatever the line number says.
   const settled =
-    hintedStart === best.start &&
-    rivals.every((r) => r.similarity < best.similarity && r.charged < best.charged) &&
-    !rivals.some((r) => covers(r, hintedStart));
+    hintedStart === best.start && rivals.every((r) => r.similarity < best.similarity && r.charged < best.charged);
   if (rivals.length > 0 && !settled) {
     const starts = [best, ...rivals].map((s) => s.start).sort((a, b) => a - b);
     return { kind: "ambiguous", starts };

@@ -3,17 +3,15 @@
  * a window equal on a strict rung is also equal on every looser rung (the rungs only ever merge lines).
  */
 
-/** Models write typographic punctuation where code has ASCII (and the reverse); these fold to ASCII. */
-const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u2035]/g; // ‘ ’ ‚ ‛ and the prime marks ′ ‵
-const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033\u2036]/g; // “ ” „ ‟ ″ ‶
+/**
+ * Models write typographic punctuation where code has ASCII (and the reverse); these fold to ASCII. Every quote,
+ * typographic or not, single or double, folds to `"`: models also rewrite `'a'` as `"a"` (and back) in lines they
+ * copy, as their own habit or a formatter's has it. Lines found this way keep the file's bytes as context, and
+ * lines that differ only in quote style elsewhere make a match ambiguous rather than pick one.
+ */
+const QUOTES = /['\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/g; // ' ‘ ’ ‚ ‛ “ ” „ ‟ and primes ′ ″ ‵ ‶
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g; // hyphens, figure/en/em dashes, U+2212 minus
 const ELLIPSIS = /\u2026/g;
-/**
- * Quote style: models rewrite `'a'` as `"a"` (and back) in lines they copy, as their own habit or a formatter's has
- * it; on the loosest rung the two are one quote. Lines found this way keep the file's bytes as context, and lines
- * that differ only in quote style elsewhere make a match ambiguous rather than pick one.
- */
-const ASCII_SINGLE_QUOTE = /'/g;
 /** `\s` already covers NBSP, the U+2000 spaces, U+202F, U+205F, U+3000 and U+FEFF. */
 const WHITESPACE_RUN = /\s+/g;
 /** Printable ASCII without doubled spaces needs no folding beyond trim(): the common case, kept cheap. */
@@ -33,20 +31,13 @@ export const trimLineEnd = (line: string): string => line.trimEnd();
 export const trimLine = (line: string): string => line.trim();
 
 /**
- * `unicode`: trimmed, typographic punctuation folded to ASCII, odd spaces treated as spaces, internal whitespace
- * runs collapsed to one space.
+ * `unicode`: trimmed, typographic punctuation folded to ASCII, every quote to `"`, odd spaces treated as spaces,
+ * internal whitespace runs collapsed to one space.
  */
 export function foldLine(line: string): string {
   const trimmed = line.trim();
   if (!NEEDS_FOLDING.test(trimmed)) return trimmed.includes("'") ? trimmed.replaceAll("'", '"') : trimmed;
-  return trimmed
-    .replace(SINGLE_QUOTES, '"')
-    .replace(DOUBLE_QUOTES, '"')
-    .replace(ASCII_SINGLE_QUOTE, '"')
-    .replace(DASHES, "-")
-    .replace(ELLIPSIS, "...")
-    .replace(WHITESPACE_RUN, " ")
-    .trim();
+  return trimmed.replace(QUOTES, '"').replace(DASHES, "-").replace(ELLIPSIS, "...").replace(WHITESPACE_RUN, " ").trim();
 }
 
 /** Only whitespace (as `trim` sees it). Checked without building the trimmed copy: it runs on every aligned line. */
