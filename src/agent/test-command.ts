@@ -30,16 +30,41 @@ export const DETECTION_FILES = [
 // npm init writes this placeholder; running it would report a failure that means "no tests".
 const NPM_PLACEHOLDER = /no test specified/i;
 
-function hasNpmTest(facts: ProjectFacts): boolean {
+/** The scripts of package.json (strings only); undefined when there is none or it does not parse. */
+function npmScripts(facts: ProjectFacts): Readonly<Record<string, string>> | undefined {
   const text = facts.read("package.json");
-  if (text === undefined) return false;
+  if (text === undefined) return undefined;
   try {
     const pkg = JSON.parse(text) as { scripts?: Record<string, unknown> };
-    const script = pkg.scripts?.["test"];
-    return typeof script === "string" && script.trim() !== "" && !NPM_PLACEHOLDER.test(script);
+    const scripts: Record<string, string> = {};
+    for (const [name, script] of Object.entries(pkg.scripts ?? {})) {
+      if (typeof script === "string" && script.trim() !== "") scripts[name] = script;
+    }
+    return scripts;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * `npm test`, or, when package.json has a `pretest` or `posttest` script, those steps run one after the other
+ * whatever each one's outcome, failing if any fails. npm stops at the first failing step, so a lint in `pretest`
+ * failing on lines nobody touched hides every test result, and a `posttest` that cannot pass in the sandbox (an
+ * audit asking the registry: the tests run without network) runs only once the tests pass, which makes a fixed
+ * repository look broken in a new way. Run as separate steps, both fail the same way before and after a change.
+ */
+function npmTestCommand(scripts: Readonly<Record<string, string>>): string | undefined {
+  const test = scripts["test"];
+  if (test === undefined || NPM_PLACEHOLDER.test(test)) return undefined;
+  const pre = scripts["pretest"] !== undefined;
+  const post = scripts["posttest"] !== undefined;
+  if (!pre && !post) return "npm test";
+  const steps = [
+    ...(pre ? ["npm run pretest"] : []),
+    "npm test --ignore-scripts",
+    ...(post ? ["npm run posttest"] : []),
+  ];
+  return `failed=0; ${steps.map((step) => `${step} || failed=1; `).join("")}exit $failed`;
 }
 
 const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p);
@@ -77,7 +102,9 @@ export type Detection =
 export const PYTEST_PROBE = 'python3 -c "import pytest"';
 
 export function detectTestCommand(facts: ProjectFacts): Detection {
-  if (hasNpmTest(facts)) return { kind: "command", command: "npm test" };
+  const scripts = npmScripts(facts);
+  const npm = scripts === undefined ? undefined : npmTestCommand(scripts);
+  if (npm !== undefined) return { kind: "command", command: npm };
   const python = pythonTests(facts);
   if (python !== undefined) {
     const fallback =

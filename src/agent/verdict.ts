@@ -17,6 +17,8 @@ export type Comparison =
 
 /** Lines that report a failure: errors, failed assertions, runner summaries. */
 const FAILURE_LINE = /error|fail|✖|✗|not ok|exception|traceback|panic/i;
+/** A count of none (`# fail 0`, `0 failed`, `errors: 0`): a summary saying nothing failed reports no failure. */
+const NONE_FAILED = /\b0\s+(?:fail\w*|errors?)\b|\b(?:fail\w*|errors?)\s*[:=]?\s*0\b(?![.\d])/gi;
 
 /**
  * The failure lines of an output, durations and counters of time left out (they differ from run to run).
@@ -25,7 +27,7 @@ const FAILURE_LINE = /error|fail|✖|✗|not ok|exception|traceback|panic/i;
 export function failureLines(output: string): Set<string> {
   const lines = new Set<string>();
   for (const line of output.split("\n")) {
-    if (!FAILURE_LINE.test(line)) continue;
+    if (!FAILURE_LINE.test(line.replace(NONE_FAILED, ""))) continue;
     lines.add(
       line
         .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
@@ -37,10 +39,11 @@ export function failureLines(output: string): Set<string> {
 }
 
 /**
- * Compares a test run with the baseline (the run before the attempt). When the runner could not name failing
- * tests, a failing run is "no worse" only if it fails the same way as a baseline that also failed unnamed: the
- * same exit code, and not one failure line the baseline did not print (a lint step failing before and after the
- * change, on lines the change did not touch). Anything else counts as worse: nothing proves nothing new broke.
+ * Compares a test run with the baseline (the run before the attempt). When the runner names no failing test, a
+ * failing run is "no worse" only if it fails the same way as the baseline: the same exit code, and not one failure
+ * line the baseline did not print (a lint step failing before and after the change, on lines the change did not
+ * touch), whether or not the baseline also named failing tests. Anything else counts as worse: nothing proves
+ * nothing new broke.
  */
 export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
   if (after.passed) return { verdict: "green" };
@@ -48,7 +51,10 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   if (baseline === null || baseline.passed) {
     return { verdict: "worse", newFailures: [...after.failing], why: "tests that passed before now fail" };
   }
-  if (after.failing.length === 0 && baseline.failing.length === 0 && after.exitCode === baseline.exitCode) {
+  // The tests the baseline named may all pass now while a step they share a command with still fails as before
+  // (a `posttest` audit that needs the network the tests run without): the named failures are gone, the rest is
+  // the baseline's own.
+  if (after.failing.length === 0 && after.exitCode === baseline.exitCode) {
     const seen = failureLines(baseline.tail);
     const lines = [...failureLines(after.tail)];
     if (lines.length > 0 && lines.every((line) => seen.has(line))) {

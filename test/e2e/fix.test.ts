@@ -139,6 +139,54 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.changedFiles[0]!.after).toContain("Math.max(...values)");
   });
 
+  describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
+    const lifecycleRepo = () =>
+      makeNodeRepo({
+        files: {
+          "package.json": `${JSON.stringify({
+            name: "tiny-stats",
+            type: "module",
+            private: true,
+            scripts: { pretest: "node scripts/lint.js", test: "node --test", posttest: "node scripts/audit.js" },
+          })}\n`,
+          "scripts/lint.js": [
+            'import { readFileSync } from "node:fs";',
+            'if (readFileSync("README.md", "utf8").includes("helpers.")) {',
+            '  console.error("README.md:3:26  error  Sentences end without a full stop  house/style");',
+            "  process.exit(1);",
+            "}",
+            "",
+          ].join("\n"),
+          "scripts/audit.js": [
+            'console.error("npm error code ENOTCACHED");',
+            'console.error("npm error audit: the registry cannot be reached");',
+            "process.exit(1);",
+            "",
+          ].join("\n"),
+        },
+      });
+
+    it("the tests still run and judge the fix: the failing test is named before and passes after", async () => {
+      const { report } = await fix([FIX, "DONE"], {}, lifecycleRepo());
+      expect(report.tests.before!.failing).toContain("mean averages the values");
+      expect(report.tests.before!.tail).toContain("house/style");
+      expect(report.attempts[0]!.accepted).toBe(true);
+      expect(report.tests.after!.failing).toEqual([]);
+      expect(report.tests.after!.tail).toContain("registry cannot be reached");
+      expect(report.status).toBe("success");
+      expectAttributedCommits(report, 1);
+    });
+
+    it("a change that breaks another test is not accepted", async () => {
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
+      const breaking = [FIX, block("src/stats.js", MAX, MIN)].join("\n\n");
+      const { report } = await fix([breaking, breaking], { maxAttempts: 1 }, lifecycleRepo());
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false]);
+      expect(report.commits).toEqual([]);
+    });
+  });
+
   it("gives up, bounded, on garbage output, leaving no commit", async () => {
     const { report, server } = await fix(Array<string>(4).fill("\u0000\u0001 lorem ipsum {{{ <<<<<<< SEARCH"), {
       maxAttempts: 2,

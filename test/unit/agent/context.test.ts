@@ -82,6 +82,24 @@ describe("test command detection", () => {
       ).kind,
     ).toBe("none");
   });
+  it("runs npm's pretest, test and posttest steps each whatever the others' outcome", () => {
+    const npm = (scripts: Record<string, string>) =>
+      detectTestCommand(facts({ "package.json": JSON.stringify({ scripts }) }));
+    expect(npm({ test: "tape test/*.js", pretest: "npm run lint", posttest: "npx npm audit" })).toEqual({
+      kind: "command",
+      command:
+        "failed=0; npm run pretest || failed=1; npm test --ignore-scripts || failed=1; npm run posttest || failed=1; exit $failed",
+    });
+    expect(npm({ test: "tape", posttest: "aud --production" })).toEqual({
+      kind: "command",
+      command: "failed=0; npm test --ignore-scripts || failed=1; npm run posttest || failed=1; exit $failed",
+    });
+    // Scripts that are not strings, or empty, are not steps.
+    expect(npm({ test: "tape", pretest: "", posttest: 3 } as unknown as Record<string, string>)).toEqual({
+      kind: "command",
+      command: "npm test",
+    });
+  });
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
       kind: "python",

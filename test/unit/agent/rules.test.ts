@@ -9,7 +9,7 @@ import {
   parseIdentity,
   validateSubject,
 } from "../../../src/agent/commit-message.js";
-import { compareTests, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
+import { compareTests, failureLines, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
 import { summary } from "../../fakes/ports/scripted.js";
 
 describe("budgets", () => {
@@ -69,6 +69,31 @@ describe("acceptance rule", () => {
     expect(
       compareTests(lint("", 30), summary("t", [], { passed: false, exitCode: 1, tail: "12 passing" })).verdict,
     ).toBe("worse");
+  });
+  it("named failures gone while a step after the tests fails as in the baseline is no worse", () => {
+    const audit =
+      "> posttest\n> npm audit --production\nnpm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/npm failed";
+    const baseline = summary("t", ["dash › option value"], {
+      passed: false,
+      exitCode: 1,
+      tail: `not ok 3 should be deeply equivalent\n# tests 171\n# pass  169\n# fail  2\n${audit}`,
+    });
+    const after = (tail: string, exitCode = 1) => summary("t", [], { passed: false, exitCode, tail });
+    expect(compareTests(baseline, after(`# tests 171\n# pass  171\n# fail 0\n\n# ok\n${audit}`))).toEqual({
+      verdict: "no-worse",
+      stillFailing: [],
+      unnamed: ["npm error code ENOTCACHED", "npm error request to https://registry.npmjs.org/npm failed"],
+    });
+    // A failure line the baseline did not print, another exit code, or no failure line at all: worse.
+    expect(compareTests(baseline, after(`# ok\n${audit}\nnpm error missing script: lint`)).verdict).toBe("worse");
+    expect(compareTests(baseline, after(`# ok\n${audit}`, 2)).verdict).toBe("worse");
+    expect(compareTests(baseline, after("# tests 171\n# pass  171")).verdict).toBe("worse");
+  });
+  it("a summary counting no failures is not a failure line", () => {
+    const lines = failureLines(
+      "# fail 0\nTests: 0 failed, 3 passed\nerrors: 0\n# fail 10\n✖ 1 problem (1 error, 0 warnings)",
+    );
+    expect([...lines]).toEqual(["# fail 10", "✖ 1 problem (1 error, 0 warnings)"]);
   });
   it("tells whether a run shows a new failure", () => {
     expect(showsNewFailure(summary("t", []), summary("t", ["x"]))).toBe(true);
