@@ -75,7 +75,7 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
     comparison.verdict === "worse"
       ? comparison.why
       : comparison.verdict === "no-worse"
-        ? comparison.unnamed !== undefined
+        ? comparison.stillFailing.length === 0 && comparison.unnamed !== undefined
           ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
           : `no new failures, but ${comparison.stillFailing.length} test(s) that failed before still fail`
         : undefined;

@@ -13,9 +13,18 @@ export function describeTestRun(summary: TestSummary | null): string {
     summary.failing.length > 0
       ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
       : "";
+  const steps = summary.steps ?? [];
+  const others = steps
+    .filter((step) => !step.main && !step.passed)
+    .map((step) => `\`${step.command}\` failed (exit code ${step.exitCode ?? "none"})`);
+  const tests = steps.find((step) => step.main);
   const count =
-    summary.failing.length > 0 ? `${summary.failing.length} failing` : `fail (exit code ${summary.exitCode ?? "none"})`;
-  return `${count}${names}`;
+    summary.failing.length > 0
+      ? `${summary.failing.length} failing`
+      : tests?.passed === true
+        ? "tests pass"
+        : `fail (exit code ${(tests ?? summary).exitCode ?? "none"})`;
+  return [`${count}${names}`, ...others].join("; ");
 }
 
 /** A cell of the comment's before/after table. */

@@ -153,9 +153,7 @@ export async function runSteps(
   }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const runOnce =
-    testCommand === undefined
-      ? undefined
-      : () => runTests(deps, place, testCommand.command, Math.min(testTimeout, timeLeft()));
+    testCommand === undefined ? undefined : () => runTests(deps, place, testCommand, Math.min(testTimeout, timeLeft()));
   // The baseline is timed as such; the loop's runs as "tests".
   const test = runOnce === undefined ? undefined : () => timings.measure("tests", runOnce);
   if (test) progress("testing-before", testCommand?.command);

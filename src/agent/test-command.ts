@@ -9,6 +9,14 @@ export type TestCommandSource = "request" | "repo-config" | "detected";
 export interface TestCommand {
   readonly command: string;
   readonly source: TestCommandSource;
+  /** How `command` is run when not as one command line: its steps, in order (see `npmTestCommand`). */
+  readonly steps?: readonly TestStep[];
+}
+
+export interface TestStep {
+  readonly command: string;
+  /** The step whose output names the tests. */
+  readonly main: boolean;
 }
 
 /** What detection needs to know about the project: its tracked paths and a few small files' contents. */
@@ -47,24 +55,25 @@ function npmScripts(facts: ProjectFacts): Readonly<Record<string, string>> | und
 }
 
 /**
- * `npm test`, or, when package.json has a `pretest` or `posttest` script, those steps run one after the other
- * whatever each one's outcome, failing if any fails. npm stops at the first failing step, so a lint in `pretest`
- * failing on lines nobody touched hides every test result, and a `posttest` that cannot pass in the sandbox (an
- * audit asking the registry: the tests run without network) runs only once the tests pass, which makes a fixed
- * repository look broken in a new way. Run as separate steps, both fail the same way before and after a change.
+ * `npm test`; when package.json has a `pretest` or `posttest` script, run as its steps, each whatever the others'
+ * outcome. npm stops at the first failing step, so a lint in `pretest` failing on lines nobody touched hides every
+ * test result, and a `posttest` that cannot pass in the sandbox (an audit asking the registry: the tests run without
+ * network) runs only once the tests pass, which makes a fixed repository look broken in a new way. Step by step,
+ * each fails the same way before and after a change, and each is judged on its own (a build in `pretest` that a
+ * change breaks is worse however the tests then do).
  */
-function npmTestCommand(scripts: Readonly<Record<string, string>>): string | undefined {
+function npmTestCommand(scripts: Readonly<Record<string, string>>): Detection | undefined {
   const test = scripts["test"];
   if (test === undefined || NPM_PLACEHOLDER.test(test)) return undefined;
   const pre = scripts["pretest"] !== undefined;
   const post = scripts["posttest"] !== undefined;
-  if (!pre && !post) return "npm test";
-  const steps = [
-    ...(pre ? ["npm run pretest"] : []),
-    "npm test --ignore-scripts",
-    ...(post ? ["npm run posttest"] : []),
+  if (!pre && !post) return { kind: "command", command: "npm test" };
+  const steps: TestStep[] = [
+    ...(pre ? [{ command: "npm run pretest", main: false }] : []),
+    { command: "npm test --ignore-scripts", main: true },
+    ...(post ? [{ command: "npm run posttest", main: false }] : []),
   ];
-  return `failed=0; ${steps.map((step) => `${step} || failed=1; `).join("")}exit $failed`;
+  return { kind: "command", command: "npm test", steps };
 }
 
 const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p);
@@ -94,7 +103,7 @@ function hasMakeTest(facts: ProjectFacts): boolean {
 }
 
 export type Detection =
-  | { readonly kind: "command"; readonly command: string }
+  | { readonly kind: "command"; readonly command: string; readonly steps?: readonly TestStep[] }
   /** Python: run `pytest` when the probe says it is installed, else `fallback` (unittest). */
   | { readonly kind: "python"; readonly pytest: string; readonly fallback: string; readonly probe: string }
   | { readonly kind: "none" };
@@ -104,7 +113,7 @@ export const PYTEST_PROBE = 'python3 -c "import pytest"';
 export function detectTestCommand(facts: ProjectFacts): Detection {
   const scripts = npmScripts(facts);
   const npm = scripts === undefined ? undefined : npmTestCommand(scripts);
-  if (npm !== undefined) return { kind: "command", command: npm };
+  if (npm !== undefined) return npm;
   const python = pythonTests(facts);
   if (python !== undefined) {
     const fallback =

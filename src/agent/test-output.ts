@@ -2,7 +2,9 @@
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
 import { parseFailures } from "./failures/index.js";
+import type { TestStep } from "./test-command.js";
 import type { TestSummary } from "./types.js";
+import { failureLines } from "./verdict.js";
 
 /** How much of a run's output a report keeps (the model gets less, see verdict.ts). */
 export const REPORT_TAIL_BYTES = 64 * 1024;
@@ -25,5 +27,43 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     tail: tail.text(),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
+  };
+}
+
+export interface StepRun {
+  readonly step: TestStep;
+  readonly run: RunSummary;
+}
+
+/**
+ * A command run step by step, as one run: the steps' outputs one after the other, passed when every step passed,
+ * the exit code of the first that failed; the failing tests read from the main step's output alone, each step's
+ * failure lines kept for the verdict. Steps after a timeout did not run.
+ */
+export function summarizeTestSteps(command: string, runs: readonly StepRun[], root?: string): TestSummary {
+  const main = runs.find((r) => r.step.main)?.run;
+  const parsed = parseFailures(main?.output ?? "", root);
+  const tail = new TailBuffer(REPORT_TAIL_BYTES);
+  for (const { run } of runs)
+    tail.push(Buffer.from(run.output.endsWith("\n") ? run.output : `${run.output}\n`, "utf8"));
+  const failed = runs.find((r) => !r.run.passed)?.run;
+  const limit = runs.find((r) => r.run.limit !== undefined)?.run.limit;
+  return {
+    command,
+    passed: failed === undefined,
+    exitCode: failed === undefined ? 0 : failed.exitCode,
+    timedOut: runs.some((r) => r.run.timedOut),
+    failing: parsed.failures.map((f) => f.name),
+    ...(parsed.failures.length === 0 ? {} : { failures: parsed.failures }),
+    tail: tail.text(),
+    durationMs: runs.reduce((sum, r) => sum + r.run.durationMs, 0),
+    ...(limit === undefined ? {} : { limit }),
+    steps: runs.map(({ step, run }) => ({
+      command: step.command,
+      main: step.main,
+      passed: run.passed,
+      exitCode: run.exitCode,
+      failureLines: [...failureLines(run.output)],
+    })),
   };
 }

@@ -4,7 +4,7 @@ import type { FixDeps } from "./deps.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
-import { summarizeTestRun } from "./test-output.js";
+import { summarizeTestRun, summarizeTestSteps, type StepRun } from "./test-output.js";
 import type { TestSummary } from "./types.js";
 
 export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
@@ -31,7 +31,11 @@ export async function resolveTestCommand(
     case "none":
       return undefined;
     case "command":
-      return { command: detection.command, source: "detected" };
+      return {
+        command: detection.command,
+        source: "detected",
+        ...(detection.steps === undefined ? {} : { steps: detection.steps }),
+      };
     case "python": {
       // Asked inside the environment set-up made: pytest may live in its virtual environment only.
       const probe = await deps.runner.run({
@@ -45,17 +49,27 @@ export async function resolveTestCommand(
   }
 }
 
+/** Runs the tests: the command line, or its steps one after the other, each whatever the others' outcome. */
 export async function runTests(
   deps: FixDeps,
   place: RunPlace,
-  command: string,
+  test: Pick<TestCommand, "command" | "steps">,
   timeoutMs: number,
 ): Promise<TestSummary> {
-  const run = await deps.runner.run({
-    ...runRequest(place),
-    ...cacheMount(place, false),
-    command,
-    timeoutMs: Math.max(1_000, timeoutMs),
-  });
-  return summarizeTestRun(run, place.sandbox.dir);
+  const run = (command: string, ms: number) =>
+    deps.runner.run({
+      ...runRequest(place),
+      ...cacheMount(place, false),
+      command,
+      timeoutMs: Math.max(1_000, ms),
+    });
+  if (test.steps === undefined) return summarizeTestRun(await run(test.command, timeoutMs), place.sandbox.dir);
+  const deadline = Date.now() + timeoutMs;
+  const runs: StepRun[] = [];
+  for (const step of test.steps) {
+    const result = await run(step.command, deadline - Date.now());
+    runs.push({ step, run: result });
+    if (result.timedOut) break;
+  }
+  return summarizeTestSteps(test.command, runs, place.sandbox.dir);
 }

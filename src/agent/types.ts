@@ -121,6 +121,22 @@ export interface TestSummary {
   readonly durationMs: number;
   /** A sandbox limit the run ran into (memory, processes, CPU time). */
   readonly limit?: LimitHit;
+  /**
+   * For a command run step by step (npm's `pretest`, `test`, `posttest`), each step in order; `failing` and
+   * `failures` are read from the main step's output alone.
+   */
+  readonly steps?: readonly TestStepRun[];
+}
+
+/** One step of a test command run step by step. */
+export interface TestStepRun {
+  readonly command: string;
+  /** The step that runs the tests; the others (a lint, a build, an audit) are judged by how they fail. */
+  readonly main: boolean;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  /** The lines of its output that report a failure (verdict.ts `failureLines`), to compare with the baseline's. */
+  readonly failureLines: readonly string[];
 }
 
 export interface EditOutcome {

@@ -8,8 +8,8 @@ export type Comparison =
   /** Nothing fails any more. */
   | { readonly verdict: "green" }
   /**
-   * Some tests still fail, but each of them failed before too; or, where no test can be named, the run fails with
-   * no error line the baseline did not print (`unnamed`: those lines).
+   * Some tests still fail, but each of them failed before too; or, where no test can be named, the run (or a step
+   * of it besides the tests) fails with no error line the baseline did not print (`unnamed`: those lines).
    */
   | { readonly verdict: "no-worse"; readonly stillFailing: readonly string[]; readonly unnamed?: readonly string[] }
   /** At least one test fails that passed before (or the run timed out, or failures cannot be compared). */
@@ -38,12 +38,53 @@ export function failureLines(output: string): Set<string> {
   return lines;
 }
 
+/** How a run (or its main step) ended, for the comparison: its failure lines read once. */
+interface Ending {
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly failing: readonly string[];
+  readonly lines: readonly string[];
+}
+
+/** The run's main step when it ran step by step and the baseline did too; the whole run otherwise. */
+function endingOf(summary: TestSummary, stepwise: boolean): Ending {
+  const main = stepwise ? summary.steps?.find((step) => step.main) : undefined;
+  if (main === undefined) {
+    const { passed, exitCode, failing } = summary;
+    return { passed, exitCode, failing, lines: [...failureLines(summary.tail)] };
+  }
+  return { passed: main.passed, exitCode: main.exitCode, failing: summary.failing, lines: main.failureLines };
+}
+
+/**
+ * Each step besides the tests (a lint in `pretest`, an audit in `posttest`) that fails must fail as it did in the
+ * baseline: the same exit code, and failure lines all printed there. Returns why not, or the lines it failed with.
+ */
+function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: string } | { lines: string[] } {
+  const lines: string[] = [];
+  for (const step of after.steps ?? []) {
+    if (step.main || step.passed) continue;
+    const before = baseline.steps?.find((b) => b.command === step.command);
+    if (before === undefined || before.passed)
+      return { why: `\`${step.command}\` passed before the change and fails now` };
+    const fresh = step.failureLines.find((line) => !before.failureLines.includes(line));
+    if (step.exitCode !== before.exitCode || step.failureLines.length === 0 || fresh !== undefined) {
+      return {
+        why: `\`${step.command}\` fails differently than before the change${fresh === undefined ? "" : `: ${fresh}`}`,
+      };
+    }
+    lines.push(...step.failureLines);
+  }
+  return { lines };
+}
+
 /**
  * Compares a test run with the baseline (the run before the attempt). When the runner names no failing test, a
  * failing run is "no worse" only if it fails the same way as the baseline: the same exit code, and not one failure
  * line the baseline did not print (a lint step failing before and after the change, on lines the change did not
  * touch), whether or not the baseline also named failing tests. Anything else counts as worse: nothing proves
- * nothing new broke.
+ * nothing new broke. A command run step by step is judged step by step: every other step as such a run, the tests
+ * by the names of those failing.
  */
 export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
   if (after.passed) return { verdict: "green" };
@@ -51,29 +92,38 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   if (baseline === null || baseline.passed) {
     return { verdict: "worse", newFailures: [...after.failing], why: "tests that passed before now fail" };
   }
+  const stepwise = after.steps !== undefined && baseline.steps !== undefined;
+  const side = stepwise ? compareSideSteps(baseline, after) : { lines: [] };
+  if ("why" in side) return { verdict: "worse", newFailures: [], why: side.why };
+  const now = endingOf(after, stepwise);
+  const was = endingOf(baseline, stepwise);
+  if (now.passed) return { verdict: "no-worse", stillFailing: [], unnamed: side.lines };
+  if (was.passed) return { verdict: "worse", newFailures: [...now.failing], why: "tests that passed before now fail" };
   // The tests the baseline named may all pass now while a step they share a command with still fails as before
-  // (a `posttest` audit that needs the network the tests run without): the named failures are gone, the rest is
-  // the baseline's own.
-  if (after.failing.length === 0 && after.exitCode === baseline.exitCode) {
-    const seen = failureLines(baseline.tail);
-    const lines = [...failureLines(after.tail)];
-    if (lines.length > 0 && lines.every((line) => seen.has(line))) {
-      return { verdict: "no-worse", stillFailing: [], unnamed: lines };
+  // (a lint after the tests in one script): the named failures are gone, the rest is the baseline's own.
+  if (now.failing.length === 0 && now.exitCode === was.exitCode) {
+    const seen = new Set(was.lines);
+    if (now.lines.length > 0 && now.lines.every((line) => seen.has(line))) {
+      return { verdict: "no-worse", stillFailing: [], unnamed: [...side.lines, ...now.lines] };
     }
   }
-  if (after.failing.length === 0 || baseline.failing.length === 0) {
+  if (now.failing.length === 0 || was.failing.length === 0) {
     return {
       verdict: "worse",
       newFailures: [],
       why: "the tests still fail and the failing tests could not be named, so nothing proves the change is no worse",
     };
   }
-  const before = new Set(baseline.failing);
-  const newFailures = after.failing.filter((name) => !before.has(name));
+  const before = new Set(was.failing);
+  const newFailures = now.failing.filter((name) => !before.has(name));
   if (newFailures.length > 0) {
     return { verdict: "worse", newFailures, why: `${newFailures.length} test(s) fail that did not fail before` };
   }
-  return { verdict: "no-worse", stillFailing: [...after.failing] };
+  return {
+    verdict: "no-worse",
+    stillFailing: [...now.failing],
+    ...(side.lines.length > 0 ? { unnamed: side.lines } : {}),
+  };
 }
 
 export const MAX_REFLECTED_LINES = 60;

@@ -151,10 +151,17 @@ describe("patchsmith fix, real adapters", () => {
           })}\n`,
           "scripts/lint.js": [
             'import { readFileSync } from "node:fs";',
+            "let problems = 0;",
             'if (readFileSync("README.md", "utf8").includes("helpers.")) {',
             '  console.error("README.md:3:26  error  Sentences end without a full stop  house/style");',
-            "  process.exit(1);",
+            "  problems++;",
             "}",
+            'readFileSync("src/stats.js", "utf8").split("\\n").forEach((line, i) => {',
+            '  if (!line.includes("debugger")) return;',
+            "  console.error(`src/stats.js:${i + 1}:3  error  Unexpected debugger statement  no-debugger`);",
+            "  problems++;",
+            "});",
+            "process.exit(problems > 0 ? 1 : 0);",
             "",
           ].join("\n"),
           "scripts/audit.js": [
@@ -175,6 +182,16 @@ describe("patchsmith fix, real adapters", () => {
       expect(report.tests.after!.tail).toContain("registry cannot be reached");
       expect(report.status).toBe("success");
       expectAttributedCommits(report, 1);
+    });
+
+    it("a change that breaks the pretest lint is not accepted, though the tests fail no worse", async () => {
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const linted = block("src/stats.js", MAX, `  debugger;\n${MAX}`);
+      const { report } = await fix([linted, linted], { maxAttempts: 1 }, lifecycleRepo());
+      expect(report.attempts[0]!.tests!.failing).toEqual(["mean averages the values"]);
+      expect(report.attempts[0]!.note).toContain("`npm run pretest` fails differently than before the change");
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false]);
+      expect(report.commits).toEqual([]);
     });
 
     it("a change that breaks another test is not accepted", async () => {

@@ -82,17 +82,25 @@ describe("test command detection", () => {
       ).kind,
     ).toBe("none");
   });
-  it("runs npm's pretest, test and posttest steps each whatever the others' outcome", () => {
+  it("runs npm's pretest, test and posttest as steps, the tests the main one", () => {
     const npm = (scripts: Record<string, string>) =>
       detectTestCommand(facts({ "package.json": JSON.stringify({ scripts }) }));
     expect(npm({ test: "tape test/*.js", pretest: "npm run lint", posttest: "npx npm audit" })).toEqual({
       kind: "command",
-      command:
-        "failed=0; npm run pretest || failed=1; npm test --ignore-scripts || failed=1; npm run posttest || failed=1; exit $failed",
+      command: "npm test",
+      steps: [
+        { command: "npm run pretest", main: false },
+        { command: "npm test --ignore-scripts", main: true },
+        { command: "npm run posttest", main: false },
+      ],
     });
     expect(npm({ test: "tape", posttest: "aud --production" })).toEqual({
       kind: "command",
-      command: "failed=0; npm test --ignore-scripts || failed=1; npm run posttest || failed=1; exit $failed",
+      command: "npm test",
+      steps: [
+        { command: "npm test --ignore-scripts", main: true },
+        { command: "npm run posttest", main: false },
+      ],
     });
     // Scripts that are not strings, or empty, are not steps.
     expect(npm({ test: "tape", pretest: "", posttest: 3 } as unknown as Record<string, string>)).toEqual({

@@ -56,6 +56,24 @@ describe("report rendering", () => {
     expect(md).toContain("2. accepted as bbbbbbb: 1 edit applied (indentation); tests: pass");
     expect(md).not.toContain("What went wrong");
   });
+  it("names the steps besides the tests that fail", () => {
+    const step = (command: string, passed: boolean, main = false) => ({
+      command,
+      main,
+      passed,
+      exitCode: passed ? 0 : 1,
+      failureLines: passed ? [] : ["npm error code ENOTCACHED"],
+    });
+    const after = summary("npm test", [], {
+      passed: false,
+      exitCode: 1,
+      steps: [step("npm test --ignore-scripts", true, true), step("npm run posttest", false)],
+    });
+    const md = renderReportMarkdown({ ...report, tests: { before: summary("npm test", ["mean"]), after } });
+    expect(md).toContain(
+      "Tests (`npm test`): before: 1 failing: mean; after: tests pass; `npm run posttest` failed (exit code 1).",
+    );
+  });
   it("shows the failure of a run that did not succeed", () => {
     const md = renderReportMarkdown({
       ...report,

@@ -89,6 +89,61 @@ describe("acceptance rule", () => {
     expect(compareTests(baseline, after(`# ok\n${audit}`, 2)).verdict).toBe("worse");
     expect(compareTests(baseline, after("# tests 171\n# pass  171")).verdict).toBe("worse");
   });
+  describe("a command run step by step (npm's pretest, test, posttest)", () => {
+    const LINT = "README.md:3:26  error  Sentences end without a full stop";
+    const AUDIT = "npm error code ENOTCACHED";
+    const step = (command: string, lines: string[], main = false) => ({
+      command,
+      main,
+      passed: lines.length === 0,
+      exitCode: lines.length === 0 ? 0 : 1,
+      failureLines: lines,
+    });
+    const run = (failing: string[], lint: string[], audit: string[], testLines = failing.map((f) => `not ok ${f}`)) =>
+      summary("npm test", failing, {
+        passed: failing.length + lint.length + audit.length === 0,
+        exitCode: failing.length + lint.length + audit.length === 0 ? 0 : 1,
+        steps: [
+          step("npm run pretest", lint),
+          step("npm test --ignore-scripts", testLines, true),
+          step("npm run posttest", audit),
+        ],
+      });
+    const baseline = run(["mean"], [LINT], [AUDIT]);
+    it("tests fixed while the other steps fail as before: no worse, those steps' lines unnamed", () => {
+      expect(compareTests(baseline, run([], [LINT], [AUDIT]))).toEqual({
+        verdict: "no-worse",
+        stillFailing: [],
+        unnamed: [LINT, AUDIT],
+      });
+      expect(compareTests(baseline, run(["mean"], [LINT], [AUDIT]))).toEqual({
+        verdict: "no-worse",
+        stillFailing: ["mean"],
+        unnamed: [LINT, AUDIT],
+      });
+    });
+    it("a step failing in a new way is worse, however the tests do", () => {
+      const broken = "src/stats.js:9:3  error  Unexpected debugger statement";
+      expect(compareTests(baseline, run(["mean"], [LINT, broken], [AUDIT]))).toMatchObject({
+        verdict: "worse",
+        why: `\`npm run pretest\` fails differently than before the change: ${broken}`,
+      });
+      expect(compareTests(run(["mean"], [], [AUDIT]), run([], [LINT], [AUDIT]))).toMatchObject({
+        verdict: "worse",
+        why: "`npm run pretest` passed before the change and fails now",
+      });
+    });
+    it("the tests step is judged on its own lines and names", () => {
+      expect(compareTests(baseline, run(["mean", "sum"], [LINT], [AUDIT]))).toMatchObject({
+        verdict: "worse",
+        newFailures: ["sum"],
+      });
+      // Failing without a name, with a line the baseline's tests step did not print.
+      expect(compareTests(baseline, run([], [LINT], [AUDIT], ["TypeError: sum is not a function"])).verdict).toBe(
+        "worse",
+      );
+    });
+  });
   it("a summary counting no failures is not a failure line", () => {
     const lines = failureLines(
       "# fail 0\nTests: 0 failed, 3 passed\nerrors: 0\n# fail 10\n✖ 1 problem (1 error, 0 warnings)",
