@@ -123,9 +123,14 @@ export const describe = {
   },
 
   equalLinesRemoved(path: string, edit: Edit, lines: readonly number[]): string {
+    const what =
+      edit.kind === "replace" && edit.explicitOps === true
+        ? "the hunk removes a line and keeps an equal one beside it"
+        : "the SEARCH repeats a line that the REPLACE keeps fewer times";
+    const quoted = edit.kind === "replace" && edit.explicitOps === true ? "hunk" : "SEARCH";
     return (
-      `${subject(path, edit)}: the SEARCH repeats a line that the REPLACE keeps fewer times, and in ${path} its ` +
-      `copies (within lines ${lines[0]}-${lines[lines.length - 1]}) are not side by side as in the SEARCH, so which ` +
+      `${subject(path, edit)}: ${what}, and in ${path} its copies (within lines ${lines[0]}-` +
+      `${lines[lines.length - 1]}) are not side by side as in the ${quoted}, so which ` +
       `one goes decides the result; nothing was changed because it is not clear which one is meant. Quote the ` +
       `lines between them as they are in the file.`
     );

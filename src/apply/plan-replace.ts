@@ -191,8 +191,8 @@ export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string
         kind: () => doc.originIndentKind(STYLE_SAMPLE_LINES),
       };
       const splice = renderSplice(doc, edit, located.match, indent);
-      // Which of two equal SEARCH lines goes is the derivation's pick; where the pick changes the result, the
-      // block says two things.
+      // Which of two equal SEARCH lines goes is the derivation's pick (a diff's own, unless the match finds the
+      // copies apart); where the pick changes the result, the edit says two things.
       const doubt = copiesInDoubt(edit, located.match, splice, (e) => renderSplice(doc, e, located.match, indent));
       if (doubt !== undefined)
         return fail(path, edit, "ambiguous-match", describe.equalLinesRemoved(path, edit, doubt));

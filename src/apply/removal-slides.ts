@@ -3,10 +3,18 @@
  * either, and the op list derived from the two texts takes one of them. Where the file's copies are neighbours the
  * choice changes nothing; where the match pairs them with lines that are not (a line the SEARCH left out stands
  * between them, or the copies differ in the file), it decides the result, and the text cannot tell which one the
- * model meant. A diff marks its removed lines itself, so only derived ops are read this way.
+ * model meant. A diff marks its removed line itself (`-#` then ` #`), which settles copies that differ; but where
+ * the match puts lines the diff left out between them, its two neighbours are not the file's, and which copy it
+ * meant is no more in the text than in a block's.
  */
 import type { LineOp, ReplaceEdit } from "../core/edit.js";
 import type { Match } from "../matcher/types.js";
+
+/** An op list with one removal slid, and the two neighbouring ops whose kinds it swapped (upper first). */
+export interface Slide {
+  readonly ops: LineOp[];
+  readonly swapped: readonly [number, number];
+}
 
 /**
  * The op lists that say the same as `ops` with one run of removed lines slid by one line over an equal unchanged
@@ -14,13 +22,13 @@ import type { Match } from "../matcher/types.js";
  * Every list has the same ops in the same places but for the kinds of two of them, so a match's alignment holds for
  * each.
  */
-export function slidRemovals(ops: readonly LineOp[]): LineOp[][] {
-  const slid: LineOp[][] = [];
+export function slidRemovals(ops: readonly LineOp[]): Slide[] {
+  const slid: Slide[] = [];
   const swapKinds = (removedAt: number, keptAt: number): void => {
     const next = [...ops];
     next[removedAt] = { op: "context", text: ops[removedAt]!.text };
     next[keptAt] = { op: "remove", text: ops[keptAt]!.text };
-    slid.push(next);
+    slid.push({ ops: next, swapped: [Math.min(removedAt, keptAt), Math.max(removedAt, keptAt)] });
   };
   for (let start = 0; start < ops.length; start++) {
     if (ops[start]!.op !== "remove" || ops[start - 1]?.op === "remove") continue;
@@ -42,8 +50,20 @@ interface Written {
 }
 
 /**
- * For an edit whose ops were derived (not marked by a diff): the 1-based file lines of the equal copies in doubt,
- * when some slid removal (`render` writes it at the same match) writes other lines than `written`, the edit's own.
+ * Whether the match pairs the two ops with one file line each, and those are neighbours (a line the edit left out
+ * joins the span of the op beside it).
+ */
+function neighbours(match: Match, [upper, lower]: readonly [number, number]): boolean {
+  const above = match.alignment.find((a) => a.op === upper);
+  const below = match.alignment.find((a) => a.op === lower);
+  if (above === undefined || below === undefined) return false;
+  return above.end - above.start === 1 && below.end - below.start === 1 && above.end === below.start;
+}
+
+/**
+ * The 1-based file lines of the equal copies in doubt, when some slid removal (`render` writes it at the same
+ * match) writes other lines than `written`, the edit's own. A diff's marked removal is in doubt only where the
+ * match puts lines between the copies.
  */
 export function copiesInDoubt(
   edit: ReplaceEdit,
@@ -51,8 +71,8 @@ export function copiesInDoubt(
   written: Written,
   render: (edit: ReplaceEdit) => Written,
 ): number[] | undefined {
-  if (edit.explicitOps) return undefined;
-  for (const ops of slidRemovals(edit.ops)) {
+  for (const { ops, swapped } of slidRemovals(edit.ops)) {
+    if (edit.explicitOps && neighbours(match, swapped)) continue;
     const other = render({ ...edit, ops });
     const same =
       other.start === written.start &&

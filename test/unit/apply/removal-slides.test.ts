@@ -14,15 +14,17 @@ describe("which of two equal lines a block removes", () => {
       { op: "remove", text: "#" },
       { op: "context", text: "b" },
     ];
-    expect(slidRemovals(ops).map(kinds)).toEqual(["crcc"]);
+    expect(slidRemovals(ops).map((s) => kinds(s.ops))).toEqual(["crcc"]);
     const run: LineOp[] = [
       { op: "remove", text: "x" },
       { op: "remove", text: "y" },
       { op: "context", text: "x" },
       { op: "add", text: "z" },
     ];
-    expect(slidRemovals(run).map(kinds)).toEqual(["crra"]);
-    expect(slidRemovals(run)[0]!.map((o) => o.text)).toEqual(["x", "y", "x", "z"]);
+    expect(slidRemovals(run).map((s) => kinds(s.ops))).toEqual(["crra"]);
+    expect(slidRemovals(run)[0]!.ops.map((o) => o.text)).toEqual(["x", "y", "x", "z"]);
+    expect(slidRemovals(ops)[0]!.swapped).toEqual([1, 2]);
+    expect(slidRemovals(run)[0]!.swapped).toEqual([0, 2]);
   });
 
   it("has nothing to slide when the lines beside a removal differ from it", () => {
@@ -62,6 +64,23 @@ describe("which of two equal lines a block removes", () => {
     const out = await applyEdits(reply, () => file);
     expect(out.results).toMatchObject([{ ok: false, reason: "ambiguous-match" }]);
     expect(out.results[0]!.ok ? "" : out.results[0]!.message).toContain("Quote the lines between them");
+  });
+
+  const diff = (lines: string[]): string =>
+    ["```diff", "--- a/scripts/setup.sh", "+++ b/scripts/setup.sh", "@@ -4,6 +4,5 @@", ...lines, "```", ""].join("\n");
+  const context = (lines: string[]) => lines.map((l) => ` ${l}`);
+
+  it("refuses a diff that marks the first of two copies the match finds apart", async () => {
+    const reply = diff([...context(head), "-#", " #", ...context(tail)]);
+    const out = await applyEdits(reply, () => file);
+    expect(out.results).toMatchObject([{ ok: false, reason: "ambiguous-match" }]);
+  });
+
+  it("applies a diff's marked removal where the copies are neighbours, also when they differ in the file", async () => {
+    const adjacent = file.replace("#\n# Paths\n#\n", "#  \n#\n");
+    const out = await applyEdits(diff([...context(head), "-#", " #", ...context(tail)]), () => adjacent);
+    expect(out.results.map((r) => r.ok)).toEqual([true]);
+    expect(out.files.get("scripts/setup.sh")).toBe(file.replace("#\n# Paths\n#\n", "#\n"));
   });
 
   it("applies it where the copies are neighbours, as the SEARCH has them", async () => {
