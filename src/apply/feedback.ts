@@ -123,11 +123,11 @@ export const describe = {
   },
 
   equalLinesRemoved(path: string, edit: Edit, lines: readonly number[]): string {
-    const what =
-      edit.kind === "replace" && edit.explicitOps === true
-        ? "the hunk removes a line and keeps an equal one beside it"
-        : "the SEARCH repeats a line that the REPLACE keeps fewer times";
-    const quoted = edit.kind === "replace" && edit.explicitOps === true ? "hunk" : "SEARCH";
+    const hunk = edit.kind === "replace" && edit.explicitOps;
+    const what = hunk
+      ? "the hunk removes a line and keeps an equal one beside it"
+      : "the SEARCH repeats a line that the REPLACE keeps fewer times";
+    const quoted = hunk ? "hunk" : "SEARCH";
     return (
       `${subject(path, edit)}: ${what}, and in ${path} its copies (within lines ${lines[0]}-` +
       `${lines[lines.length - 1]}) are not side by side as in the ${quoted}, so which ` +
