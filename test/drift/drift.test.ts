@@ -13,7 +13,7 @@ import { generateMultiCase, MULTI_KINDS, type MultiCase } from "./multi-case.js"
 import { judgeMulti } from "./multi-oracle.js";
 import { DIALECTS } from "./render.js";
 import { describeCase, describeMulti, formatTallies, groupBy, runDrift, runMulti } from "./run.js";
-import { findAll, looseKey, splitFile } from "./text.js";
+import { findAll, findSkippingBlanks, looseKey, splitFile } from "./text.js";
 
 const CASES = Number(process.env.DRIFT_CASES ?? 1200);
 const SEED = Number(process.env.DRIFT_SEED ?? 20240611);
@@ -32,6 +32,19 @@ describe("drift harness", () => {
       expect(c.intended, c.id).not.toBe(c.before);
       expect(c.reply, c.id).toContain(c.dialect === "whole" ? "```" : c.path.split("/").pop()!);
     }
+  });
+
+  test("a drifted old side that is the text elsewhere but for blank lines between and indentation is read there", () => {
+    const lines = ["  a:", "    - x", "    - y", "  b:", "    - x", "    - y", "", "# end"];
+    expect(findSkippingBlanks(lines, ["    - x", "    - y", "  # end"], (l) => l.trim())).toEqual([[4, 5, 7]]);
+    // Contiguous places are findAll's; a blank wanted line or a line out of place finds nothing.
+    expect(findSkippingBlanks(lines, ["    - x", "    - y"], (l) => l.trim())).toEqual([]);
+    expect(findSkippingBlanks(lines, ["- y", "", "# end"], (l) => l.trim())).toEqual([]);
+    expect(findSkippingBlanks(lines, ["- x", "# end"], (l) => l.trim())).toEqual([]);
+    // Drift case 12164:1397: a paraphrased context line made the hunk that text, and the engine applies it there.
+    expect(generateCase(12164, 1397).alternatives.map((a) => a.why)).toEqual([
+      "the drifted old side is the text at line 13 but for blank lines and indentation",
+    ]);
   });
 
   // Cases 35:886 and 39:764 (a stale number on an overlapping occurrence in a run of identical lines), 37:772 (a

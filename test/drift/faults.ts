@@ -18,6 +18,7 @@ import {
   exactKey,
   trailingFreeKey,
   findAll,
+  findSkippingBlanks,
   isBlankLine,
   joinFile,
   leadingWs,
@@ -184,9 +185,35 @@ export function buildBlock(input: BlockInput): Block | undefined {
       why: `the drifted old side is ${exactly ? "exactly" : "but for trailing whitespace"} the text at line ${p + 1}`,
     });
   }
+  // The same with blank lines between them that the old side lacks, and indented otherwise (the engine reads a
+  // SEARCH across both); the blank lines stay.
+  const acrossBlanks = (drifts ? findSkippingBlanks(lines, oldSide, (line) => line.trim()) : []).filter(
+    (at) => at[0] !== start,
+  );
+  for (const at of acrossBlanks) {
+    const newSide: string[] = [];
+    let j = 0;
+    let k = at[0]!;
+    for (const o of drifted.ops) {
+      if (o.op === "add") {
+        newSide.push(o.text);
+        continue;
+      }
+      while (k < at[j]!) newSide.push(lines[k++]!);
+      if (o.op === "context") newSide.push(lines[k]!);
+      k++;
+      j++;
+    }
+    const text = joinFile(file, [...lines.slice(0, at[0]!), ...newSide, ...lines.slice(k)]);
+    alternatives.push({
+      text,
+      why: `the drifted old side is the text at line ${at[0]! + 1} but for blank lines and indentation`,
+    });
+  }
   const expect = expectationOf(fault, drift, dialect);
   const window = lines.slice(start, start + size);
-  const looselyUnique = findAll(lines, window, looseKey).length === 1 && elsewhere.length === 0;
+  const looselyUnique =
+    findAll(lines, window, looseKey).length === 1 && elsewhere.length === 0 && acrossBlanks.length === 0;
   // Re-expressing alignment spaces (JSDoc ` * `, continuation lines) in another unit has no single right answer.
   const unit = detectUnit(lines);
   const aligned =

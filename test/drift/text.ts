@@ -85,6 +85,31 @@ export function looseKey(line: string): string {
     .trim();
 }
 
+/**
+ * Where `want` occurs with blank lines between its lines that it lacks (at least one): for each place, the line
+ * each wanted line stands on. Replies drop such blank lines all the time, and the engine reads a SEARCH so.
+ */
+export function findSkippingBlanks(
+  lines: readonly string[],
+  want: readonly string[],
+  key: (s: string) => string,
+): number[][] {
+  const wanted = want.map(key);
+  const found: number[][] = [];
+  if (wanted.length === 0 || wanted.some((w) => w.trim() === "")) return found;
+  for (let s = 0; s < lines.length; s++) {
+    const at: number[] = [];
+    let k = s;
+    for (let j = 0; j < wanted.length && k < lines.length; j++) {
+      while (j > 0 && k < lines.length && isBlankLine(lines[k]!)) k++;
+      if (k >= lines.length || key(lines[k]!) !== wanted[j]) break;
+      at.push(k++);
+    }
+    if (at.length === wanted.length && at[at.length - 1]! - at[0]! >= wanted.length) found.push(at);
+  }
+  return found;
+}
+
 export const exactKey = (line: string): string => line;
 
 /** A line without its trailing spaces and tabs. */
