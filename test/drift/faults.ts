@@ -204,7 +204,7 @@ export function buildBlock(input: BlockInput): Block | undefined {
       k++;
       j++;
     }
-    const text = joinFile(file, [...lines.slice(0, at[0]!), ...newSide, ...lines.slice(k)]);
+    const text = joinFile(file, [...lines.slice(0, at[0]), ...newSide, ...lines.slice(k)]);
     alternatives.push({
       text,
       why: `the drifted old side is the text at line ${at[0]! + 1} but for blank lines and indentation`,
