@@ -83,9 +83,12 @@ function signs(names: RepositoryNames): readonly Sign[] {
 }
 
 export function environmentProblem(baseline: TestSummary, names: RepositoryNames): EnvironmentProblem | undefined {
-  if (baseline.passed) return undefined;
+  // Run step by step, the tests are the main step: when they pass, a lint or an audit around them failing is for
+  // the verdict to weigh, not a sign that the tests cannot run.
+  const tests = baseline.steps?.find((step) => step.main);
+  if (baseline.passed || tests?.passed === true) return undefined;
   if (baseline.limit !== undefined) return { why: baseline.limit.message };
-  if (baseline.exitCode === 127) {
+  if ((tests ?? baseline).exitCode === 127) {
     const missing = signs(names)[0]!.pattern.exec(baseline.tail);
     return {
       why:

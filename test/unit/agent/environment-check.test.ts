@@ -48,6 +48,25 @@ describe("environmentProblem", () => {
     expect(environmentProblem(failed("ModuleNotFoundError: No module named 'calc.bounds'"), names)).toBeUndefined();
   });
 
+  it("run step by step, tests that pass ran, whatever the steps around them printed", () => {
+    const step = (command: string, main: boolean, exitCode: number) => ({
+      command,
+      main,
+      passed: exitCode === 0,
+      exitCode,
+      failureLines: [],
+    });
+    const audit = failed("# pass 12\nsh: 1: aud: not found", {
+      exitCode: 127,
+      steps: [step("npm test --ignore-scripts", true, 0), step("npm run posttest", false, 127)],
+    });
+    expect(environmentProblem(audit, names)).toBeUndefined();
+    const runner = failed("sh: 1: tape: not found", {
+      exitCode: 1,
+      steps: [step("npm run pretest", false, 1), step("npm test --ignore-scripts", true, 127)],
+    });
+    expect(environmentProblem(runner, names)?.why).toBe("the command `tape` is not installed");
+  });
   it("a run that names failing tests ran, whatever else it printed", () => {
     const ran = failed("not ok 1 parses\nCannot find module 'optional-peer'", { failing: ["parses"] });
     expect(environmentProblem(ran, names)).toBeUndefined();
