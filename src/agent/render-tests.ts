@@ -32,6 +32,10 @@ export function testCell(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "✅ passed";
   if (summary.timedOut) return "⏱️ timed out";
+  const others = (summary.steps ?? [])
+    .filter((step) => !step.main && !step.passed)
+    .map((step) => `\`${step.command}\``);
+  if (summary.steps?.find((step) => step.main)?.passed === true) return `⚠️ tests passed; ${others.join(", ")} failed`;
   const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
   return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
 }

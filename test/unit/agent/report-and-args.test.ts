@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderReportMarkdown, toJsonReport } from "../../../src/agent/render-report.js";
+import { testCell } from "../../../src/agent/render-tests.js";
 import type { FixReport } from "../../../src/agent/types.js";
 import { parseFixArgs } from "../../../src/cli/fix.js";
 import { summary } from "../../fakes/ports/scripted.js";
@@ -73,6 +74,7 @@ describe("report rendering", () => {
     expect(md).toContain(
       "Tests (`npm test`): before: 1 failing: mean; after: tests pass; `npm run posttest` failed (exit code 1).",
     );
+    expect(testCell(after)).toBe("⚠️ tests passed; `npm run posttest` failed");
   });
   it("shows the failure of a run that did not succeed", () => {
     const md = renderReportMarkdown({
