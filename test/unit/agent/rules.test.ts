@@ -144,6 +144,20 @@ describe("acceptance rule", () => {
       );
     });
   });
+  it("a passing test titled with a failure word, or a coverage row of a file so named, is not a failure line", () => {
+    const output = [
+      "    ✔ reports error if error occurs parsing positional",
+      "  ✓ throws an exception on bad input (3 ms)",
+      "ok 4 - error messages name the flag",
+      "  yerror.ts                           |     100 |       50 |     100 |     100 | 4                  ",
+      "    1) reports an error for a missing flag",
+      "not ok 5 - error messages name the flag",
+    ].join("\n");
+    expect([...failureLines(output)]).toEqual([
+      "1) reports an error for a missing flag",
+      "not ok 5 - error messages name the flag",
+    ]);
+  });
   it("a summary counting no failures is not a failure line", () => {
     const lines = failureLines(
       "# fail 0\nTests: 0 failed, 3 passed\nerrors: 0\n# fail 10\n✖ 1 problem (1 error, 0 warnings)",
