@@ -10,7 +10,7 @@
 import type { LineOp, ReplaceEdit } from "../core/edit.js";
 import type { Match } from "../matcher/types.js";
 
-/** An op list with one removal slid, and the two neighbouring ops whose kinds it swapped (upper first). */
+/** An op list with one removal slid, and the two ops whose kinds it swapped (upper first; the run between). */
 export interface Slide {
   readonly ops: LineOp[];
   readonly swapped: readonly [number, number];
@@ -50,14 +50,17 @@ interface Written {
 }
 
 /**
- * Whether the match pairs the two ops with one file line each, and those are neighbours (a line the edit left out
- * joins the span of the op beside it).
+ * Whether the match pairs the ops from the kept line through the removed run with one file line each, one after
+ * the other (a line the edit left out joins the span of the op beside it).
  */
-function neighbours(match: Match, [upper, lower]: readonly [number, number]): boolean {
-  const above = match.alignment.find((a) => a.op === upper);
-  const below = match.alignment.find((a) => a.op === lower);
-  if (above === undefined || below === undefined) return false;
-  return above.end - above.start === 1 && below.end - below.start === 1 && above.end === below.start;
+function sideBySide(match: Match, [upper, lower]: readonly [number, number]): boolean {
+  let next: number | undefined;
+  for (let op = upper; op <= lower; op++) {
+    const at = match.alignment.find((a) => a.op === op);
+    if (at === undefined || at.end - at.start !== 1 || (next !== undefined && at.start !== next)) return false;
+    next = at.end;
+  }
+  return true;
 }
 
 /**
@@ -72,7 +75,7 @@ export function copiesInDoubt(
   render: (edit: ReplaceEdit) => Written,
 ): number[] | undefined {
   for (const { ops, swapped } of slidRemovals(edit.ops)) {
-    if (edit.explicitOps && neighbours(match, swapped)) continue;
+    if (edit.explicitOps && sideBySide(match, swapped)) continue;
     const other = render({ ...edit, ops });
     const same =
       other.start === written.start &&

@@ -252,6 +252,33 @@ describe("the planner's exact path", () => {
               },
             ],
           ],
+          // A diff removing a run whose last line equals the context line above it, found on the indentation rung
+          // with every line side by side: the diff's own pick stands (found in CI).
+          [
+            {
+              lines: [
+                ["\t}", false],
+                ["const v0 = 0;", false],
+                ["\t}", false],
+                ["  return x;", false],
+                ["  return x;", false],
+              ],
+              endings: "lf",
+              bom: false,
+              finalNewline: false,
+            },
+            [
+              {
+                at: 0,
+                near: false,
+                size: 3,
+                dialect: "udiff",
+                removed: [false, true, true, false],
+                added: [[0, 0]],
+                drift: "indent",
+              },
+            ],
+          ],
         ],
       },
     );
