@@ -4,7 +4,7 @@ import type { RunSummary } from "../ports/sandbox-runner.js";
 import { parseFailures } from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
 import type { TestSummary } from "./types.js";
-import { failureLines } from "./verdict.js";
+import { failureLines, outputDigest } from "./verdict.js";
 
 /** How much of a run's output a report keeps (the model gets less, see verdict.ts). */
 export const REPORT_TAIL_BYTES = 64 * 1024;
@@ -64,6 +64,7 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
       passed: run.passed,
       exitCode: run.exitCode,
       failureLines: [...failureLines(run.output)],
+      outputDigest: outputDigest(run.output),
     })),
   };
 }

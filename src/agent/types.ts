@@ -137,6 +137,8 @@ export interface TestStepRun {
   readonly exitCode: number | null;
   /** The lines of its output that report a failure (verdict.ts `failureLines`), to compare with the baseline's. */
   readonly failureLines: readonly string[];
+  /** verdict.ts `outputDigest` of its output: a step that prints the same as in the baseline fails as it did. */
+  readonly outputDigest: string;
 }
 
 export interface EditOutcome {

@@ -2,6 +2,7 @@
  * The acceptance rule (pure): only the tests decide. An attempt becomes a commit when its edits applied and the
  * tests are no worse than before it: no test fails that did not fail already.
  */
+import { createHash } from "node:crypto";
 import type { TestSummary } from "./types.js";
 
 export type Comparison =
@@ -25,22 +26,31 @@ const NONE_FAILED = /\b0\s+(?:fail\w*|errors?)\b|\b(?:fail\w*|errors?)\s*[:=]?\s
  */
 const NOT_A_FAILURE = /^\s*(?:[✔✓√]|ok \d)|^[^|]*\|(?:\s*[\d.]+\s*\|){3}/;
 
-/**
- * The failure lines of an output, durations and counters of time left out (they differ from run to run).
- * Exported for tests.
- */
+/** A line as runs are compared: durations and counters of time left out (they differ from run to run). */
+const comparable = (line: string): string =>
+  line
+    .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The failure lines of an output, as compared. Exported for tests. */
 export function failureLines(output: string): Set<string> {
   const lines = new Set<string>();
   for (const line of output.split("\n")) {
     if (!FAILURE_LINE.test(line.replace(NONE_FAILED, "")) || NOT_A_FAILURE.test(line)) continue;
-    lines.add(
-      line
-        .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
-        .replace(/\s+/g, " ")
-        .trim(),
-    );
+    lines.add(comparable(line));
   }
   return lines;
+}
+
+/**
+ * A digest of an output's lines as compared: two runs of a step that print the same fail the same way, whether or
+ * not a line of it reads as a failure (a template check listing the files it wants changed).
+ */
+export function outputDigest(output: string): string {
+  const hash = createHash("sha256");
+  for (const line of output.split("\n")) hash.update(`${comparable(line)}\n`);
+  return hash.digest("hex");
 }
 
 /** How a run (or its main step) ended, for the comparison: its failure lines read once. */
@@ -63,7 +73,8 @@ function endingOf(summary: TestSummary, stepwise: boolean): Ending {
 
 /**
  * Each step besides the tests (a lint in `pretest`, an audit in `posttest`) that fails must fail as it did in the
- * baseline: the same exit code, and failure lines all printed there. Returns why not, or the lines it failed with.
+ * baseline: the same exit code, and the same output or failure lines all printed there. Returns why not, or the
+ * lines it failed with.
  */
 function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: string } | { lines: string[] } {
   const lines: string[] = [];
@@ -72,13 +83,14 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
     const before = baseline.steps?.find((b) => b.command === step.command);
     if (before === undefined || before.passed)
       return { why: `\`${step.command}\` passed before the change and fails now` };
+    const same = step.exitCode === before.exitCode && step.outputDigest === before.outputDigest;
     const fresh = step.failureLines.find((line) => !before.failureLines.includes(line));
-    if (step.exitCode !== before.exitCode || step.failureLines.length === 0 || fresh !== undefined) {
+    if (!same && (step.exitCode !== before.exitCode || step.failureLines.length === 0 || fresh !== undefined)) {
       return {
         why: `\`${step.command}\` fails differently than before the change${fresh === undefined ? "" : `: ${fresh}`}`,
       };
     }
-    lines.push(...step.failureLines);
+    lines.push(...(step.failureLines.length > 0 ? step.failureLines : [`\`${step.command}\` fails as before`]));
   }
   return { lines };
 }

@@ -55,6 +55,7 @@ describe("environmentProblem", () => {
       passed: exitCode === 0,
       exitCode,
       failureLines: [],
+      outputDigest: "",
     });
     const audit = failed("# pass 12\nsh: 1: aud: not found", {
       exitCode: 127,

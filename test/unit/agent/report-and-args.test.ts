@@ -64,6 +64,7 @@ describe("report rendering", () => {
       passed,
       exitCode: passed ? 0 : 1,
       failureLines: passed ? [] : ["npm error code ENOTCACHED"],
+      outputDigest: "",
     });
     const after = summary("npm test", [], {
       passed: false,

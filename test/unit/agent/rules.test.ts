@@ -9,7 +9,7 @@ import {
   parseIdentity,
   validateSubject,
 } from "../../../src/agent/commit-message.js";
-import { compareTests, failureLines, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
+import { compareTests, failureLines, outputDigest, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
 import { summary } from "../../fakes/ports/scripted.js";
 
 describe("budgets", () => {
@@ -92,12 +92,13 @@ describe("acceptance rule", () => {
   describe("a command run step by step (npm's pretest, test, posttest)", () => {
     const LINT = "README.md:3:26  error  Sentences end without a full stop";
     const AUDIT = "npm error code ENOTCACHED";
-    const step = (command: string, lines: string[], main = false) => ({
+    const step = (command: string, lines: string[], main = false, output = lines.join("\n")) => ({
       command,
       main,
-      passed: lines.length === 0,
-      exitCode: lines.length === 0 ? 0 : 1,
+      passed: lines.length === 0 && output === "",
+      exitCode: lines.length === 0 && output === "" ? 0 : 1,
       failureLines: lines,
+      outputDigest: outputDigest(output),
     });
     const run = (failing: string[], lint: string[], audit: string[], testLines = failing.map((f) => `not ok ${f}`)) =>
       summary("npm test", failing, {
@@ -131,6 +132,31 @@ describe("acceptance rule", () => {
       expect(compareTests(run(["mean"], [], [AUDIT]), run([], [LINT], [AUDIT]))).toMatchObject({
         verdict: "worse",
         why: "`npm run pretest` passed before the change and fails now",
+      });
+    });
+    it("a step printing what it printed before fails as before, though no line of it reads as a failure", () => {
+      const check = (output: string) =>
+        summary("npm test", [], {
+          passed: false,
+          exitCode: 1,
+          steps: [step("npm test --ignore-scripts", [], true, ""), step("npm run posttest", [], false, output)],
+        });
+      const was = summary("npm test", ["mean"], {
+        passed: false,
+        exitCode: 1,
+        steps: [
+          step("npm test --ignore-scripts", ["not ok mean"], true),
+          step("npm run posttest", [], false, "The repo file settings.yml needs to be updated:\n  - name: latest"),
+        ],
+      });
+      expect(compareTests(was, check("The repo file settings.yml needs to be updated:\n  - name: latest"))).toEqual({
+        verdict: "no-worse",
+        stillFailing: [],
+        unnamed: ["`npm run posttest` fails as before"],
+      });
+      expect(compareTests(was, check("The repo file ci.yml needs to be updated:\n  - name: latest"))).toMatchObject({
+        verdict: "worse",
+        why: "`npm run posttest` fails differently than before the change",
       });
     });
     it("the tests step is judged on its own lines and names", () => {
