@@ -16,6 +16,7 @@ import {
   shiftAt,
   type LineShift,
 } from "../../../src/apply/plan-offsets.js";
+import { copiesInDoubt } from "../../../src/apply/removal-slides.js";
 import { renderReplacement } from "../../../src/apply/splice.js";
 import type { ReplaceEdit } from "../../../src/core/edit.js";
 import { parseText, serializeText, type TextFile } from "../../../src/core/text.js";
@@ -122,9 +123,17 @@ class Reference {
     if (located.kind === "not-found")
       return { ok: false, reason: edit.explicitOps ? "hunk-context-mismatch" : "search-not-found" };
     const { match } = located;
-    const next = renderReplacement(this.file, edit, match);
-    // Every edit of a reply is conformed to the file's indentation as it was before the reply (as the planner does).
-    inheritIndentStyle(this.origin, next.file);
+    const render = (e: ReplaceEdit) => {
+      const rendered = renderReplacement(this.file, e, match);
+      // Every edit of a reply is conformed to the file's indentation as it was before the reply (as the planner does).
+      inheritIndentStyle(this.origin, rendered.file);
+      return rendered;
+    };
+    const next = render(edit);
+    // Which of two equal lines goes, where the choice changes the lines written (removal-slides.ts; line endings
+    // aside, as there), compared on whole files.
+    const whole = (e: ReplaceEdit) => ({ start: 0, end: 0, lines: render(e).file.lines });
+    if (copiesInDoubt(edit, match, whole(edit), whole) !== undefined) return { ok: false, reason: "ambiguous-match" };
     const changed = changedRange(edit.ops, match.alignment, match.start, match.end);
     const drift = edit.hint.line === undefined ? undefined : foundDrift(this.shifts, match, edit.hint.line - 1);
     recordShift(this.shifts, changed.start, changed.end, next.file.lines.length - this.file.lines.length, drift);
@@ -249,6 +258,43 @@ describe("the planner's exact path", () => {
                 removed: [false, false, false, false],
                 added: [],
                 drift: "none",
+              },
+            ],
+          ],
+          // A block whose SEARCH repeats a line its REPLACE keeps once, where the copies differ in trailing spaces:
+          // the planner refuses it as ambiguous, and so must the reference (found in CI).
+          [
+            { lines: [["}", false]], endings: "lf", bom: false, finalNewline: false },
+            [
+              {
+                at: 0,
+                near: false,
+                size: 1,
+                dialect: "editblock",
+                removed: [false, false, false, false],
+                added: [
+                  [0, 0],
+                  [1, "x = 1  "],
+                ],
+                drift: "none",
+              },
+              {
+                at: 0,
+                near: false,
+                size: 3,
+                dialect: "editblock",
+                removed: [true, true, false, false],
+                added: [[0, 2]],
+                drift: "trailing",
+              },
+              {
+                at: 0,
+                near: false,
+                size: 2,
+                dialect: "editblock",
+                removed: [true, true, false, false],
+                added: [[0, 0]],
+                drift: "trailing",
               },
             ],
           ],
