@@ -1,6 +1,7 @@
 /**
- * The acceptance rule (pure): only the tests decide. An attempt becomes a commit when its edits applied and the
- * tests are no worse than before it: no test fails that did not fail already.
+ * The acceptance rule (pure): only the test command's runs decide. An attempt becomes a commit when its edits
+ * applied and the tests are no worse than before it: no test fails that did not fail already, and no step run
+ * with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
 import type { TestSummary } from "./types.js";
