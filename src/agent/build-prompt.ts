@@ -8,6 +8,7 @@ import { promptFor } from "../formats/registry.js";
 import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
+import { describeTestRun } from "./render-tests.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { testRunForModel } from "./verdict.js";
@@ -144,7 +145,9 @@ export interface ReflectionInput {
 export function buildReflectionPrompt(input: ReflectionInput): string {
   const { tests } = input;
   const parts = [
-    `Your edits were applied, but the tests ${tests.timedOut ? "timed out" : "fail"} (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).`,
+    tests.steps === undefined || tests.timedOut
+      ? `Your edits were applied, but the tests ${tests.timedOut ? "timed out" : "fail"} (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).`
+      : `Your edits were applied, but \`${tests.command}\` fails, run as its steps: ${describeTestRun(tests)}.`,
   ];
   if (input.newFailures.length > 0) parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
   if (input.stillFailing.length > 0)

@@ -174,7 +174,11 @@ describe("patchsmith fix, real adapters", () => {
       });
 
     it("the tests still run and judge the fix: the failing test is named before and passes after", async () => {
-      const { report } = await fix([FIX, "DONE"], {}, lifecycleRepo());
+      const { report, server } = await fix([FIX, "DONE"], {}, lifecycleRepo());
+      // The model is told which step still fails, and that the tests pass.
+      expect(server.chatRequests[1]!.messages.at(-1)!.content).toContain(
+        "Your edits were applied, but `npm test` fails, run as its steps: tests pass; `npm run pretest` failed (exit code 1); `npm run posttest` failed (exit code 1).",
+      );
       expect(report.tests.before!.failing).toContain("mean averages the values");
       expect(report.tests.before!.tail).toContain("house/style");
       expect(report.attempts[0]!.accepted).toBe(true);
