@@ -5,6 +5,7 @@
  * (a broken relative import) is the code's fault, and the loop goes on.
  */
 import type { TestSummary } from "./types.js";
+import { mainStep } from "./verdict.js";
 
 export interface EnvironmentProblem {
   /** What is wrong, in a sentence that names the missing piece when it can. */
@@ -85,7 +86,7 @@ function signs(names: RepositoryNames): readonly Sign[] {
 export function environmentProblem(baseline: TestSummary, names: RepositoryNames): EnvironmentProblem | undefined {
   // Run step by step, the tests are the main step: when they pass, a lint or an audit around them failing is for
   // the verdict to weigh, not a sign that the tests cannot run.
-  const tests = baseline.steps?.find((step) => step.main);
+  const tests = mainStep(baseline);
   if (baseline.passed || tests?.passed === true) return undefined;
   if (baseline.limit !== undefined) return { why: baseline.limit.message };
   if ((tests ?? baseline).exitCode === 127) {

@@ -4,6 +4,7 @@
  */
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
+import { failedSideSteps, mainStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
@@ -13,11 +14,10 @@ export function describeTestRun(summary: TestSummary | null): string {
     summary.failing.length > 0
       ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
       : "";
-  const steps = summary.steps ?? [];
-  const others = steps
-    .filter((step) => !step.main && !step.passed)
-    .map((step) => `\`${step.command}\` failed (exit code ${step.exitCode ?? "none"})`);
-  const tests = steps.find((step) => step.main);
+  const others = failedSideSteps(summary).map(
+    (step) => `\`${step.command}\` failed (exit code ${step.exitCode ?? "none"})`,
+  );
+  const tests = mainStep(summary);
   const count =
     summary.failing.length > 0
       ? `${summary.failing.length} failing`
@@ -32,10 +32,11 @@ export function testCell(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "✅ passed";
   if (summary.timedOut) return "⏱️ timed out";
-  const others = (summary.steps ?? [])
-    .filter((step) => !step.main && !step.passed)
-    .map((step) => `\`${step.command}\``);
-  if (summary.steps?.find((step) => step.main)?.passed === true) return `⚠️ tests passed; ${others.join(", ")} failed`;
+  if (mainStep(summary)?.passed === true) {
+    return `⚠️ tests passed; ${failedSideSteps(summary)
+      .map((step) => `\`${step.command}\``)
+      .join(", ")} failed`;
+  }
   const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
   return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
 }

@@ -4,7 +4,7 @@
  * with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
-import type { TestSummary } from "./types.js";
+import type { TestStepRun, TestSummary } from "./types.js";
 
 export type Comparison =
   /** Nothing fails any more. */
@@ -54,39 +54,61 @@ export function outputDigest(output: string): string {
   return hash.digest("hex");
 }
 
-/** How a run (or its main step) ended, for the comparison: its failure lines read once. */
+/** The step of a run in steps that runs the tests. */
+export const mainStep = (summary: TestSummary): TestStepRun | undefined => summary.steps?.find((step) => step.main);
+
+/** The steps besides the tests (a lint, a build, an audit) that failed. */
+export const failedSideSteps = (summary: TestSummary): TestStepRun[] =>
+  (summary.steps ?? []).filter((step) => !step.main && !step.passed);
+
+/** How a run, its main step or another step ended, for the comparison: its failure lines read once. */
 interface Ending {
   readonly passed: boolean;
   readonly exitCode: number | null;
   readonly failing: readonly string[];
   readonly lines: readonly string[];
+  /** `outputDigest` of its output, where kept (steps). */
+  readonly digest?: string;
 }
+
+const endingOfStep = (step: TestStepRun, failing: readonly string[] = []): Ending => ({
+  passed: step.passed,
+  exitCode: step.exitCode,
+  failing,
+  lines: step.failureLines,
+  digest: step.outputDigest,
+});
 
 /** The run's main step when it ran step by step and the baseline did too; the whole run otherwise. */
 function endingOf(summary: TestSummary, stepwise: boolean): Ending {
-  const main = stepwise ? summary.steps?.find((step) => step.main) : undefined;
-  if (main === undefined) {
-    const { passed, exitCode, failing } = summary;
-    return { passed, exitCode, failing, lines: [...failureLines(summary.tail)] };
-  }
-  return { passed: main.passed, exitCode: main.exitCode, failing: summary.failing, lines: main.failureLines };
+  const main = stepwise ? mainStep(summary) : undefined;
+  if (main !== undefined) return endingOfStep(main, summary.failing);
+  const { passed, exitCode, failing } = summary;
+  return { passed, exitCode, failing, lines: [...failureLines(summary.tail)] };
+}
+
+/**
+ * Whether a failing run (or step) that names no test fails as `was` did: the same exit code, and the same output
+ * or only failure lines `was` printed (at least one: nothing proves nothing new broke).
+ */
+function failsAsBefore(now: Ending, was: Ending): boolean {
+  if (now.exitCode !== was.exitCode) return false;
+  if (now.digest !== undefined && now.digest === was.digest) return true;
+  return now.lines.length > 0 && now.lines.every((line) => was.lines.includes(line));
 }
 
 /**
  * Each step besides the tests (a lint in `pretest`, an audit in `posttest`) that fails must fail as it did in the
- * baseline: the same exit code, and the same output or failure lines all printed there. Returns why not, or the
- * lines it failed with.
+ * baseline. Returns why not, or the lines it failed with.
  */
 function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: string } | { lines: string[] } {
   const lines: string[] = [];
-  for (const step of after.steps ?? []) {
-    if (step.main || step.passed) continue;
+  for (const step of failedSideSteps(after)) {
     const before = baseline.steps?.find((b) => b.command === step.command);
     if (before === undefined || before.passed)
       return { why: `\`${step.command}\` passed before the change and fails now` };
-    const same = step.exitCode === before.exitCode && step.outputDigest === before.outputDigest;
-    const fresh = step.failureLines.find((line) => !before.failureLines.includes(line));
-    if (!same && (step.exitCode !== before.exitCode || step.failureLines.length === 0 || fresh !== undefined)) {
+    if (!failsAsBefore(endingOfStep(step), endingOfStep(before))) {
+      const fresh = step.failureLines.find((line) => !before.failureLines.includes(line));
       return {
         why: `\`${step.command}\` fails differently than before the change${fresh === undefined ? "" : `: ${fresh}`}`,
       };
@@ -119,11 +141,9 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   if (was.passed) return { verdict: "worse", newFailures: [...now.failing], why: "tests that passed before now fail" };
   // The tests the baseline named may all pass now while a step they share a command with still fails as before
   // (a lint after the tests in one script): the named failures are gone, the rest is the baseline's own.
-  if (now.failing.length === 0 && now.exitCode === was.exitCode) {
-    const seen = new Set(was.lines);
-    if (now.lines.length > 0 && now.lines.every((line) => seen.has(line))) {
-      return { verdict: "no-worse", stillFailing: [], unnamed: [...side.lines, ...now.lines] };
-    }
+  if (now.failing.length === 0 && failsAsBefore(now, was)) {
+    const same = now.lines.length > 0 ? now.lines : ["the tests fail as before, printing the same"];
+    return { verdict: "no-worse", stillFailing: [], unnamed: [...side.lines, ...same] };
   }
   if (now.failing.length === 0 || was.failing.length === 0) {
     return {

@@ -159,6 +159,20 @@ describe("acceptance rule", () => {
         why: "`npm run posttest` fails differently than before the change",
       });
     });
+    it("a tests step that names nothing and prints what it printed before fails as before", () => {
+      const aborted = (output: string) =>
+        summary("npm test", [], {
+          passed: false,
+          exitCode: 1,
+          steps: [step("npm test --ignore-scripts", [], true, output)],
+        });
+      expect(compareTests(aborted("Unknown argument: qux"), aborted("Unknown argument: qux"))).toEqual({
+        verdict: "no-worse",
+        stillFailing: [],
+        unnamed: ["the tests fail as before, printing the same"],
+      });
+      expect(compareTests(aborted("Unknown argument: qux"), aborted("Unknown argument: baz")).verdict).toBe("worse");
+    });
     it("the tests step is judged on its own lines and names", () => {
       expect(compareTests(baseline, run(["mean", "sum"], [LINT], [AUDIT]))).toMatchObject({
         verdict: "worse",
