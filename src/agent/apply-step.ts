@@ -7,6 +7,7 @@ import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { containsSecret } from "../core/redact.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
+import { explainChangedEarlier, type FileVersions } from "../apply/changed-earlier.js";
 import { markUnwritten } from "../apply/plan.js";
 import { planReply } from "../apply/plan-reply.js";
 import type { WorkTree } from "./deps.js";
@@ -89,7 +90,19 @@ function toOutcome(result: EditResult): EditOutcome {
   return { path: result.path, ok: false, reason: result.reason, message: result.message };
 }
 
-export async function applyReplyToTree(reply: string, tree: WorkTree, rules: ApplyRules): Promise<AppliedReply> {
+/** What a path held before the model's edits that are still in the tree unaccepted, if it has such edits. */
+export type EarlierContent = (path: string) => string | undefined;
+
+/**
+ * Applies the reply; an edit whose old lines are gone but fit `earlier`'s version of its file is told that the
+ * model's own earlier edits changed them, with the lines as they read now.
+ */
+export async function applyReplyToTree(
+  reply: string,
+  tree: WorkTree,
+  rules: ApplyRules,
+  earlier: EarlierContent = () => undefined,
+): Promise<AppliedReply> {
   const { knownPaths, guard } = rules;
   const preimages = new Map<string, string | null>();
   const readState = async (path: string): Promise<FileState> => {
@@ -115,5 +128,12 @@ export async function applyReplyToTree(reply: string, tree: WorkTree, rules: App
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
   const contents = new Map([...checked.files].filter(([path]) => written.includes(path)));
+  const versions = new Map<string, FileVersions>();
+  for (const [path, preimage] of preimages) {
+    const before = earlier(path);
+    const current = contents.has(path) ? contents.get(path) : preimage;
+    if (before !== undefined && typeof current === "string") versions.set(path, { earlier: before, current });
+  }
+  results = explainChangedEarlier(results, versions);
   return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents };
 }

@@ -5,7 +5,7 @@
 import type { FormatName } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import { holdsNoEdits } from "../apply/plan-reply.js";
-import { applyReplyToTree, retryPromptFor, type ApplyRules } from "./apply-step.js";
+import { applyReplyToTree, retryPromptFor, type ApplyRules, type EarlierContent } from "./apply-step.js";
 import type { BudgetStop } from "./budget.js";
 import { buildNoEditsPrompt } from "./build-prompt.js";
 import type { WorkTree } from "./deps.js";
@@ -47,6 +47,11 @@ export interface EditPhaseInput {
   readonly onApplying?: () => void;
   /** The model may answer DONE instead of editing (the failures left all failed before the change). */
   readonly acceptsDone?: boolean;
+  /**
+   * What a path held before earlier attempts' edits still in the tree unaccepted: null when it did not exist,
+   * undefined when no such edit touched it.
+   */
+  readonly earlier?: (path: string) => string | null | undefined;
 }
 
 /** A reply that holds no edit and says DONE on a line of its own. */
@@ -61,6 +66,12 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   let failures: readonly EditResult[] = [];
   let lastReplyEmpty = false;
   let retried = false;
+  // Before this attempt's own edits too: a retry may resend an edit its first round already made.
+  const earlierContent: EarlierContent = (path) => {
+    const before = input.earlier?.(path);
+    const content = before === undefined ? preimages.get(path) : before;
+    return typeof content === "string" ? content : undefined;
+  };
 
   const round = async (
     prompt: string,
@@ -69,7 +80,9 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     if (!asked.ok) return { stop: asked.stop };
     replies.push(asked.text);
     input.onApplying?.();
-    const applied = await input.timings.measure("apply", () => applyReplyToTree(asked.text, input.tree, input.rules));
+    const applied = await input.timings.measure("apply", () =>
+      applyReplyToTree(asked.text, input.tree, input.rules, earlierContent),
+    );
     lastReplyEmpty = holdsNoEdits(applied.results);
     if (!lastReplyEmpty) outcomes.push(...applied.outcomes);
     for (const path of applied.written) if (!written.includes(path)) written.push(path);

@@ -92,6 +92,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       testsFailing: state.baseline !== null && !state.baseline.passed,
       format: request.editFormat ?? DEFAULT_EDIT_FORMAT,
       acceptsDone: state.mayDeclareDone !== undefined,
+      // The last accepted content of each path written since: where an unaccepted attempt's edits still stand.
+      earlier: (path) => state.lastGood.get(path),
       timings: input.timings,
       onApplying: () => {
         input.progress("applying", `attempt ${number}`);

@@ -169,6 +169,31 @@ export const describe = {
     );
   },
 
+  /** The old lines fit the file as it was before the model's earlier edits, which are still in it. */
+  changedEarlier(
+    path: string,
+    edit: Edit,
+    found: {
+      earlier: { start: number; end: number };
+      current: { start: number; lines: readonly string[] };
+      fileLines: number;
+      alreadyMade: boolean;
+    },
+  ): string {
+    const { earlier, current } = found;
+    const last = current.start + Math.min(current.lines.length, MAX_QUOTED_LINES) - 1;
+    const where = `lines ${current.start}-${last} of ${found.fileLines}`;
+    const quoted = numberLines(current.lines, current.start);
+    const head =
+      `${subject(path, edit)}: ${oldSideName(edit.origin.format)} stood at lines ${earlier.start}-${earlier.end} of ` +
+      `${path} before your earlier edits, which changed those lines and are still in the file (not undone).`;
+    return found.alreadyMade
+      ? `${head} They already read as this edit would leave them (${where}):\n${quoted}\n` +
+          "This change is made: do not send it again."
+      : `${head} Those lines now read (${where}):\n${quoted}\n` +
+          "Write the edit's old lines as they read now (copied exactly, without the line numbers) and send it again.";
+  },
+
   notFound(
     path: string,
     edit: Edit,

@@ -43,6 +43,7 @@ class LazyApplied implements AppliedEdit {
     to: TextBody,
     readonly strategy: Strategy,
     readonly lines: { readonly start: number; readonly end: number },
+    readonly found: { readonly start: number; readonly end: number },
   ) {
     this.#from = from;
     this.#to = to;
@@ -57,8 +58,8 @@ class LazyApplied implements AppliedEdit {
   }
 
   toJSON(): AppliedEdit {
-    const { ok, path, edit, before, after, strategy, lines } = this;
-    return { ok, path, edit, before, after, strategy, lines };
+    const { ok, path, edit, before, after, strategy, lines, found } = this;
+    return { ok, path, edit, before, after, strategy, lines, found };
   }
 }
 
@@ -205,7 +206,8 @@ export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string
       ctx.offsets.set(path, shifts);
       ctx.tree.setBody(path, body);
       // splice reports 1-based inclusive lines already; a pure deletion has end = start - 1.
-      const applied = new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed);
+      const found = { start: start + 1, end };
+      const applied = new LazyApplied(path, edit, entry.body, body, located.match.strategy, splice.changed, found);
       ctx.applied.set(key, applied);
       return applied;
     }

@@ -26,6 +26,8 @@ export interface AppliedEdit {
   readonly strategy: Strategy;
   /** 1-based first and last line of the region that changed in `after` (replace edits). */
   readonly lines?: { readonly start: number; readonly end: number };
+  /** 1-based first and last line of `before` where the edit's old lines were found (replace edits). */
+  readonly found?: { readonly start: number; readonly end: number };
   /**
    * The reply line of an earlier edit of the same reply that this one repeats word for word (same file, same lines,
    * same hints): that one was applied, so this one changes nothing (`before` equals `after`).

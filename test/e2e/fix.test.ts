@@ -139,6 +139,24 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.changedFiles[0]!.after).toContain("Math.max(...values)");
   });
 
+  it("tells a model that resends its first edit that the edit is already in the file, and commits the repair", async () => {
+    const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+    const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
+    const breaking = [FIX, block("src/stats.js", MAX, MIN)].join("\n\n");
+    const repair = block("src/stats.js", MIN, MAX, "fix(stats): divide by the count");
+    // Attempt 2 first sends the mean fix again, written against the file as it first was.
+    const { report, server } = await fix([breaking, FIX, repair]);
+    const retry = server.chatRequests[2]!.messages.at(-1)!.content;
+    expect(retry).toMatch(
+      /src\/stats\.js \(edit at reply line \d+\): the SEARCH text stood at lines \d+-\d+ of src\/stats\.js before your earlier edits, which changed those lines and are still in the file \(not undone\)\. They already read as this edit would leave them/,
+    );
+    expect(retry).toContain(`| ${FIXED}`);
+    expect(retry).toContain("This change is made: do not send it again.");
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(report.status).toBe("success");
+    expectAttributedCommits(report, 1);
+  });
+
   describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
     const lifecycleRepo = () =>
       makeNodeRepo({

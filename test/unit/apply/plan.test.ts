@@ -25,8 +25,9 @@ describe("planEdits: sequential edits", () => {
       after: "a\nB\n",
       strategy: "exact",
       lines: { start: 2, end: 2 },
+      found: { start: 2, end: 2 },
     });
-    expect(Object.keys(result).sort()).toEqual(["edit", "lines", "ok", "path", "strategy"]);
+    expect(Object.keys(result).sort()).toEqual(["edit", "found", "lines", "ok", "path", "strategy"]);
   });
 
   it("reports the changed lines of a replace edit (1-based)", () => {
