@@ -140,16 +140,34 @@ export interface ReflectionInput {
   readonly redact: (text: string) => string;
   /** Every failure left failed before the change too: the model may say the request is done. */
   readonly mayDeclareDone?: boolean;
+  /** The tests passed only with the model's changes to these files; `tests` is the run without them. */
+  readonly held?: { readonly paths: readonly string[]; readonly failing: readonly string[] };
+}
+
+/** The opening of a reflection on a change that made the tests pass by changing them. */
+function heldOpening(held: NonNullable<ReflectionInput["held"]>, tests: TestSummary): string {
+  const files = held.paths.map((p) => `\`${p}\``).join(", ");
+  const failing = held.failing.length > 0 ? ` Failing: ${held.failing.slice(0, 20).join(", ")}.` : "";
+  return (
+    `Your edits were applied, and the tests pass only because of your changes to ${files}: run with ` +
+    `${held.paths.length === 1 ? "that file as it was" : "those files as they were"} and the rest of your change ` +
+    `in place, they fail (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).${failing} Your changes ` +
+    `to ${held.paths.length === 1 ? "it were" : "them were"} undone. Make the code pass the tests as they were; ` +
+    "change a test only where the request asks for it."
+  );
 }
 
 export function buildReflectionPrompt(input: ReflectionInput): string {
   const { tests } = input;
   const parts = [
-    tests.steps === undefined || tests.timedOut
-      ? `Your edits were applied, but the tests ${tests.timedOut ? "timed out" : "fail"} (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).`
-      : `Your edits were applied, but \`${tests.command}\` fails, run as its steps: ${describeTestRun(tests)}.`,
+    input.held !== undefined
+      ? heldOpening(input.held, tests)
+      : tests.steps === undefined || tests.timedOut
+        ? `Your edits were applied, but the tests ${tests.timedOut ? "timed out" : "fail"} (\`${tests.command}\`, exit code ${tests.exitCode ?? "none"}).`
+        : `Your edits were applied, but \`${tests.command}\` fails, run as its steps: ${describeTestRun(tests)}.`,
   ];
-  if (input.newFailures.length > 0) parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
+  if (input.newFailures.length > 0 && input.held === undefined)
+    parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
   if (input.stillFailing.length > 0)
     parts.push(`Failing before and still failing: ${input.stillFailing.slice(0, 20).join(", ")}.`);
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);

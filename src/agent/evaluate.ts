@@ -6,6 +6,7 @@ import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
 import type { EditPhase } from "./attempt.js";
 import type { WorkTree } from "./deps.js";
+import { heldVerdict, heldVersions, requestNames } from "./held-tests.js";
 import { extractReproPath, pickReproTest } from "./reproduction.js";
 import type { TestSummary } from "./types.js";
 import { compareTests, showsNewFailure, type Comparison } from "./verdict.js";
@@ -17,6 +18,11 @@ export interface Evaluation {
   /** Set when this attempt brought a reproducing test and it was checked without the fix. */
   readonly red?: { readonly testPath: string; readonly failedBefore: boolean; readonly run: TestSummary };
   readonly note?: string;
+  /**
+   * Set when the change did not hold with the tests as they were: the test-defining files, now put back as they
+   * were (null: removed), and what failed.
+   */
+  readonly held?: { readonly versions: ReadonlyMap<string, string | null>; readonly failing: readonly string[] };
 }
 
 export interface EvaluateInput {
@@ -29,6 +35,10 @@ export interface EvaluateInput {
   /** Runs the tests; undefined when the repository has no test command. */
   readonly test: (() => Promise<TestSummary>) | undefined;
   readonly checkReproduction: boolean;
+  /** What a path held at the last accepted state (null: it did not exist; undefined: never written). */
+  readonly accepted: (path: string) => string | null | undefined;
+  /** The request: a change to the tests it names is what it asks for. */
+  readonly instruction: string;
 }
 
 /**
@@ -55,6 +65,29 @@ async function runRed(input: EvaluateInput, test: () => Promise<TestSummary>) {
   }
 }
 
+/**
+ * Runs the suite with the files that define the tests as they were at the last accepted state (the rest of the
+ * change in place), then restores the attempt's files. Returns why the change does not hold there, or undefined
+ * (also when it changed no such file, or the request names the one it changed).
+ */
+async function runHeld(input: EvaluateInput, test: () => Promise<TestSummary>, after: TestSummary) {
+  const versions = heldVersions(input.written, input.accepted);
+  if (versions.size === 0 || requestNames(input.instruction, versions.keys())) return undefined;
+  const put = await input.tree.commit(versions);
+  if (!put.ok) return undefined;
+  let verdict: ReturnType<typeof heldVerdict>;
+  let run: TestSummary;
+  try {
+    run = await test();
+    verdict = heldVerdict(input.baseline, after, run);
+  } finally {
+    // A change to the tests that the change needed in order to pass is undone; any other is put back.
+    const kept = verdict === undefined ? input.written : new Map([...input.written, ...versions]);
+    await restoreAfterTests(input.sandbox, input.tree, kept);
+  }
+  return verdict === undefined ? undefined : { ...verdict, run, versions };
+}
+
 export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation> {
   const cleanEdits = input.phase.failures.length === 0;
   if (input.test === undefined) {
@@ -70,6 +103,17 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
   const tests = await input.test();
   await restoreAfterTests(input.sandbox, input.tree, input.written);
   const comparison = compareTests(input.baseline, tests);
+  const held = comparison.verdict === "worse" ? undefined : await runHeld(input, input.test, tests);
+  if (held !== undefined) {
+    return {
+      tests: held.run,
+      comparison: { verdict: "worse", newFailures: held.failing, why: held.why },
+      accepted: false,
+      note: held.why,
+      held: { versions: held.versions, failing: held.failing },
+      ...(red ? { red } : {}),
+    };
+  }
   const accepted = comparison.verdict !== "worse";
   const note =
     comparison.verdict === "worse"

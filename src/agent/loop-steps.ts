@@ -67,6 +67,9 @@ export async function promptAfterTests(
     files,
     redact: input.redact,
     mayDeclareDone: context.mayDeclareDone,
+    ...(evaluation.held === undefined
+      ? {}
+      : { held: { paths: [...evaluation.held.versions.keys()], failing: evaluation.held.failing } }),
   });
   return { prompt, problem: { reason: evaluation.accepted ? "tests-still-failing" : "tests-failed", message: prompt } };
 }

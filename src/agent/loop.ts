@@ -147,7 +147,11 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       baseline: state.baseline,
       test: input.test,
       checkReproduction: input.reproduce && state.red === undefined,
+      accepted: (path) => state.lastGood.get(path),
+      instruction: request.instruction,
     });
+    // The tree holds these files as they were again: what the engine wrote there is gone.
+    for (const [path, content] of evaluation.held?.versions ?? []) state.written.set(path, content);
     if (evaluation.red) state.red = { testPath: evaluation.red.testPath, failedBefore: evaluation.red.failedBefore };
     let commit: string | undefined;
     if (evaluation.accepted) commit = await acceptAttempt(input, state, phase, evaluation, number);

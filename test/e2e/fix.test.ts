@@ -157,6 +157,50 @@ describe("patchsmith fix, real adapters", () => {
     expectAttributedCommits(report, 1);
   });
 
+  describe("a change that makes the failing test pass by changing the tests", () => {
+    const SKIP = block(
+      "test/stats.test.js",
+      'test("mean averages the values", () => {',
+      'test.skip("mean averages the values", () => {',
+    );
+
+    it("is not accepted: the tests run as they were, the change to them is undone, and the real fix is committed", async () => {
+      const { report, server } = await fix([SKIP, FIX]);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.attempts[0]!.note).toBe(
+        "with the tests as they were, 1 test(s) that failed before still fail: the change to the tests made them pass",
+      );
+      expect(report.attempts[0]!.tests!.failing).toEqual(["mean averages the values"]);
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain(
+        "Your edits were applied, and the tests pass only because of your changes to `test/stats.test.js`: run with " +
+          "that file as it was and the rest of your change in place, they fail",
+      );
+      expect(reflection).toContain("Failing: mean averages the values. Your changes to it were undone.");
+      expect(reflection).toContain('test("mean averages the values", () => {');
+      expect(report.status).toBe("success");
+      expectAttributedCommits(report, 1);
+      expect(report.changedFiles.map((f) => f.path)).toEqual(["src/stats.js"]);
+    });
+
+    it("is what a request that names the test file asks for", async () => {
+      const { report } = await fix([SKIP], { instruction: "Skip the mean test in test/stats.test.js for now" });
+      expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
+      expect(report.changedFiles.map((f) => f.path)).toEqual(["test/stats.test.js"]);
+    });
+
+    it("a new test beside the fix, in the same file, is kept", async () => {
+      const added = block(
+        "test/stats.test.js",
+        'test("max finds the largest value", () => {',
+        'test("mean of one value is that value", () => {\n  assert.equal(mean([5]), 5);\n});\n\ntest("max finds the largest value", () => {',
+      );
+      const { report } = await fix([[FIX, added].join("\n\n")]);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
+      expect(report.changedFiles.map((f) => f.path).sort()).toEqual(["src/stats.js", "test/stats.test.js"]);
+    });
+  });
+
   describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
     const lifecycleRepo = () =>
       makeNodeRepo({

@@ -1,0 +1,66 @@
+/**
+ * The tests as they were (pure helpers): a change that makes failing tests pass by changing the tests (a skip, a
+ * deleted case, a weaker assertion, a config that leaves them out) proves nothing about the code. When an attempt
+ * changes the files that define the tests, they run once more as they were at the last accepted state, with the
+ * rest of the change in place, and the change must hold there too.
+ */
+import { basename } from "node:path";
+import { compareTests } from "./verdict.js";
+import { isTestPath } from "./reproduction.js";
+import type { TestSummary } from "./types.js";
+
+/** Files that decide which tests run and how, besides the tests themselves. */
+const TEST_CONFIG =
+  /^(?:package\.json|conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|\.mocharc(?:\.[a-z]+)?|\.taprc|(?:jest|vitest|vite|ava|karma|playwright)\.config\.[cm]?[jt]s(?:on)?)$/;
+
+/** Whether a path defines tests: a test file (or a helper among them), or a runner's configuration. */
+export const definesTests = (path: string): boolean => isTestPath(path) || TEST_CONFIG.test(basename(path));
+
+/**
+ * The test-defining paths whose content differs from the last accepted state, each with that content (null: it
+ * did not exist, so it goes). A new test file only adds tests and stays; a new configuration may leave tests out.
+ */
+export function heldVersions(
+  written: ReadonlyMap<string, string | null>,
+  accepted: (path: string) => string | null | undefined,
+): Map<string, string | null> {
+  const held = new Map<string, string | null>();
+  for (const [path, content] of written) {
+    if (!definesTests(path)) continue;
+    const was = accepted(path);
+    if (was === undefined || was === content) continue;
+    if (was === null && !TEST_CONFIG.test(basename(path))) continue;
+    held.set(path, was);
+  }
+  return held;
+}
+
+/** Whether the request names one of the paths (whole, or its file name): then changing it is what was asked. */
+export function requestNames(instruction: string, paths: Iterable<string>): boolean {
+  const text = instruction.toLowerCase();
+  return [...paths].some((path) => text.includes(path.toLowerCase()) || text.includes(basename(path).toLowerCase()));
+}
+
+/**
+ * Why the change does not hold with the tests as they were, or undefined when it does: it must be no worse than
+ * the baseline there, and every test the baseline named that the change made pass must not fail there.
+ */
+export function heldVerdict(
+  baseline: TestSummary | null,
+  after: TestSummary,
+  held: TestSummary,
+): { why: string; failing: string[] } | undefined {
+  const fixed = (baseline?.failing ?? []).filter((name) => !after.failing.includes(name));
+  const stillFailing = held.failing.filter((name) => fixed.includes(name));
+  const comparison = compareTests(baseline, held);
+  if (stillFailing.length === 0 && comparison.verdict !== "worse") return undefined;
+  const failing =
+    stillFailing.length > 0 ? stillFailing : comparison.verdict === "worse" ? [...comparison.newFailures] : [];
+  const what =
+    stillFailing.length > 0
+      ? `${stillFailing.length} test(s) that failed before still fail`
+      : comparison.verdict === "worse"
+        ? comparison.why
+        : "";
+  return { why: `with the tests as they were, ${what}: the change to the tests made them pass`, failing };
+}

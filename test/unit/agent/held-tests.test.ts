@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { definesTests, heldVerdict, heldVersions, requestNames } from "../../../src/agent/held-tests.js";
+import { summary } from "../../fakes/ports/scripted.js";
+
+describe("files that define the tests", () => {
+  it("are test files and the helpers beside them, and the runners' configurations", () => {
+    for (const path of [
+      "test/res.send.js",
+      "src/stats.test.ts",
+      "tests/conftest.py",
+      "conftest.py",
+      "pkg/handler_test.go",
+      "package.json",
+      "vitest.config.ts",
+      "jest.config.cjs",
+      ".mocharc.yml",
+      "pytest.ini",
+    ])
+      expect(definesTests(path), path).toBe(true);
+    for (const path of ["src/stats.js", "lib/response.js", "README.md", "src/testing.ts", "src/config.ts"])
+      expect(definesTests(path), path).toBe(false);
+  });
+});
+
+describe("the versions the tests run with as they were", () => {
+  const accepted = new Map<string, string | null>([
+    ["test/a.test.js", "old test"],
+    ["src/a.js", "old code"],
+    ["test/new.test.js", null],
+    ["conftest.py", null],
+    ["test/same.test.js", "same"],
+  ]);
+  const written = new Map<string, string | null>([
+    ["test/a.test.js", "skipped test"],
+    ["src/a.js", "new code"],
+    ["test/new.test.js", "a new test"],
+    ["conftest.py", "def pytest_collection_modifyitems(items): items.clear()"],
+    ["test/same.test.js", "same"],
+  ]);
+
+  it("put back each changed test file and remove a new configuration; code, new tests and the unchanged stay", () => {
+    expect(heldVersions(written, (p) => accepted.get(p))).toEqual(
+      new Map([
+        ["test/a.test.js", "old test"],
+        ["conftest.py", null],
+      ]),
+    );
+  });
+
+  it("are none when no test-defining file changed", () => {
+    expect(heldVersions(new Map([["src/a.js", "new code"]]), (p) => accepted.get(p))).toEqual(new Map());
+  });
+});
+
+describe("a request names a file by its path or its name", () => {
+  it("either way, in any case", () => {
+    expect(requestNames("Skip the flaky case in test/a.test.js", ["test/a.test.js"])).toBe(true);
+    expect(requestNames("The expectation in A.TEST.JS is wrong", ["test/a.test.js"])).toBe(true);
+    expect(requestNames("The mean is wrong", ["test/a.test.js"])).toBe(false);
+  });
+});
+
+describe("whether a change holds with the tests as they were", () => {
+  const before = summary("npm test", ["mean", "max"]);
+
+  it("holds when the tests it made pass pass there too", () => {
+    expect(heldVerdict(before, summary("npm test", []), summary("npm test", []))).toBeUndefined();
+    // A test that still failed after the change may fail there too.
+    expect(heldVerdict(before, summary("npm test", ["max"]), summary("npm test", ["max"]))).toBeUndefined();
+  });
+
+  it("does not when a test it made pass fails there", () => {
+    expect(heldVerdict(before, summary("npm test", []), summary("npm test", ["mean"]))).toEqual({
+      why: "with the tests as they were, 1 test(s) that failed before still fail: the change to the tests made them pass",
+      failing: ["mean"],
+    });
+  });
+
+  it("does not when it is worse there than before the change (a test it broke, then changed)", () => {
+    const green = summary("npm test", []);
+    expect(heldVerdict(green, green, summary("npm test", ["sum"]))).toEqual({
+      why: "with the tests as they were, tests that passed before now fail: the change to the tests made them pass",
+      failing: ["sum"],
+    });
+  });
+});
