@@ -35,10 +35,17 @@ export function heldVersions(
   return held;
 }
 
-/** Whether the request names one of the paths (whole, or its file name): then changing it is what was asked. */
+/**
+ * Whether the request names one of the paths: then changing it is what was asked. A file name alone counts when
+ * it says what the file is (`stats.test.js`, `conftest.py`); `test/stats.js` is named only whole, since `stats.js`
+ * is as likely the code.
+ */
 export function requestNames(instruction: string, paths: Iterable<string>): boolean {
   const text = instruction.toLowerCase();
-  return [...paths].some((path) => text.includes(path.toLowerCase()) || text.includes(basename(path).toLowerCase()));
+  return [...paths].some((path) => {
+    const name = basename(path);
+    return text.includes(path.toLowerCase()) || (definesTests(name) && text.includes(name.toLowerCase()));
+  });
 }
 
 /**

@@ -52,11 +52,16 @@ describe("the versions the tests run with as they were", () => {
   });
 });
 
-describe("a request names a file by its path or its name", () => {
-  it("either way, in any case", () => {
-    expect(requestNames("Skip the flaky case in test/a.test.js", ["test/a.test.js"])).toBe(true);
+describe("a request names a file", () => {
+  it("by its path, or by a name that says it defines tests, in any case", () => {
+    expect(requestNames("Skip the flaky case in test/a.js", ["test/a.js"])).toBe(true);
     expect(requestNames("The expectation in A.TEST.JS is wrong", ["test/a.test.js"])).toBe(true);
+    expect(requestNames("Clear the items in conftest.py", ["tests/conftest.py"])).toBe(true);
     expect(requestNames("The mean is wrong", ["test/a.test.js"])).toBe(false);
+  });
+
+  it("not by a name that could as well be the code's", () => {
+    expect(requestNames("stats.js divides by the wrong count", ["test/stats.js"])).toBe(false);
   });
 });
 
