@@ -9,9 +9,40 @@ import { compareTests } from "./verdict.js";
 import { isTestPath } from "./reproduction.js";
 import type { TestSummary } from "./types.js";
 
-/** Files that decide which tests run and how, besides the tests themselves. */
+/**
+ * Files that decide which tests run and how, besides the tests themselves. (`pyproject.toml`, `setup.cfg` and
+ * `tox.ini` hold far more than that, which a fix may need: they are not held.)
+ */
 const TEST_CONFIG =
-  /^(?:package\.json|conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|\.mocharc(?:\.[a-z]+)?|\.taprc|(?:jest|vitest|vite|ava|karma|playwright)\.config\.[cm]?[jt]s(?:on)?)$/;
+  /^(?:package\.json|conftest\.py|pytest\.ini|\.mocharc(?:\.[a-z]+)?|\.taprc|(?:jest|vitest|vite|ava|karma|playwright)\.config\.[cm]?[jt]s(?:on)?)$/;
+
+/** The fields of package.json that say how the tests run; the rest (exports, dependencies, type) may be the fix. */
+const PACKAGE_TEST_FIELDS = ["scripts", "jest", "ava", "mocha", "c8", "nyc", "tap", "vitest"];
+
+/**
+ * `current` with the test fields of `accepted`, or undefined when those agree (or either is not an object): a fix
+ * that changes `exports` or `type` keeps that change while the tests run as they were.
+ */
+function heldPackageJson(accepted: string, current: string): string | undefined {
+  const parse = (text: string): Record<string, unknown> | undefined => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return typeof value === "object" && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const was = parse(accepted);
+  const now = parse(current);
+  if (was === undefined || now === undefined) return undefined;
+  const same = (field: string): boolean => JSON.stringify(was[field]) === JSON.stringify(now[field]);
+  if (PACKAGE_TEST_FIELDS.every(same)) return undefined;
+  const kept = Object.entries(now).filter(([field]) => !PACKAGE_TEST_FIELDS.includes(field));
+  const tests = Object.entries(was).filter(([field]) => PACKAGE_TEST_FIELDS.includes(field));
+  return `${JSON.stringify(Object.fromEntries([...kept, ...tests]), null, 2)}\n`;
+}
 
 /** Whether a path defines tests: a test file (or a helper among them), or a runner's configuration. */
 export const definesTests = (path: string): boolean => isTestPath(path) || TEST_CONFIG.test(basename(path));
@@ -30,6 +61,11 @@ export function heldVersions(
     const was = accepted(path);
     if (was === undefined || was === content) continue;
     if (was === null && !TEST_CONFIG.test(basename(path))) continue;
+    if (basename(path) === "package.json") {
+      const tests = was !== null && content !== null ? heldPackageJson(was, content) : undefined;
+      if (tests !== undefined) held.set(path, tests);
+      continue;
+    }
     held.set(path, was);
   }
   return held;

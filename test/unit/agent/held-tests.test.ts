@@ -15,9 +15,17 @@ describe("files that define the tests", () => {
       "jest.config.cjs",
       ".mocharc.yml",
       "pytest.ini",
+      ".mocharc.json",
     ])
       expect(definesTests(path), path).toBe(true);
-    for (const path of ["src/stats.js", "lib/response.js", "README.md", "src/testing.ts", "src/config.ts"])
+    for (const path of [
+      "src/stats.js",
+      "lib/response.js",
+      "README.md",
+      "src/testing.ts",
+      "pyproject.toml",
+      "setup.cfg",
+    ])
       expect(definesTests(path), path).toBe(false);
   });
 });
@@ -45,6 +53,21 @@ describe("the versions the tests run with as they were", () => {
         ["conftest.py", null],
       ]),
     );
+  });
+
+  it("of package.json are its test fields as they were, the rest as the change made it", () => {
+    const was = JSON.stringify({ name: "p", type: "commonjs", scripts: { test: "mocha" }, mocha: { bail: true } });
+    const now = JSON.stringify({ name: "p", type: "module", scripts: { test: "mocha --grep -v Transfer" } });
+    const held = heldVersions(new Map([["package.json", now]]), () => was).get("package.json");
+    expect(JSON.parse(held!)).toEqual({ name: "p", type: "module", scripts: { test: "mocha" }, mocha: { bail: true } });
+    // A change outside them is not held.
+    const exportsOnly = JSON.stringify({
+      name: "p",
+      type: "module",
+      scripts: { test: "mocha" },
+      mocha: { bail: true },
+    });
+    expect(heldVersions(new Map([["package.json", exportsOnly]]), () => was)).toEqual(new Map());
   });
 
   it("are none when no test-defining file changed", () => {
