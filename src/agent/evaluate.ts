@@ -6,7 +6,7 @@ import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
 import type { EditPhase } from "./attempt.js";
 import type { WorkTree } from "./deps.js";
-import { heldVerdict, heldVersions, requestNames } from "./held-tests.js";
+import { heldVerdict, heldVersions, madePass, requestNames } from "./held-tests.js";
 import { extractReproPath, pickReproTest } from "./reproduction.js";
 import type { TestSummary } from "./types.js";
 import { compareTests, showsNewFailure, type Comparison } from "./verdict.js";
@@ -68,9 +68,11 @@ async function runRed(input: EvaluateInput, test: () => Promise<TestSummary>) {
 /**
  * Runs the suite with the files that define the tests as they were at the last accepted state (the rest of the
  * change in place), then restores the attempt's files. Returns why the change does not hold there, or undefined
- * (also when it changed no such file, or the request names the one it changed).
+ * (also when it made no test pass that failed before, changed no such file, or the request names the one it
+ * changed).
  */
 async function runHeld(input: EvaluateInput, test: () => Promise<TestSummary>, after: TestSummary) {
+  if (madePass(input.baseline, after).length === 0) return undefined;
   const versions = heldVersions(input.written, input.accepted);
   if (versions.size === 0 || requestNames(input.instruction, versions.keys())) return undefined;
   const put = await input.tree.commit(versions);

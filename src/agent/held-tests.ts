@@ -1,11 +1,10 @@
 /**
  * The tests as they were (pure helpers): a change that makes failing tests pass by changing the tests (a skip, a
  * deleted case, a weaker assertion, a config that leaves them out) proves nothing about the code. When an attempt
- * changes the files that define the tests, they run once more as they were at the last accepted state, with the
- * rest of the change in place, and the change must hold there too.
+ * made tests pass that failed before and changed the files that define the tests, they run once more as they were
+ * at the last accepted state, with the rest of the change in place, and those tests must not fail there.
  */
 import { basename } from "node:path";
-import { compareTests } from "./verdict.js";
 import { isTestPath } from "./reproduction.js";
 import type { TestSummary } from "./types.js";
 
@@ -84,26 +83,25 @@ export function requestNames(instruction: string, paths: Iterable<string>): bool
   });
 }
 
+/** The tests the baseline named that a run no longer names as failing: what the change made pass. */
+export const madePass = (baseline: TestSummary | null, after: TestSummary): string[] =>
+  (baseline?.failing ?? []).filter((name) => !after.failing.includes(name));
+
 /**
- * Why the change does not hold with the tests as they were, or undefined when it does: it must be no worse than
- * the baseline there, and every test the baseline named that the change made pass must not fail there.
+ * Why the change does not hold with the tests as they were, or undefined when it does: every test the baseline
+ * named that the change made pass must not fail there. A test that passed before and fails there is not held
+ * against it: a fix may mean to change what a test asserts, and the request judges that.
  */
 export function heldVerdict(
   baseline: TestSummary | null,
   after: TestSummary,
   held: TestSummary,
 ): { why: string; failing: string[] } | undefined {
-  const fixed = (baseline?.failing ?? []).filter((name) => !after.failing.includes(name));
-  const stillFailing = held.failing.filter((name) => fixed.includes(name));
-  const comparison = compareTests(baseline, held);
-  if (stillFailing.length === 0 && comparison.verdict !== "worse") return undefined;
-  const failing =
-    stillFailing.length > 0 ? stillFailing : comparison.verdict === "worse" ? [...comparison.newFailures] : [];
-  const what =
-    stillFailing.length > 0
-      ? `${stillFailing.length} test(s) that failed before still fail`
-      : comparison.verdict === "worse"
-        ? comparison.why
-        : "";
-  return { why: `with the tests as they were, ${what}: the change to the tests made them pass`, failing };
+  const fixed = madePass(baseline, after);
+  const failing = held.failing.filter((name) => fixed.includes(name));
+  if (failing.length === 0) return undefined;
+  return {
+    why: `with the tests as they were, ${failing.length} test(s) that failed before still fail: the change to the tests made them pass`,
+    failing,
+  };
 }
