@@ -9,6 +9,7 @@ import type { EditResult } from "../core/result.js";
 import { parseReply, type FormatChoice } from "../formats/registry.js";
 import type { PathLookup } from "../formats/types.js";
 import { pathsToRead, planEdits } from "./plan.js";
+import { resolveMissingPaths, withPathCandidates } from "./resolve-paths.js";
 
 export interface EngineOptions {
   /** Which dialect to parse; "auto" (default) detects it per block. */
@@ -89,20 +90,34 @@ export async function planReply(
   readState: ReadState,
   options: EngineOptions = {},
 ): Promise<EngineResult> {
-  const items = parse(reply, options);
+  const parsed = parse(reply, options);
   const snapshot = new Map<string, FileState>();
   const realPaths = new Map<string, string>();
-  for (const path of pathsToRead(items)) {
-    const state: FileState & { readonly realPath?: string } = protectedState(options, path) ?? (await readState(path));
-    // The extra field rides along in the snapshot harmlessly; the planner only looks at kind and content.
-    if (state.realPath !== undefined) realPaths.set(path, state.realPath);
-    snapshot.set(path, state);
-  }
+  const read = async (paths: readonly string[]): Promise<void> => {
+    for (const path of paths) {
+      if (snapshot.has(path)) continue;
+      const state: FileState & { readonly realPath?: string } =
+        protectedState(options, path) ?? (await readState(path));
+      // The extra field rides along in the snapshot harmlessly; the planner only looks at kind and content.
+      if (state.realPath !== undefined) realPaths.set(path, state.realPath);
+      snapshot.set(path, state);
+    }
+  };
+  await read(pathsToRead(parsed));
+  const known = listedPaths(options.knownPaths);
+  const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
+  const { items } = known === undefined ? { items: parsed } : resolveMissingPaths(parsed, missing, known);
+  await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);
   const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
   if (plan.results.length === 0) return noEditsResult();
-  return { results: plan.results, files: plan.writes, applied: plan.applied, summary: plan.summary };
+  const results = known === undefined ? plan.results : withPathCandidates(plan.results, known);
+  return { results, files: plan.writes, applied: plan.applied, summary: plan.summary };
 }
+
+/** The known paths when the caller listed them (a lookup may only answer questions). */
+const listedPaths = (known: EngineOptions["knownPaths"]): Iterable<string> | undefined =>
+  Array.isArray(known) ? known : known instanceof Set ? (known as Set<string>) : undefined;
 
 export const NO_EDITS_MESSAGE =
   "The reply holds no edit this program can read: nothing was changed. Write each change as a SEARCH/REPLACE block " +

@@ -1,0 +1,69 @@
+/**
+ * A path the reply names that no file has, read as the one known file it can only mean (pure): models write a
+ * file's bare name (`response.js`), or put the repository's folder or a diff's `a/` before its path. Only edits of
+ * an existing file's lines move so, and only to a sole candidate, where they must still be found; a deletion, a
+ * rename or a new file keeps its path, and several candidates are named in the failure instead.
+ */
+import type { ParsedItem } from "../core/edit.js";
+import type { EditResult } from "../core/result.js";
+import { normalizeRelativePath } from "./paths.js";
+
+/** An item's path as the planner reads it (normalised), or undefined for a problem or a refused path. */
+function pathOf(item: ParsedItem): string | undefined {
+  if (item.type !== "edit") return undefined;
+  const normal = normalizeRelativePath(item.edit.path);
+  return normal.ok ? normal.path : undefined;
+}
+
+/** Known paths that `path` may stand for: one ending with it, or one it ends with, at a folder boundary. */
+export function pathCandidates(path: string, known: Iterable<string>): string[] {
+  const found: string[] = [];
+  for (const candidate of known) {
+    if (candidate !== path && (candidate.endsWith(`/${path}`) || path.endsWith(`/${candidate}`))) found.push(candidate);
+  }
+  return found.sort();
+}
+
+/** Whether every edit of `path` changes lines it quotes in an existing file. */
+const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
+  items.every(
+    (item) =>
+      item.type !== "edit" ||
+      pathOf(item) !== path ||
+      (item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add")),
+  );
+
+/** The items with each missing path that has a sole candidate, and only line edits, moved to that candidate. */
+export function resolveMissingPaths(
+  items: readonly ParsedItem[],
+  missing: readonly string[],
+  known: Iterable<string>,
+): { items: ParsedItem[]; moved: Map<string, string> } {
+  const moved = new Map<string, string>();
+  const list = [...known];
+  for (const path of missing) {
+    const candidates = pathCandidates(path, list);
+    if (candidates.length === 1 && onlyLineEdits(items, path)) moved.set(path, candidates[0]!);
+  }
+  if (moved.size === 0) return { items: [...items], moved };
+  const resolved = items.map((item): ParsedItem => {
+    const path = pathOf(item);
+    if (item.type !== "edit" || path === undefined) return item;
+    const to = moved.get(path);
+    return to === undefined ? item : { type: "edit", edit: { ...item.edit, path: to } };
+  });
+  return { items: resolved, moved };
+}
+
+/** A failure on a missing path names the known files it may have meant. */
+export function withPathCandidates(results: readonly EditResult[], known: Iterable<string>): EditResult[] {
+  const list = [...known];
+  return results.map((result) => {
+    if (result.ok || result.reason !== "missing-original") return result;
+    const candidates = pathCandidates(result.path, list);
+    if (candidates.length === 0) return result;
+    const shown = candidates.slice(0, 10).join(", ");
+    const more = candidates.length > 10 ? ` and ${candidates.length - 10} more` : "";
+    return { ...result, message: `${result.message} Files of that name: ${shown}${more}.` };
+  });
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { planReply, type ReadState } from "../../../src/apply/plan-reply.js";
+import { pathCandidates } from "../../../src/apply/resolve-paths.js";
+
+const RESPONSE = "res.send = function send(body) {\n  var len\n  return len;\n};\n";
+const files = new Map([
+  ["lib/response.js", RESPONSE],
+  ["lib/request.js", "module.exports = {};\n"],
+  ["test/request.js", "require('../lib/request');\n"],
+]);
+const read: ReadState = (path) => {
+  const content = files.get(path);
+  return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
+};
+const known = [...files.keys()];
+
+const searchReplace = (path: string): string =>
+  [path, "```js", "<<<<<<< SEARCH", "  var len", "=======", "  var len = 0", ">>>>>>> REPLACE", "```", ""].join("\n");
+
+describe("a path no file has, read as the one known file it can only mean", () => {
+  it.each([
+    ["a bare file name", "response.js"],
+    ["the repository's folder before the path", "express/lib/response.js"],
+    ["a diff's a/ before the path", "a/lib/response.js"],
+  ])("%s: the edit lands in that file", async (_, path) => {
+    const result = await planReply(searchReplace(path), read, { partial: true, knownPaths: known });
+    expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "lib/response.js"]]);
+    expect(result.files.get("lib/response.js")).toContain("  var len = 0\n");
+  });
+
+  it("several candidates: nothing moves, and the failure names them", async () => {
+    const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
+    const [result] = (await planReply(reply, read, { partial: true, knownPaths: known })).results;
+    expect(result).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
+    expect(result?.ok === false && result.message).toContain("Files of that name: lib/request.js, test/request.js.");
+  });
+
+  it("a deletion keeps its path, and its failure names the file", async () => {
+    const reply = ["*** Begin Patch", "*** Delete File: response.js", "*** End Patch", ""].join("\n");
+    const [result] = (await planReply(reply, read, { partial: true, knownPaths: known })).results;
+    expect(result).toMatchObject({ ok: false, path: "response.js", reason: "missing-original" });
+    expect(result?.ok === false && result.message).toContain("Files of that name: lib/response.js.");
+  });
+
+  it("a new file keeps its path", async () => {
+    const reply = ["*** Begin Patch", "*** Add File: response.js", "+module.exports = 1;", "*** End Patch", ""].join(
+      "\n",
+    );
+    const result = await planReply(reply, read, { partial: true, knownPaths: known });
+    expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "response.js"]]);
+  });
+
+  it("a file that exists keeps its path, known or not", async () => {
+    const untracked: ReadState = (path) =>
+      path === "response.js" ? Promise.resolve({ kind: "text", content: "  var len\n" }) : read(path);
+    const result = await planReply(searchReplace("response.js"), untracked, { partial: true, knownPaths: known });
+    expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "response.js"]]);
+  });
+
+  it("without a list of the known paths (a lookup only) nothing moves", async () => {
+    const lookup = { has: (path: string) => files.has(path) };
+    const [result] = (await planReply(searchReplace("response.js"), read, { partial: true, knownPaths: lookup }))
+      .results;
+    expect(result).toMatchObject({ ok: false, path: "response.js", reason: "missing-original" });
+  });
+});
+
+describe("candidates", () => {
+  it("end with the path, or are its end, at a folder boundary", () => {
+    const paths = ["lib/response.js", "lib/xresponse.js", "response.jsx", "src/lib/response.js"];
+    expect(pathCandidates("response.js", paths)).toEqual(["lib/response.js", "src/lib/response.js"]);
+    expect(pathCandidates("pkg/lib/response.js", paths)).toEqual(["lib/response.js"]);
+    expect(pathCandidates("lib/response.js", paths)).toEqual(["src/lib/response.js"]);
+  });
+});
