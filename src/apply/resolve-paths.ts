@@ -25,27 +25,41 @@ export function pathCandidates(path: string, known: Iterable<string>): string[] 
 }
 
 /** Whether every edit of `path` changes lines it quotes in an existing file. */
+/** An edit of lines it quotes from an existing file. */
+const isLineEdit = (item: ParsedItem): boolean =>
+  item.type === "edit" && item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add");
+
 const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
-  items.every(
-    (item) =>
-      item.type !== "edit" ||
-      pathOf(item) !== path ||
-      (item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add")),
-  );
+  items.every((item) => item.type !== "edit" || pathOf(item) !== path || isLineEdit(item));
+
+/**
+ * A path written from the repository's root with a leading slash (`/src/app.ts`) is absolute to the planner, which
+ * refuses it: where the rest is a listed file, the edit means that file.
+ */
+function rootRelative(items: readonly ParsedItem[], list: readonly string[]): ParsedItem[] {
+  const listed = new Set(list);
+  return items.map((item): ParsedItem => {
+    if (item.type !== "edit" || !item.edit.path.startsWith("/")) return item;
+    const relative = normalizeRelativePath(item.edit.path.replace(/^\/+/, ""));
+    if (!relative.ok || !listed.has(relative.path) || !isLineEdit(item)) return item;
+    return { type: "edit", edit: { ...item.edit, path: relative.path } };
+  });
+}
 
 /** The items with each missing path that has a sole candidate, and only line edits, moved to that candidate. */
 export function resolveMissingPaths(
-  items: readonly ParsedItem[],
+  parsed: readonly ParsedItem[],
   missing: readonly string[],
   known: Iterable<string>,
 ): { items: ParsedItem[]; moved: Map<string, string> } {
   const moved = new Map<string, string>();
   const list = [...known];
+  const items = rootRelative(parsed, list);
   for (const path of missing) {
     const candidates = pathCandidates(path, list);
     if (candidates.length === 1 && onlyLineEdits(items, path)) moved.set(path, candidates[0]!);
   }
-  if (moved.size === 0) return { items: [...items], moved };
+  if (moved.size === 0) return { items, moved };
   const resolved = items.map((item): ParsedItem => {
     const path = pathOf(item);
     if (item.type !== "edit" || path === undefined) return item;

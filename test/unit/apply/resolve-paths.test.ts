@@ -28,6 +28,17 @@ describe("a path no file has, read as the one known file it can only mean", () =
     expect(result.files.get("lib/response.js")).toContain("  var len = 0\n");
   });
 
+  it("a path written from the root with a leading slash: the edit lands in the listed file", async () => {
+    const result = await planReply(searchReplace("/lib/response.js"), read, { partial: true, knownPaths: known });
+    expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "lib/response.js"]]);
+  });
+
+  it("an absolute path that is no listed file is refused as before", async () => {
+    const [result] = (await planReply(searchReplace("/etc/response.js"), read, { partial: true, knownPaths: known }))
+      .results;
+    expect(result).toMatchObject({ ok: false, reason: "unsafe-path" });
+  });
+
   it("several candidates: nothing moves, and the failure names them", async () => {
     const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
     const [result] = (await planReply(reply, read, { partial: true, knownPaths: known })).results;
