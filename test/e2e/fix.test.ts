@@ -126,6 +126,13 @@ describe("patchsmith fix, real adapters", () => {
     expectAttributedCommits(report, 1);
   });
 
+  it("lands an edit that names its file by the bare file name, in the repository's only file of that name", async () => {
+    const { report } = await fix([block("stats.js", BUGGY, FIXED, "fix(stats): divide the mean by the count")]);
+    expect(report.status).toBe("success");
+    expect(report.attempts[0]!.edits).toEqual([{ path: "src/stats.js", ok: true, strategy: "exact" }]);
+    expectAttributedCommits(report, 1);
+  });
+
   it("rejects a fix that breaks another test and commits the repair of the next attempt", async () => {
     const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
     const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
