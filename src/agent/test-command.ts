@@ -4,6 +4,8 @@
  * the test runner and passes back as `pytestAvailable`.
  */
 
+import { chainedTestScript, shellQuote } from "./chained-script.js";
+
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
 export interface TestCommand {
@@ -67,10 +69,17 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>): Detection | 
   if (test === undefined || NPM_PLACEHOLDER.test(test)) return undefined;
   const pre = scripts["pretest"] !== undefined;
   const post = scripts["posttest"] !== undefined;
-  if (!pre && !post) return { kind: "command", command: "npm test" };
+  // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
+  // each part as npm would run it: in a shell with the project's bin folder on PATH.
+  const chained = chainedTestScript(test);
+  if (!pre && !post && chained === undefined) return { kind: "command", command: "npm test" };
+  const testSteps =
+    chained === undefined
+      ? [{ command: "npm test --ignore-scripts", main: true }]
+      : chained.parts.map((part, i) => ({ command: `npm exec -c ${shellQuote(part)}`, main: i === chained.main }));
   const steps: TestStep[] = [
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
-    { command: "npm test --ignore-scripts", main: true },
+    ...testSteps,
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
   ];
   return { kind: "command", command: "npm test", steps };

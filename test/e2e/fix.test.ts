@@ -64,6 +64,23 @@ function expectAttributedCommits(report: FixReport, count: number): void {
   }
 }
 
+/** A lint that fails on an untouched file (README.md) whatever the change, and on a `debugger` in src/stats.js. */
+const LINT_SCRIPT = [
+  'import { readFileSync } from "node:fs";',
+  "let problems = 0;",
+  'if (readFileSync("README.md", "utf8").includes("helpers.")) {',
+  '  console.error("README.md:3:26  error  Sentences end without a full stop  house/style");',
+  "  problems++;",
+  "}",
+  'readFileSync("src/stats.js", "utf8").split("\\n").forEach((line, i) => {',
+  '  if (!line.includes("debugger")) return;',
+  "  console.error(`src/stats.js:${i + 1}:3  error  Unexpected debugger statement  no-debugger`);",
+  "  problems++;",
+  "});",
+  "process.exit(problems > 0 ? 1 : 0);",
+  "",
+].join("\n");
+
 describe("patchsmith fix, real adapters", () => {
   it("fixes a Node project: one attributed commit on a new branch, tests red before and green after", async () => {
     const { report, server } = await fix([FIX]);
@@ -208,6 +225,40 @@ describe("patchsmith fix, real adapters", () => {
     });
   });
 
+  describe("a lint chained before the tests in the test script fails whatever the change", () => {
+    const chainedRepo = () =>
+      makeNodeRepo({
+        files: {
+          "package.json": `${JSON.stringify({
+            name: "tiny-stats",
+            type: "module",
+            private: true,
+            scripts: { test: "node scripts/lint.js && node --test" },
+          })}\n`,
+          "scripts/lint.js": LINT_SCRIPT,
+        },
+      });
+
+    it("the tests still run and judge the fix: the failing test is named before and passes after", async () => {
+      const { report } = await fix([FIX, "DONE"], {}, chainedRepo());
+      expect(report.tests.before!.failing).toEqual(["mean averages the values"]);
+      expect(report.attempts[0]!.accepted).toBe(true);
+      expect(report.tests.after!.failing).toEqual([]);
+      expect(report.status).toBe("success");
+      expectAttributedCommits(report, 1);
+    });
+
+    it("a change that breaks another test is not accepted, though the lint fails as before", async () => {
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
+      const breaking = [FIX, block("src/stats.js", MAX, MIN)].join("\n\n");
+      const { report } = await fix([breaking, breaking], { maxAttempts: 1 }, chainedRepo());
+      expect(report.attempts[0]!.tests!.failing).toEqual(["max finds the largest value"]);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false]);
+      expect(report.commits).toEqual([]);
+    });
+  });
+
   describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
     const lifecycleRepo = () =>
       makeNodeRepo({
@@ -218,21 +269,7 @@ describe("patchsmith fix, real adapters", () => {
             private: true,
             scripts: { pretest: "node scripts/lint.js", test: "node --test", posttest: "node scripts/audit.js" },
           })}\n`,
-          "scripts/lint.js": [
-            'import { readFileSync } from "node:fs";',
-            "let problems = 0;",
-            'if (readFileSync("README.md", "utf8").includes("helpers.")) {',
-            '  console.error("README.md:3:26  error  Sentences end without a full stop  house/style");',
-            "  problems++;",
-            "}",
-            'readFileSync("src/stats.js", "utf8").split("\\n").forEach((line, i) => {',
-            '  if (!line.includes("debugger")) return;',
-            "  console.error(`src/stats.js:${i + 1}:3  error  Unexpected debugger statement  no-debugger`);",
-            "  problems++;",
-            "});",
-            "process.exit(problems > 0 ? 1 : 0);",
-            "",
-          ].join("\n"),
+          "scripts/lint.js": LINT_SCRIPT,
           "scripts/audit.js": [
             'console.error("npm error code ENOTCACHED");',
             'console.error("npm error audit: the registry cannot be reached");',

@@ -108,6 +108,29 @@ describe("test command detection", () => {
       command: "npm test",
     });
   });
+  it("runs a test script that chains checks around one test runner part by part, as npm would run each", () => {
+    const npm = (scripts: Record<string, string>) =>
+      detectTestCommand(facts({ "package.json": JSON.stringify({ scripts }) }));
+    expect(npm({ test: "xo && c8 ava && tsd", posttest: "npm audit" })).toEqual({
+      kind: "command",
+      command: "npm test",
+      steps: [
+        { command: "npm exec -c 'xo'", main: false },
+        { command: "npm exec -c 'c8 ava'", main: true },
+        { command: "npm exec -c 'tsd'", main: false },
+        { command: "npm run posttest", main: false },
+      ],
+    });
+    expect(npm({ test: "eslint 'src/**/*.js' && NODE_ENV=test mocha" })).toMatchObject({
+      steps: [
+        { command: String.raw`npm exec -c 'eslint '\''src/**/*.js'\'''`, main: false },
+        { command: "npm exec -c 'NODE_ENV=test mocha'", main: true },
+      ],
+    });
+    // No runner, two runners, or a chain the shell reads otherwise: one command.
+    for (const test of ["npm run lint && npm run unit", "jest && vitest", "xo || true && ava", "lint; mocha"])
+      expect(npm({ test }), test).toEqual({ kind: "command", command: "npm test" });
+  });
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
       kind: "python",

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { andParts, chainedTestScript, shellQuote } from "../../../src/agent/chained-script.js";
+
+describe("a command's parts joined by && at its top level", () => {
+  it("are split and trimmed", () => {
+    expect(andParts("xo && c8 ava&&tsd")).toEqual(["xo", "c8 ava", "tsd"]);
+    expect(andParts("tsc -p . | tee log && node --test")).toEqual(["tsc -p . | tee log", "node --test"]);
+  });
+
+  it("keep quotes, escapes, subshells and command substitutions whole", () => {
+    expect(andParts(`echo "a && b" && echo 'c && d' && echo \\&\\& && (x && y) && echo $(p && q) && mocha`)).toEqual([
+      `echo "a && b"`,
+      `echo 'c && d'`,
+      "echo \\&\\&",
+      "(x && y)",
+      "echo $(p && q)",
+      "mocha",
+    ]);
+  });
+
+  it("are none for one part, or where the top level sequences commands otherwise", () => {
+    for (const command of ["mocha", "lint || true && mocha", "lint; mocha", "lint & mocha", "lint\nmocha", `a && "b`])
+      expect(andParts(command), command).toBeUndefined();
+  });
+});
+
+describe("a chained test script", () => {
+  it("names the one part that runs a test runner", () => {
+    expect(chainedTestScript("xo && c8 ava && tsd")).toEqual({ parts: ["xo", "c8 ava", "tsd"], main: 1 });
+    expect(chainedTestScript("node scripts/lint.js && node --test")?.main).toBe(1);
+    expect(chainedTestScript("tsc && ./node_modules/.bin/jest --ci")?.main).toBe(1);
+  });
+
+  it("is none without exactly one runner part", () => {
+    expect(chainedTestScript("npm run lint && npm run unit")).toBeUndefined();
+    expect(chainedTestScript("jest && vitest")).toBeUndefined();
+    // A word that only contains a runner's name is none.
+    expect(chainedTestScript("lint-staged && tapestry")).toBeUndefined();
+  });
+});
+
+describe("a single-quoted shell word", () => {
+  it("closes, escapes and reopens around a quote", () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});
