@@ -1,17 +1,30 @@
 /**
- * AVA: `✘ [fail]: name` lines name the failures; the details follow after a rule, each under the test's name on a
- * line of its own (the file and line, the code, the difference).
+ * AVA: `✘ [fail]: name` lines name the failures (AVA 4 and later; AVA 3 writes `✖ name`, with a duration when slow);
+ * the details follow after a rule, each under the test's name on a line of its own (the file and line, the code,
+ * the difference).
  */
 import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const FAILED = /^\s*✘ \[fail\]: (.+?)(?:\s+Error thrown in test)?\s*$/;
+const FAILED_V3 = /^\s*✖ (.+?)(?:\s+Error thrown in test)?(?:\s+\(\d+m?s\))?\s*$/;
+/** AVA 3's ✖ lines that are no test: a file that failed to run, a run that timed out. */
+const NOT_A_TEST =
+  /^(?:Timed out\b|No tests found\b|Couldn’t find any files|Couldn't find any files|.* exited with a non-zero exit code\b|Internal error\b)/;
+/** AVA 3's closing count, which tells its ✖ lines from node:test's (that one closes with `ℹ tests N`). */
+const SUMMARY_V3 = /^\s*\d+ (?:tests? failed|known failures?|uncaught exceptions?|unhandled rejections?)\s*$/;
+
+function failedNames(lines: readonly string[]): string[] {
+  const names = lines.map((l) => FAILED.exec(l)?.[1]).filter((n): n is string => n !== undefined);
+  if (names.length > 0 || !lines.some((l) => SUMMARY_V3.test(l))) return names;
+  return lines.map((l) => FAILED_V3.exec(l)?.[1]).filter((n): n is string => n !== undefined && !NOT_A_TEST.test(n));
+}
 
 export const ava: RunnerFormat = {
   runner: "ava",
-  detect: (lines) => lines.some((l) => FAILED.test(l)),
+  detect: (lines) => failedNames(lines).length > 0,
   parse(lines) {
-    const names = lines.map((l) => FAILED.exec(l)?.[1]).filter((n): n is string => n !== undefined);
+    const names = failedNames(lines);
     const heading = (line: string): string | undefined =>
       names.find((n) => line.trim() === n || line.trim().endsWith(` › ${n}`));
     const detailsFrom = lines.findIndex((l) => /^\s*─+\s*$/.test(l));

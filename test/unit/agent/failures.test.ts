@@ -26,6 +26,14 @@ describe("parseFailures on outputs of runners CI does not install (fixtures/runn
     expect(failures[1]!.text).toContain("avatest/calc.test.js:5:48");
   });
 
+  it("AVA 3: the ✖ names (a duration or an error thrown aside), and each test's difference under its name", () => {
+    const { runners, failures } = parseFailures(fixture("ava3.txt"));
+    expect(runners).toEqual(["ava"]);
+    expect(failures.map((f) => f.name)).toEqual(["calc › averages", "calc › parse › reads --flag=false as false"]);
+    expect(failures[0]!.text).toContain("- 6\n  + 4");
+    expect(failures[1]!.text).toContain("avatest/calc.test.js:6:20");
+  });
+
   it("go test: subtests by their full name, the t.Errorf lines, with or without -v", () => {
     for (const file of ["go.txt", "go-verbose.txt"]) {
       const { failures } = parseFailures(fixture(file));
