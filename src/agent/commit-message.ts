@@ -54,13 +54,18 @@ const FIX_WORD = /\bfix(es|ed|ing)?\b/i;
 const FEATURE_WORDS = /\b(add|implement|support|introduce|create|new)\b/i;
 const REFACTOR_WORDS = /\b(refactor|rename|extract|simplify|clean ?up|move)\b/i;
 
-function commitType(instruction: string, paths: readonly string[]): (typeof TYPES)[number] {
+/** What the tests said of the change: it made tests pass that failed before (then it is a fix, whatever the words). */
+export interface ChangeFacts {
+  readonly fixesFailingTests?: boolean;
+}
+
+function commitType(instruction: string, paths: readonly string[], facts: ChangeFacts): (typeof TYPES)[number] {
   const isDoc = (p: string): boolean => /\.(md|rst|txt|adoc)$/i.test(p) || p.startsWith("docs/");
   const isTest = (p: string): boolean =>
     /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|(^|\/)test_[^/]*$/i.test(p);
   if (paths.length > 0 && paths.every(isDoc)) return "docs";
   if (paths.length > 0 && paths.every(isTest)) return "test";
-  if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction)) return "fix";
+  if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction) || facts.fixesFailingTests === true) return "fix";
   if (REFACTOR_WORDS.test(instruction)) return "refactor";
   if (FEATURE_WORDS.test(instruction)) return "feat";
   return "chore";
@@ -85,8 +90,8 @@ function commitScope(paths: readonly string[]): string | undefined {
 }
 
 /** A subject built without the model: type from the instruction's words, scope from the paths. */
-export function fallbackSubject(instruction: string, paths: readonly string[]): string {
-  const type = commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths);
+export function fallbackSubject(instruction: string, paths: readonly string[], facts: ChangeFacts = {}): string {
+  const type = commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
   const scope = commitScope(paths);
   const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;
   const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
@@ -110,13 +115,18 @@ export function fallbackSubject(instruction: string, paths: readonly string[]): 
 }
 
 /** The model's subject when it passes the checks, else the fallback. */
-export function chooseSubject(reply: string, instruction: string, paths: readonly string[]): string {
+export function chooseSubject(
+  reply: string,
+  instruction: string,
+  paths: readonly string[],
+  facts: ChangeFacts = {},
+): string {
   const proposed = extractCommitSubject(reply);
   if (proposed !== undefined) {
     const check = validateSubject(proposed);
     if (check.ok) return check.subject;
   }
-  return fallbackSubject(instruction, paths);
+  return fallbackSubject(instruction, paths, facts);
 }
 
 /** A trailer value is one line; a newline in it would let a requester forge further trailers. */

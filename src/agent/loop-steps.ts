@@ -5,8 +5,9 @@
 import { readText, retryPromptFor } from "./apply-step.js";
 import type { runEditPhase, LoopStop } from "./attempt.js";
 import { buildNoEditsPrompt, buildReflectionPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
-import { buildCommitMessage, chooseSubject } from "./commit-message.js";
+import { buildCommitMessage, chooseSubject, type ChangeFacts } from "./commit-message.js";
 import type { evaluateAttempt } from "./evaluate.js";
+import { madePass } from "./held-tests.js";
 import type { LoopInput, LoopResult } from "./loop.js";
 import type { AttemptReport, CommitInfo, TestSummary } from "./types.js";
 
@@ -80,6 +81,7 @@ export async function commitAttempt(
   replies: readonly string[],
   touched: ReadonlySet<string>,
   written: ReadonlyMap<string, string | null>,
+  facts: ChangeFacts,
 ): Promise<CommitInfo | undefined> {
   const { request } = input;
   const changed = await input.sandbox.changedPaths();
@@ -88,6 +90,7 @@ export async function commitAttempt(
       replies.join("\n"),
       request.instruction,
       changed.filter((p) => touched.has(p)),
+      facts,
     ),
   );
   const message = buildCommitMessage({
@@ -146,12 +149,16 @@ export async function acceptAttempt(
 ): Promise<string | undefined> {
   state.accepted++;
   state.pending = false;
+  const before = state.baseline;
+  const after = evaluation.tests;
+  const fixesFailingTests =
+    before !== null && after !== null && !before.passed && (after.passed || madePass(before, after).length > 0);
   state.baseline = evaluation.tests ?? state.baseline;
   for (const path of state.touched) state.lastGood.set(path, (await readText(input.tree, path)) ?? null);
   let sha: string | undefined;
   if (input.request.noCommit !== true) {
     input.progress("committing", `attempt ${number}`);
-    const made = await commitAttempt(input, phase.replies, state.touched, state.written);
+    const made = await commitAttempt(input, phase.replies, state.touched, state.written, { fixesFailingTests });
     if (made !== undefined) state.commits.push(made);
     sha = made?.sha;
   }

@@ -253,6 +253,13 @@ describe("commit subjects", () => {
     );
     expect(fallbackSubject("Add a --json flag", ["src/cli/a.ts", "src/cli/b.ts"])).toBe("feat(src): add a --json flag");
     expect(fallbackSubject("Document the flags", ["README.md"])).toBe("docs(readme): document the flags");
+    // A change that made failing tests pass is a fix, whatever the words.
+    expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"], { fixesFailingTests: true })).toBe(
+      "fix(response): do not set Content-Length",
+    );
+    expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"])).toBe(
+      "chore(response): do not set Content-Length",
+    );
     const long = fallbackSubject(`/fix ${"make the widget frobnicate ".repeat(10)}`, []);
     expect(long.length).toBeLessThanOrEqual(72);
     expect(long.startsWith("chore: make the widget")).toBe(true);
