@@ -42,10 +42,20 @@ export function andParts(command: string): string[] | undefined {
   return parts.length > 1 && parts.every((p) => p !== "") ? parts : undefined;
 }
 
-/** The parts of a test script and which one runs the tests, when exactly one part runs a known test runner. */
+/**
+ * A part that changes the shell the later parts run in (`cd packages/core`, `export CI=1`, a bare assignment): run
+ * apart, the later parts would run elsewhere.
+ */
+const SETS_STATE =
+  /^(?:(?:cd|pushd|popd|export|source|\.|set|unset|ulimit|umask|alias|shopt)(?:\s|$)|[A-Za-z_]\w*=\S*\s*$)/;
+
+/**
+ * The parts of a test script and which one runs the tests, when exactly one part runs a known test runner and no
+ * part changes the shell the others run in.
+ */
 export function chainedTestScript(script: string): { parts: string[]; main: number } | undefined {
   const parts = andParts(script);
-  if (parts === undefined) return undefined;
+  if (parts === undefined || parts.some((part) => SETS_STATE.test(part))) return undefined;
   const runners = parts.flatMap((part, i) => (RUNNER.test(part) ? [i] : []));
   return runners.length === 1 ? { parts, main: runners[0]! } : undefined;
 }

@@ -34,6 +34,11 @@ describe("a chained test script", () => {
   it("is none without exactly one runner part", () => {
     expect(chainedTestScript("npm run lint && npm run unit")).toBeUndefined();
     expect(chainedTestScript("jest && vitest")).toBeUndefined();
+    // A part that changes the shell the others run in keeps the script whole.
+    expect(chainedTestScript("cd packages/core && jest")).toBeUndefined();
+    expect(chainedTestScript("export NODE_OPTIONS=--no-warnings && mocha")).toBeUndefined();
+    expect(chainedTestScript("NODE_ENV=test && mocha")).toBeUndefined();
+    expect(chainedTestScript("eslint . && NODE_ENV=test mocha")?.main).toBe(1);
     // A word that only contains a runner's name is none.
     expect(chainedTestScript("lint-staged && tapestry")).toBeUndefined();
   });
