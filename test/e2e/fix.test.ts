@@ -207,6 +207,28 @@ describe("patchsmith fix, real adapters", () => {
       expect(report.changedFiles.map((f) => f.path)).toEqual(["src/stats.js"]);
     });
 
+    it("in a Python project, a skip decorator: the tests run as they were, and the real fix is committed", async () => {
+      const py = makePythonRepo();
+      const bug = py.bug!;
+      const skip = block(
+        "tests/test_bounds.py",
+        "    def test_clamp_inside(self):",
+        '    @unittest.skip("later")\n    def test_clamp_inside(self):',
+      );
+      const fixIt = block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range");
+      const { report } = await fix(
+        [skip, fixIt],
+        { instruction: "clamp() returns the wrong value inside the range" },
+        py,
+      );
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.attempts[0]!.note).toContain(
+        "with the tests as they were, 1 test(s) that failed before still fail",
+      );
+      expect(report.changedFiles.map((f) => f.path)).toEqual(["calc/bounds.py"]);
+      expect(report.status).toBe("success");
+    });
+
     it("is what a request that names the test file asks for", async () => {
       const { report } = await fix([SKIP], { instruction: "Skip the mean test in test/stats.test.js for now" });
       expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
