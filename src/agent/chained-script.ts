@@ -49,16 +49,35 @@ export function andParts(command: string): string[] | undefined {
 const SETS_STATE =
   /^(?:(?:cd|pushd|popd|export|source|\.|set|unset|ulimit|umask|alias|shopt)(?:\s|$)|[A-Za-z_]\w*=\S*\s*$)/;
 
+/** `npm run name` (or `npm run-script name`), alone: a part that runs another script of the package. */
+const NPM_RUN = /^npm\s+(?:run|run-script)\s+([\w:.@/-]+)$/;
+
+/** Whether a part runs a test runner, itself or through the package's scripts it names (a few levels down). */
+function runsTests(part: string, scripts: Readonly<Record<string, string>>, depth = 0): boolean {
+  if (RUNNER.test(part)) return true;
+  const named = NPM_RUN.exec(part)?.[1];
+  const script = named === undefined ? undefined : scripts[named];
+  if (script === undefined || depth >= 3) return false;
+  return (andParts(script) ?? [script]).some((p) => runsTests(p, scripts, depth + 1));
+}
+
 /**
- * The parts of a test script and which one runs the tests, when exactly one part runs a known test runner and no
- * part changes the shell the others run in.
+ * The parts of a test script and which one runs the tests (the first that runs a known test runner, itself or
+ * through a script it names; the others, other runners too, are judged as the steps around the tests are), when
+ * one does and no part changes the shell the others run in.
  */
-export function chainedTestScript(script: string): { parts: string[]; main: number } | undefined {
+export function chainedTestScript(
+  script: string,
+  scripts: Readonly<Record<string, string>> = {},
+): { parts: string[]; main: number } | undefined {
   const parts = andParts(script);
   if (parts === undefined || parts.some((part) => SETS_STATE.test(part))) return undefined;
-  const runners = parts.flatMap((part, i) => (RUNNER.test(part) ? [i] : []));
-  return runners.length === 1 ? { parts, main: runners[0]! } : undefined;
+  const main = parts.findIndex((part) => runsTests(part, scripts));
+  return main < 0 ? undefined : { parts, main };
 }
+
+/** How a part runs as npm would run it: `npm run name` as it is, anything else in npm's shell and PATH. */
+export const partCommand = (part: string): string => (NPM_RUN.test(part) ? part : `npm exec -c ${shellQuote(part)}`);
 
 /** A single-quoted shell word. */
 export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;

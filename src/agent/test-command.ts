@@ -4,7 +4,7 @@
  * the test runner and passes back as `pytestAvailable`.
  */
 
-import { chainedTestScript, shellQuote } from "./chained-script.js";
+import { chainedTestScript, partCommand } from "./chained-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
@@ -70,13 +70,13 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>): Detection | 
   const pre = scripts["pretest"] !== undefined;
   const post = scripts["posttest"] !== undefined;
   // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
-  // each part as npm would run it: in a shell with the project's bin folder on PATH.
-  const chained = chainedTestScript(test);
+  // each part as npm would run it.
+  const chained = chainedTestScript(test, scripts);
   if (!pre && !post && chained === undefined) return { kind: "command", command: "npm test" };
   const testSteps =
     chained === undefined
       ? [{ command: "npm test --ignore-scripts", main: true }]
-      : chained.parts.map((part, i) => ({ command: `npm exec -c ${shellQuote(part)}`, main: i === chained.main }));
+      : chained.parts.map((part, i) => ({ command: partCommand(part), main: i === chained.main }));
   const steps: TestStep[] = [
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,

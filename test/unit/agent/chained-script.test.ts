@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { andParts, chainedTestScript, shellQuote } from "../../../src/agent/chained-script.js";
+import { andParts, chainedTestScript, partCommand, shellQuote } from "../../../src/agent/chained-script.js";
 
 describe("a command's parts joined by && at its top level", () => {
   it("are split and trimmed", () => {
@@ -25,22 +25,43 @@ describe("a command's parts joined by && at its top level", () => {
 });
 
 describe("a chained test script", () => {
-  it("names the one part that runs a test runner", () => {
+  it("names the first part that runs a test runner", () => {
     expect(chainedTestScript("xo && c8 ava && tsd")).toEqual({ parts: ["xo", "c8 ava", "tsd"], main: 1 });
     expect(chainedTestScript("node scripts/lint.js && node --test")?.main).toBe(1);
     expect(chainedTestScript("tsc && ./node_modules/.bin/jest --ci")?.main).toBe(1);
+    expect(chainedTestScript("jest && vitest")?.main).toBe(0);
   });
 
-  it("is none without exactly one runner part", () => {
+  it("finds the runner through the scripts a part runs", () => {
+    const scripts = {
+      "test:lint": "eslint lib",
+      "test:unit": "npm run unit:all",
+      "unit:all": "node bin/setup.js mocha test/unit --exit",
+      "test:browser": "karma start --single-run",
+    };
+    const chain = "npm run test:lint && npm run test:unit && npm run test:browser";
+    expect(chainedTestScript(chain, scripts)).toEqual({
+      parts: ["npm run test:lint", "npm run test:unit", "npm run test:browser"],
+      main: 1,
+    });
+    expect(chainedTestScript("npm run test:lint && npm run test:types", scripts)).toBeUndefined();
+  });
+
+  it("is none without a runner part, or with a part that changes the shell the others run in", () => {
     expect(chainedTestScript("npm run lint && npm run unit")).toBeUndefined();
-    expect(chainedTestScript("jest && vitest")).toBeUndefined();
-    // A part that changes the shell the others run in keeps the script whole.
     expect(chainedTestScript("cd packages/core && jest")).toBeUndefined();
     expect(chainedTestScript("export NODE_OPTIONS=--no-warnings && mocha")).toBeUndefined();
     expect(chainedTestScript("NODE_ENV=test && mocha")).toBeUndefined();
     expect(chainedTestScript("eslint . && NODE_ENV=test mocha")?.main).toBe(1);
     // A word that only contains a runner's name is none.
     expect(chainedTestScript("lint-staged && tapestry")).toBeUndefined();
+  });
+});
+
+describe("a part's command", () => {
+  it("runs another script as npm run does, anything else in npm's shell", () => {
+    expect(partCommand("npm run test:unit")).toBe("npm run test:unit");
+    expect(partCommand("c8 ava")).toBe("npm exec -c 'c8 ava'");
   });
 });
 

@@ -127,8 +127,14 @@ describe("test command detection", () => {
         { command: "npm exec -c 'NODE_ENV=test mocha'", main: true },
       ],
     });
-    // No runner, two runners, or a chain the shell reads otherwise: one command.
-    for (const test of ["npm run lint && npm run unit", "jest && vitest", "xo || true && ava", "lint; mocha"])
+    expect(npm({ test: "node --test && npm run check:types", "check:types": "tsc" })).toMatchObject({
+      steps: [
+        { command: "npm exec -c 'node --test'", main: true },
+        { command: "npm run check:types", main: false },
+      ],
+    });
+    // No runner, or a chain the shell reads otherwise: one command.
+    for (const test of ["npm run lint && npm run unit", "xo || true && ava", "lint; mocha"])
       expect(npm({ test }), test).toEqual({ kind: "command", command: "npm test" });
   });
   it("detects pytest projects with a unittest fallback", () => {
