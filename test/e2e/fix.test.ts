@@ -81,6 +81,16 @@ const LINT_SCRIPT = [
   "",
 ].join("\n");
 
+/** The Node repository with these npm scripts, LINT_SCRIPT as scripts/lint.js, and `files` besides. */
+const lintedRepo = (scripts: Record<string, string>, files: Record<string, string> = {}): TempRepo =>
+  makeNodeRepo({
+    files: {
+      "package.json": `${JSON.stringify({ name: "tiny-stats", type: "module", private: true, scripts })}\n`,
+      "scripts/lint.js": LINT_SCRIPT,
+      ...files,
+    },
+  });
+
 describe("patchsmith fix, real adapters", () => {
   it("fixes a Node project: one attributed commit on a new branch, tests red before and green after", async () => {
     const { report, server } = await fix([FIX]);
@@ -248,18 +258,7 @@ describe("patchsmith fix, real adapters", () => {
   });
 
   describe("a lint chained before the tests in the test script fails whatever the change", () => {
-    const chainedRepo = () =>
-      makeNodeRepo({
-        files: {
-          "package.json": `${JSON.stringify({
-            name: "tiny-stats",
-            type: "module",
-            private: true,
-            scripts: { test: "node scripts/lint.js && node --test" },
-          })}\n`,
-          "scripts/lint.js": LINT_SCRIPT,
-        },
-      });
+    const chainedRepo = () => lintedRepo({ test: "node scripts/lint.js && node --test" });
 
     it("the tests still run and judge the fix: the failing test is named before and passes after", async () => {
       const { report } = await fix([FIX, "DONE"], {}, chainedRepo());
@@ -283,15 +282,9 @@ describe("patchsmith fix, real adapters", () => {
 
   describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
     const lifecycleRepo = () =>
-      makeNodeRepo({
-        files: {
-          "package.json": `${JSON.stringify({
-            name: "tiny-stats",
-            type: "module",
-            private: true,
-            scripts: { pretest: "node scripts/lint.js", test: "node --test", posttest: "node scripts/audit.js" },
-          })}\n`,
-          "scripts/lint.js": LINT_SCRIPT,
+      lintedRepo(
+        { pretest: "node scripts/lint.js", test: "node --test", posttest: "node scripts/audit.js" },
+        {
           "scripts/audit.js": [
             'console.error("npm error code ENOTCACHED");',
             'console.error("npm error audit: the registry cannot be reached");',
@@ -299,7 +292,7 @@ describe("patchsmith fix, real adapters", () => {
             "",
           ].join("\n"),
         },
-      });
+      );
 
     it("the tests still run and judge the fix: the failing test is named before and passes after", async () => {
       const { report, server } = await fix([FIX, "DONE"], {}, lifecycleRepo());
