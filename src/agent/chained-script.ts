@@ -4,6 +4,7 @@
  * before and after a change alike; run part by part, the tests run whatever the lint says, and each part is judged
  * on its own.
  */
+import { shellQuote } from "./shell-quote.js";
 
 /** Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `node --test`). */
 const RUNNER =
@@ -78,6 +79,3 @@ export function chainedTestScript(
 
 /** How a part runs as npm would run it: `npm run name` as it is, anything else in npm's shell and PATH. */
 export const partCommand = (part: string): string => (NPM_RUN.test(part) ? part : `npm exec -c ${shellQuote(part)}`);
-
-/** A single-quoted shell word. */
-export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -4,6 +4,7 @@
  * for the package manager it declares, the virtual environment set-up makes, the package managers' caches.
  */
 import { parse as parseToml } from "smol-toml";
+import { shellQuote } from "./shell-quote.js";
 import type { ProjectFacts } from "./test-command.js";
 
 export type SetupSource = "request" | "repo-config" | "detected";
@@ -112,8 +113,6 @@ function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<str
   if (has("package-lock.json") || has("npm-shrinkwrap.json")) return { commands: ["npm ci --prefer-offline"], shims };
   return { commands: ["npm install --prefer-offline"], shims };
 }
-
-const shellQuote = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
 
 /** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
 export function pythonExtras(facts: ProjectFacts): string[] {

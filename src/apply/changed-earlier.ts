@@ -18,6 +18,8 @@ export interface FileVersions {
 
 /** Lines of context quoted on each side of the changed lines. */
 const CONTEXT = 2;
+/** Past this many changed lines between the versions the line diff gives up (it costs lines × changes). */
+const MAX_CHANGED_LINES = 2_000;
 
 const NOT_FOUND = new Set(["search-not-found", "hunk-context-mismatch"]);
 
@@ -68,7 +70,8 @@ function changedEarlierMessage(result: FailedEdit, { earlier, current }: FileVer
 
 /**
  * The lines of `now` that stand where lines [from, to) of `before` stood: those kept, and those written in place
- * of any of them (or inserted between two of them); undefined when none of them changed.
+ * of any of them (or inserted between two of them); undefined when none of them changed, or when the versions
+ * differ too much to say.
  */
 function currentRegion(
   before: readonly string[],
@@ -85,7 +88,8 @@ function currentRegion(
     start = Math.min(start, first);
     end = Math.max(end, last);
   };
-  const parts = diffArrays(before as string[], now as string[]);
+  const parts = diffArrays(before as string[], now as string[], { maxEditLength: MAX_CHANGED_LINES });
+  if (parts === undefined) return undefined;
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
     const count = part.count;

@@ -106,7 +106,7 @@ export async function planReply(
   await read(pathsToRead(parsed));
   const known = listedPaths(options.knownPaths);
   const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
-  const { items } = known === undefined ? { items: parsed } : resolveMissingPaths(parsed, missing, known);
+  const items = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
   await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);
   const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });

@@ -24,11 +24,11 @@ export function pathCandidates(path: string, known: Iterable<string>): string[] 
   return found.sort();
 }
 
-/** Whether every edit of `path` changes lines it quotes in an existing file. */
 /** An edit of lines it quotes from an existing file. */
 const isLineEdit = (item: ParsedItem): boolean =>
   item.type === "edit" && item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add");
 
+/** Whether every edit of `path` changes lines it quotes in an existing file. */
 const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
   items.every((item) => item.type !== "edit" || pathOf(item) !== path || isLineEdit(item));
 
@@ -36,41 +36,44 @@ const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
  * A path written from the repository's root with a leading slash (`/src/app.ts`) is absolute to the planner, which
  * refuses it: where the rest is a listed file, the edit means that file.
  */
-function rootRelative(items: readonly ParsedItem[], list: readonly string[]): ParsedItem[] {
-  const listed = new Set(list);
-  return items.map((item): ParsedItem => {
-    if (item.type !== "edit" || !item.edit.path.startsWith("/")) return item;
-    const relative = normalizeRelativePath(item.edit.path.replace(/^\/+/, ""));
-    if (!relative.ok || !listed.has(relative.path) || !isLineEdit(item)) return item;
-    return { type: "edit", edit: { ...item.edit, path: relative.path } };
-  });
+function rootRelative(item: ParsedItem, listed: ReadonlySet<string>): ParsedItem {
+  if (item.type !== "edit" || !item.edit.path.startsWith("/") || !isLineEdit(item)) return item;
+  const relative = normalizeRelativePath(item.edit.path.replace(/^\/+/, ""));
+  if (!relative.ok || !listed.has(relative.path)) return item;
+  return { type: "edit", edit: { ...item.edit, path: relative.path } };
 }
 
-/** The items with each missing path that has a sole candidate, and only line edits, moved to that candidate. */
+/**
+ * The items, with each missing path that has a sole candidate, and only line edits, moved to that candidate, and
+ * each root-relative path written with a leading slash made relative. The known paths are read only when a path
+ * needs them.
+ */
 export function resolveMissingPaths(
   parsed: readonly ParsedItem[],
   missing: readonly string[],
   known: Iterable<string>,
-): { items: ParsedItem[]; moved: Map<string, string> } {
-  const moved = new Map<string, string>();
+): ParsedItem[] {
+  const slashed = parsed.some((item) => item.type === "edit" && item.edit.path.startsWith("/"));
+  if (missing.length === 0 && !slashed) return [...parsed];
   const list = [...known];
-  const items = rootRelative(parsed, list);
+  const listed = new Set(list);
+  const items = slashed ? parsed.map((item) => rootRelative(item, listed)) : [...parsed];
+  const moved = new Map<string, string>();
   for (const path of missing) {
     const candidates = pathCandidates(path, list);
     if (candidates.length === 1 && onlyLineEdits(items, path)) moved.set(path, candidates[0]!);
   }
-  if (moved.size === 0) return { items, moved };
-  const resolved = items.map((item): ParsedItem => {
+  if (moved.size === 0) return items;
+  return items.map((item): ParsedItem => {
     const path = pathOf(item);
-    if (item.type !== "edit" || path === undefined) return item;
-    const to = moved.get(path);
-    return to === undefined ? item : { type: "edit", edit: { ...item.edit, path: to } };
+    const to = path === undefined ? undefined : moved.get(path);
+    return to === undefined || item.type !== "edit" ? item : { type: "edit", edit: { ...item.edit, path: to } };
   });
-  return { items: resolved, moved };
 }
 
 /** A failure on a missing path names the known files it may have meant. */
 export function withPathCandidates(results: readonly EditResult[], known: Iterable<string>): EditResult[] {
+  if (!results.some((result) => !result.ok && result.reason === "missing-original")) return [...results];
   const list = [...known];
   return results.map((result) => {
     if (result.ok || result.reason !== "missing-original") return result;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { andParts, chainedTestScript, partCommand, shellQuote } from "../../../src/agent/chained-script.js";
+import { andParts, chainedTestScript, partCommand } from "../../../src/agent/chained-script.js";
+import { shellQuote } from "../../../src/agent/shell-quote.js";
 
 describe("a command's parts joined by && at its top level", () => {
   it("are split and trimmed", () => {
