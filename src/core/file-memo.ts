@@ -32,18 +32,6 @@ export function cached<T>(file: TextFile, slot: string, compute: () => T): T {
   return value;
 }
 
-/** The slots `lineageCached` filled. */
-const LINEAGE = new Set<string>();
-
-/**
- * `cached`, for a value that holds for every version made from this file too (a dictionary that only grows, say):
- * `deriveFile` hands the same object to the new version.
- */
-export function lineageCached<T>(file: TextFile, slot: string, compute: () => T): T {
-  LINEAGE.add(slot);
-  return cached(file, slot, compute);
-}
-
 /** Whether `slot` holds a value for this file (computed, or carried over by `deriveFile`). */
 export function isCached(file: TextFile, slot: string): boolean {
   return (file as TextFile & { [MEMO]?: Memo })[MEMO]?.has(slot) === true;
@@ -130,8 +118,6 @@ export function deriveFile(
   const file: TextFile = { bom: parent.bom, lines: edit(parent.lines, lines), eols: edit(parent.eols, eols) };
   const slots = (parent as TextFile & { [MEMO]?: Memo })[MEMO];
   if (slots === undefined) return file;
-  // First: a line key may be made with one of them.
-  for (const slot of LINEAGE) if (slots.has(slot)) cached(file, slot, () => slots.get(slot));
   for (const [slot, keyOf] of LINE_KEYS) {
     const keys = slots.get(slot) as unknown[] | undefined;
     if (keys === undefined) continue;

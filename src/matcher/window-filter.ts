@@ -97,8 +97,10 @@ class FoundWindows {
  * `looseWindowsSharing` on any keys. A window sharing `atLeast` lines holds one of the rarest wanted keys, those
  * without which fewer than `atLeast` wanted lines remain (pigeonhole): only windows around the lines holding one
  * of them are counted, so a wanted `}` on thousands of lines costs nothing unless it is among the rarest. With an
- * index of the signatures (`KeySignatures.positions`) rarity is its estimate and the rare lines are looked up;
- * without, both come from one pass over the signatures.
+ * index of the signatures (`KeySignatures.positions`) rarity is its estimate and the lines are looked up; without,
+ * both come from one pass over the signatures. With hashed signatures, a line whose key only shares a wanted key's
+ * hash counts as holding it (reading every key costs a cache miss a line): a window may be let through that the
+ * comparison after this filter rules out, none is lost.
  */
 export function windowsSharing(
   keys: readonly string[],
@@ -136,16 +138,16 @@ export function windowsSharing(
     nextInBucket[id] = firstInBucket[bucket]!;
     firstInBucket[bucket] = id;
   }
-  const exact = signatures.exact === true;
-  // The wanted key a line holds (signature first, the key only when signatures can collide), -1 for none.
+  // The wanted key a line holds (signature first, then the key unless signatures are hashes), -1 for none.
+  const trusted = signatures.hashed === true;
   const idAt = (i: number): number => {
     const sign = signed[i]!;
     let id = firstInBucket[sign & BUCKET_MASK]!;
-    while (id >= 0 && (signOf[id] !== sign || (!exact && keys[i] !== wantedKeys[id]))) id = nextInBucket[id]!;
+    while (id >= 0 && (signOf[id] !== sign || (!trusted && keys[i] !== wantedKeys[id]))) id = nextInBucket[id]!;
     return id;
   };
   // How common each wanted key is, and the lines holding one: from the index, or from one pass over the file.
-  const index = exact ? signatures.positions : undefined;
+  const index = signatures.positions;
   const holding = new Int32Array(need.length);
   let lines = scratch.lines(index === undefined ? keys.length : 0);
   let count = 0;
@@ -169,7 +171,9 @@ export function windowsSharing(
   }
   // The lines holding a rare key, ascending.
   if (index !== undefined) {
-    const lists = byRarity.filter((id) => rare[id] === 1).map((id) => index.lines(signOf[id]!));
+    // One list per signature: keys sharing one share their lines.
+    const signs = new Set(byRarity.filter((id) => rare[id] === 1).map((id) => signOf[id]!));
+    const lists = [...signs].map((sign) => index.lines(sign));
     lines = mergeAscending(lists);
     count = lines.length;
   } else {
@@ -257,7 +261,7 @@ export function windowsSharing(
   return found.windows();
 }
 
-/** The ascending lists as one ascending list (they share no line: a line holds one key). */
+/** The ascending lists as one ascending list (they share no line: a line has one signature). */
 function mergeAscending(lists: readonly (readonly number[])[]): Int32Array {
   const merged = new Int32Array(lists.reduce((n, list) => n + list.length, 0));
   const next = lists.map(() => 0);

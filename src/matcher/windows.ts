@@ -12,9 +12,12 @@
 export interface KeySignatures {
   readonly lines: readonly number[];
   readonly sign: (key: string) => number;
-  /** Whether distinct keys sign differently too: equal signatures then need no comparison of the keys. */
-  readonly exact?: boolean;
-  /** Where each signature sits, when an index keeps it (exact signatures only): then no scan is needed. */
+  /**
+   * Signatures are a hash of the key (distinct keys rarely sign alike): a count that only lets windows through to
+   * a finer comparison may take a signature match for a key match, without reading the key.
+   */
+  readonly hashed?: boolean;
+  /** Where each signature sits, when an index keeps it: then no scan is needed. */
   readonly positions?: SignaturePositions;
 }
 

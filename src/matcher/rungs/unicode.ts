@@ -4,7 +4,8 @@
  * quotes alike, and internal whitespace runs collapsed. Lines found this way keep the file's own bytes when they
  * are context.
  */
-import { isCached, lineageCached, lineKeys, splicedCached } from "../../core/file-memo.js";
+import { isCached, lineKeys, splicedCached } from "../../core/file-memo.js";
+import { stringHash } from "../../core/string-hash.js";
 import { LinePositions } from "../../core/line-positions.js";
 import { foldLine } from "../normalize.js";
 import type { TextFile } from "../../core/text.js";
@@ -28,35 +29,16 @@ export const looseKeys = unicodeRung.fileKeys;
 export const looseKey = foldLine;
 
 /**
- * The loose keys of a file and of the versions made from it, numbered in the order they were first seen: a number
- * stands for one key, so comparing numbers is comparing keys, without reading them.
- */
-function keyNumbers(file: TextFile): Map<string, number> {
-  return lineageCached(file, "numbers:unicode", () => new Map<string, number>());
-}
-
-const numberOf = (numbers: Map<string, number>, key: string): number => {
-  let n = numbers.get(key);
-  if (n === undefined) {
-    n = numbers.size;
-    numbers.set(key, n);
-  }
-  return n;
-};
-
-/**
- * Per line, the number of its loose key (`keyNumbers`): a scan for a few wanted keys compares numbers before (or
- * instead of) reading any line's key, which on a large file costs a cache miss a line. A key the file does not
- * hold signs as -1, which no line has.
+ * Per line, a hash of its loose key: a scan for a few wanted keys compares hashes before (or instead of) reading any
+ * line's key, which on a large file costs a cache miss a line, and an index of the hashes finds the lines holding a
+ * key without a scan. Distinct keys may share a hash: where that matters, a line found by its hash is told apart
+ * by its key.
  */
 export function looseSignatures(file: TextFile): KeySignatures {
   // The keys' slot first: a new version of the file splices the slots in that order (core/file-memo.ts), and this
   // one reads the keys.
   const keys = looseKeys(file);
-  const numbers = keyNumbers(file);
-  const lines = lineKeys(file, "signature:unicode", (f, i) =>
-    f === file ? numberOf(numbers, keys[i]!) : numberOf(keyNumbers(f), looseKeys(f)[i]!),
-  );
+  const lines = lineKeys(file, "signature:unicode", (f, i) => stringHash(f === file ? keys[i]! : looseKeys(f)[i]!));
   // After the signatures: an edit splices them first, and the index reads them.
   const index = splicedCached(
     file,
@@ -68,7 +50,7 @@ export function looseSignatures(file: TextFile): KeySignatures {
     lines: (sign: number) => index.lines(sign, lines),
     estimate: (sign: number) => index.estimate(sign),
   };
-  return { lines, sign: (key) => numbers.get(key) ?? -1, exact: true, positions };
+  return { lines, sign: stringHash, hashed: true, positions };
 }
 
 /** Per line, the length of its loose key. */

@@ -38,7 +38,7 @@ describe("inheritIndentStyle", () => {
 });
 
 /** Each line's number is its key's (as `sign` gives it), and two lines share a number exactly when they share a key. */
-function expectNumberedLikeKeys(doc: LineDoc): void {
+function expectSignedLikeKeys(doc: LineDoc): void {
   const keys = looseKeys(parseText(doc.text));
   const { lines, sign, positions } = looseSignatures(doc.file);
   keys.forEach((key, i) => {
@@ -127,15 +127,16 @@ describe("line keys across versions of a file", () => {
     expect(looseKeys(doc.file)).toEqual(["a", "B", "d", "c"]);
   });
 
-  it("numbers loose keys alike in every version: equal keys alike, other keys not, absent keys as no line", () => {
+  it("signs loose keys alike in every version: equal keys alike, these other keys not, an absent key on no line", () => {
     let doc = LineDoc.fromText("x = 1\n\u201cq\u201d\n  y\nx  =  1\n");
     const first = looseSignatures(doc.file);
     expect(first.lines[0]).toBe(first.lines[3]);
     for (let edit = 0; edit < 6; edit++) {
       doc = doc.splice(0, 1, [`  x = ${String(edit % 3)}`, '"q"', "z"], ["\n", "\n", "\n"]);
-      expectNumberedLikeKeys(doc);
+      expectSignedLikeKeys(doc);
     }
-    expect(looseSignatures(doc.file).sign("never in the file")).toBe(-1);
+    const { sign, positions } = looseSignatures(doc.file);
+    expect(positions?.lines(sign("never in the file"))).toEqual([]);
   });
 
   it("numbers each file's keys by its own count, when versions of two files are made in turn", () => {
@@ -147,8 +148,8 @@ describe("line keys across versions of a file", () => {
       a = a.splice(0, 0, ["beta", "gamma"], ["\n", "\n"]);
       looseSignatures(b.file);
       b = b.splice(0, 1, ["two"], ["\n"]);
-      expectNumberedLikeKeys(a);
-      expectNumberedLikeKeys(b);
+      expectSignedLikeKeys(a);
+      expectSignedLikeKeys(b);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { LinePositions } from "../../../src/core/line-positions.js";
+import { stringHash } from "../../../src/core/string-hash.js";
 import type { Eol } from "../../../src/core/text.js";
 import { parseText, serializeText } from "../../../src/core/text.js";
 import { LINE_RUNGS, locate } from "../../../src/matcher/ladder.js";
@@ -280,15 +281,13 @@ describe("properties", () => {
         expect(windowsSharing(keys, want, sizes, 1, signatures(keys))).toEqual(
           windowsSharing(keys, want, sizes, 1, same),
         );
-        // Exact signatures with an index of their lines: the same windows, found without a scan.
-        const numbers = new Map<string, number>();
-        const numberOf = (k: string): number => numbers.get(k) ?? numbers.set(k, numbers.size).get(k)!;
-        const lines = keys.map(numberOf);
+        // Hashed signatures with an index of their lines: the same windows, found without a scan.
+        const lines = keys.map(stringHash);
         const index = LinePositions.build(lines);
         const indexed = {
           lines,
-          sign: (k: string) => numbers.get(k) ?? -1,
-          exact: true,
+          sign: stringHash,
+          hashed: true,
           positions: { lines: (n: number) => index.lines(n, lines), estimate: (n: number) => index.estimate(n) },
         };
         expect(findWindows(keys, want, 0, keys.length, indexed)).toEqual(findWindows(keys, want));
