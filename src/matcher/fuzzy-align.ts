@@ -26,9 +26,10 @@ import type { TextFile } from "../core/text.js";
 import { PAIRINGS, pairAround, pairings } from "./fuzzy-pairings.js";
 import type { LinePair } from "./indent-structure.js";
 import type { OldLine } from "./old-side.js";
-import { looseKey, looseKeys } from "./rungs/unicode.js";
+import { looseKey, looseKeys, looseSignatures } from "./rungs/unicode.js";
 import { insertionDoubt, removalDoubt, sightings, type Sighting } from "./fuzzy-doubts.js";
 import type { Alignment } from "./types.js";
+import { findWindows } from "./windows.js";
 
 export type FuzzyAlignment =
   | {
@@ -132,7 +133,7 @@ function alignPartners(
   const ownerOf = (w: number): number => owner[w] ?? outside.get(w) ?? -1;
   const first = Math.min(paired[0]!, ...[...joins.values()]);
   const last = Math.max(paired[paired.length - 1]!, ...[...joins.values()]);
-  const region = `lines ${start + first + 1}-${start + last + 1}`;
+  const region = first === last ? `line ${start + first + 1}` : `lines ${start + first + 1}-${start + last + 1}`;
   const lost = old.find((l, i) => l.kind === "remove" && partner[i]! < 0);
   if (lost !== undefined) {
     return { ok: false, note: `the line to remove "${lost.text.trim()}" has no counterpart in the similar ${region}` };
@@ -148,7 +149,12 @@ function alignPartners(
   }
   const placed = partner.map((w) => (w >= 0 ? start + w : -1));
   const drifted = (i: number): boolean => windowKeys[partner[i]!] !== oldKeys[i];
-  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region, drifted);
+  const keys = looseKeys(file);
+  const inFileBeyond = (line: number, from: number, step: 1 | -1): boolean => {
+    const copies = findWindows(keys, [oldKeys[line]!], 0, keys.length, looseSignatures(file));
+    return copies.some((at) => (at - from) * step > 0);
+  };
+  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region, drifted, inFileBeyond);
   if (doubt !== undefined) return { ok: false, note: doubt, placed };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w, i) => Math.min(w, joins.get(i) ?? w));

@@ -7,6 +7,7 @@
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import type { OldLine } from "./old-side.js";
+import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 
 const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines around the insertion exactly";
@@ -17,8 +18,9 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  * - with one on both sides, the file must hold no line between their partners: a line the SEARCH left out there
  *   could be on either side of the insertion (lines the model invented in between cover nothing and are fine; when
  *   they stand for real lines, another pairing or a shifted window says so, see fuzzy-readings.ts);
- * - with one on one side only, no unpaired old line may stand between it and the run: that "invented" line may be
- *   a real line beyond the window's edge, and the run belongs on its far side.
+ * - with one on one side only, no unpaired old line may stand between it and the run, nor (blank lines aside) on
+ *   the run's far side a line that the file has further that way (`inFileBeyond`: old line, file line, direction):
+ *   that "invented" line may be a real line beyond the window's edge, and the run belongs next to it.
  * Either way, an anchor that an unpaired old line on the run's far side reads the same as places nothing: the diff
  * could as well have paired that line with the anchor's file line, and the run would sit on its other side.
  * Only this pass's old lines count: blank lines a retry dropped place nothing.
@@ -30,6 +32,7 @@ export function insertionDoubt(
   start: number,
   region: string,
   drifted: (line: number) => boolean = () => false,
+  inFileBeyond: (line: number, from: number, step: 1 | -1) => boolean = () => false,
 ): string | undefined {
   for (let a = 0; a < ops.length; a++) {
     if (ops[a]!.op !== "add") continue;
@@ -64,6 +67,17 @@ export function insertionDoubt(
     const nearest = p >= 0 ? skipped[skipped.length - 1] : skipped[0];
     if (nearest !== undefined) {
       return `the edit adds lines next to "${nearest.text.trim()}", which is not in the similar ${region}: ${INSERTION_ADVICE}`;
+    }
+    // The first non-blank old line on the run's far side, when the file has it further that way than the anchor:
+    // it may be that real line, past lines the SEARCH left out, and the run would then belong next to it. (One the
+    // file does not have there is invented, and places nothing.)
+    const farSide = p >= 0 ? old.slice(k) : old.slice(0, k).reverse();
+    const far = farSide.find((l) => !isBlank(l.text));
+    if (far !== undefined && (p >= 0 || q < old.length)) {
+      const anchorLine = start + partner[p >= 0 ? p : q]!;
+      if (inFileBeyond(old.indexOf(far), anchorLine, p >= 0 ? 1 : -1)) {
+        return `the edit adds lines ${p >= 0 ? "before" : "after"} "${far.text.trim()}", which is not in the similar ${region} but further ${p >= 0 ? "down" : "up"} the file: ${INSERTION_ADVICE}`;
+      }
     }
     // The one anchor only resembles its file line, and the file has a line the SEARCH left out between it and the
     // pairs on its other side: the window may have reached past a missing line for a look-alike.

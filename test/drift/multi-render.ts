@@ -46,7 +46,12 @@ interface Piece {
 
 const familyOf = (d: Dialect): Family => (d.startsWith("udiff") ? "udiff" : d.startsWith("patch") ? "patch" : "other");
 
-function hunkHeader(dialect: Dialect, b: BlockText, rng: Random): string {
+/**
+ * A hunk's header. `earlier` holds the stale shifts of the file's hunks before it: the engine moves a hunk's number
+ * by the drift at which the hunk above it was found (as GNU patch carries an offset), so a shift that, less one of
+ * those, points at another occurrence would be a right hint too.
+ */
+function hunkHeader(dialect: Dialect, b: BlockText, rng: Random, earlier: number[]): string {
   let oldCount = b.ops.filter((o) => o.op !== "add").length;
   let newCount = b.ops.filter((o) => o.op !== "remove").length;
   let oldLine = b.oldLine;
@@ -55,7 +60,9 @@ function hunkHeader(dialect: Dialect, b: BlockText, rng: Random): string {
   if (dialect === "udiff-stale") {
     let shift = rng.pick([-1, 1]) * rng.int(1, 40);
     if (oldLine + shift < 1) shift = -shift;
-    while (b.avoid?.includes(shift) === true || oldLine + shift < 1) shift = shift > 0 ? shift + 1 : shift - 1;
+    const avoided = (n: number): boolean => [0, ...earlier].some((e) => b.avoid?.includes(n - e) === true);
+    while (avoided(shift) || oldLine + shift < 1) shift = shift > 0 ? shift + 1 : shift - 1;
+    earlier.push(shift);
     oldLine += shift;
     newLine += shift;
   }
@@ -70,8 +77,9 @@ function editPiece(s: Extract<Section, { kind: "edit" }>, rng: Random): Piece {
   const family = familyOf(s.dialect);
   if (family === "udiff") {
     const git = rng.chance(0.3) ? [`diff --git a/${s.path} b/${s.path}`] : [];
+    const shifts: number[] = [];
     const hunks = s.blocks.flatMap((b) => [
-      hunkHeader(s.dialect, b, rng),
+      hunkHeader(s.dialect, b, rng, shifts),
       ...hunkLines(b.ops, s.dialect === "udiff-blank"),
     ]);
     return { family, lines: [...git, `--- a/${s.path}`, `+++ b/${s.path}`, ...hunks] };

@@ -521,4 +521,41 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("stop(self):\n        '''\n", "stop(self):\n");
     expect(landsOrRefuses(await run("worker.py", before, reply), intended)).toBe(true);
   });
+  // Harness case 13031:31. The hunk's first line was paraphrased into a copy of a line further down, and the
+  // lines after the insertion (`});` and a blank line) were left unpaired as invented: the insertion went after
+  // the copy, although `});` places it eight lines lower, or at the first line's real place.
+  test("fuzzy: an insertion anchored on one side is refused while a line of its other side is not found", async () => {
+    const before = [
+      'test("reads a date", () => {',
+      "  const date = parseDate(text);",
+      '  expect(() => parseDate("2020-13-01")).toThrow(); // month out of range',
+      "});",
+      "",
+      'test("reads a date without seconds", () => {',
+      "  const short = parseDate(text, { seconds: false });",
+      '  short.parse("2020-10-14T17:42Z");',
+      '  short.parse("1970-01-01T00:00Z");',
+      '  short.parse("2020-10-14T17:42+00:00", { strict: true });',
+      '  expect(() => short.parse("2020-10-14T17:42:29+00:00")).toThrow();',
+      '  expect(() => short.parse("2020-10-14T17:42+0000")).toThrow();',
+      '  expect(() => short.parse("2020-10-14T17:42+00")).toThrow();',
+      '  expect(() => short.parse("tuna")).toThrow();',
+      "});",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/date.test.ts",
+      "+++ b/date.test.ts",
+      "@@ -30,3 +30,4 @@",
+      '   short.parse("2020-10-14T17:42+00:00", { strict: true });',
+      '+  logDrift("probe");',
+      " });",
+      " ",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("range\n});", 'range\n  logDrift("probe");\n});');
+    expect(landsOrRefuses(await run("date.test.ts", before, reply), intended)).toBe(true);
+  });
 });

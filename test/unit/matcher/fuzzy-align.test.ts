@@ -112,6 +112,16 @@ describe("fuzzy alignment: placing added lines", () => {
     ]);
   });
 
+  it("refuses an insertion anchored on one side when a line on its other side is further down the file", () => {
+    // `});` is line 6: the SEARCH may have left out the two lines before it, and the insertion belong after them.
+    const ops = [c(tests[1]!), c(tests[2]!), probe, c("});")];
+    expect(align(testsFile, ops, 1, 3)).toEqual({
+      ok: false,
+      note: 'the edit adds lines before "});", which is not in the similar lines 2-3 but further down the file: where the added lines go is unclear; quote the lines around the insertion exactly',
+      placed: [1, 2, -1],
+    });
+  });
+
   it("an insertion beside a line invented between two adjacent paired lines lands between them", () => {
     const ops = [
       c(tests[2]!),
