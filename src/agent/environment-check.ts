@@ -88,9 +88,11 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   // the verdict to weigh, not a sign that the tests cannot run.
   const tests = mainStep(baseline);
   if (baseline.passed || tests?.passed === true) return undefined;
+  // The tests step's own output: a side step's missing module (a lint plugin) says nothing about the tests.
+  const tail = tests?.tail ?? baseline.tail;
   if (baseline.limit !== undefined) return { why: baseline.limit.message };
   if ((tests ?? baseline).exitCode === 127) {
-    const missing = signs(names)[0]!.pattern.exec(baseline.tail);
+    const missing = signs(names)[0]!.pattern.exec(tail);
     return {
       why:
         missing?.[1] === undefined
@@ -98,21 +100,21 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
           : `the command \`${missing[1]}\` is not installed`,
     };
   }
-  const submodule = missingSubmoduleIn(baseline.tail, names.missingSubmodules ?? []);
+  const submodule = missingSubmoduleIn(tail, names.missingSubmodules ?? []);
   if (submodule !== undefined) {
     return {
       why: `the submodule \`${submodule}\` is not checked out, and the tests read files inside it`,
-      evidence: lineAt(baseline.tail, baseline.tail.indexOf(`${submodule}/`)),
+      evidence: lineAt(tail, tail.indexOf(`${submodule}/`)),
     };
   }
   // A failing test that names its failures ran: whatever else it printed, the environment works. Unless no test
   // ran at all: then the "failures" are test files that could not load, and the signs below say why.
-  if (baseline.failing.length > 0 && !NO_TEST_RAN.test(baseline.tail)) return undefined;
+  if (baseline.failing.length > 0 && !NO_TEST_RAN.test(tail)) return undefined;
   for (const sign of signs(names)) {
-    const match = sign.pattern.exec(baseline.tail);
+    const match = sign.pattern.exec(tail);
     if (match === null) continue;
     const why = sign.why(match);
-    if (why !== undefined) return { why, evidence: lineAt(baseline.tail, match.index) };
+    if (why !== undefined) return { why, evidence: lineAt(tail, match.index) };
   }
   return undefined;
 }

@@ -15,8 +15,6 @@ export const REPORT_TAIL_BYTES = 64 * 1024;
  */
 export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
   const parsed = parseFailures(run.output, root);
-  const tail = new TailBuffer(REPORT_TAIL_BYTES);
-  tail.push(Buffer.from(run.output, "utf8"));
   return {
     command: run.command,
     passed: run.passed,
@@ -24,10 +22,17 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     timedOut: run.timedOut,
     failing: parsed.failures.map((f) => f.name),
     ...(parsed.failures.length === 0 ? {} : { failures: parsed.failures }),
-    tail: tail.text(),
+    tail: tailOf(run.output),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
   };
+}
+
+/** The last REPORT_TAIL_BYTES of an output, cut at a character boundary. */
+function tailOf(output: string): string {
+  const tail = new TailBuffer(REPORT_TAIL_BYTES);
+  tail.push(Buffer.from(output, "utf8"));
+  return tail.text();
 }
 
 export interface StepRun {
@@ -65,6 +70,7 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
       exitCode: run.exitCode,
       failureLines: [...failureLines(run.output)],
       outputDigest: outputDigest(run.output),
+      ...(step.main ? { tail: tailOf(run.output) } : {}),
     })),
   };
 }

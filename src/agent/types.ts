@@ -139,6 +139,8 @@ export interface TestStepRun {
   readonly failureLines: readonly string[];
   /** verdict.ts `outputDigest` of its output: a step that prints the same as in the baseline fails as it did. */
   readonly outputDigest: string;
+  /** The end of its output, for the step that runs the tests (what tells whether they could run at all). */
+  readonly tail?: string;
 }
 
 export interface EditOutcome {

@@ -68,6 +68,28 @@ describe("environmentProblem", () => {
     });
     expect(environmentProblem(runner, names)?.why).toBe("the command `tape` is not installed");
   });
+  it("run step by step, a failing tests step is read alone: a side step's missing package stops nothing", () => {
+    const step = (command: string, main: boolean, tail: string) => ({
+      command,
+      main,
+      passed: false,
+      exitCode: 1,
+      failureLines: [],
+      outputDigest: "",
+      ...(main ? { tail } : {}),
+    });
+    const lint = "Error: Cannot find module 'eslint-plugin-unicorn'";
+    const tests = "1 of 12 tests failed (the runner's report, unread)";
+    const sideStep = failed(`${lint}\n${tests}`, {
+      steps: [step("npm run pretest", false, lint), step("npm exec -c 'ava'", true, tests)],
+    });
+    expect(environmentProblem(sideStep, names)).toBeUndefined();
+    const testsStep = failed(`${lint}\nError: Cannot find module 'ava'`, {
+      steps: [step("npm run pretest", false, lint), step("npm exec -c 'ava'", true, "Error: Cannot find module 'ava'")],
+    });
+    expect(environmentProblem(testsStep, names)?.why).toBe("the package `ava` is not installed");
+  });
+
   it("a run that names failing tests ran, whatever else it printed", () => {
     const ran = failed("not ok 1 parses\nCannot find module 'optional-peer'", { failing: ["parses"] });
     expect(environmentProblem(ran, names)).toBeUndefined();
