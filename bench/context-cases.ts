@@ -2,7 +2,7 @@
  * Bug-fix commits as context-benchmark cases (pure): the commit's message is the request, the source files it
  * changed are the files the model needs, and the tree before it is the repository the request is made on.
  */
-import { isTestPath } from "../src/agent/context/files.js";
+import { isTestPath } from "../src/agent/test-paths.js";
 import { queryTerms } from "../src/agent/context/terms.js";
 
 export interface CommitRecord {

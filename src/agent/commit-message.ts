@@ -5,6 +5,7 @@
 import type { AppIdentity } from "../ports/github-gateway.js";
 import { linesOutsideFences } from "../formats/shared/fences.js";
 import { looksLikeBugReport } from "./reproduction.js";
+import { isTestPath } from "./test-paths.js";
 import type { Identity } from "./types.js";
 
 export const MAX_SUBJECT_LENGTH = 72;
@@ -61,10 +62,8 @@ export interface ChangeFacts {
 
 function commitType(instruction: string, paths: readonly string[], facts: ChangeFacts): (typeof TYPES)[number] {
   const isDoc = (p: string): boolean => /\.(md|rst|txt|adoc)$/i.test(p) || p.startsWith("docs/");
-  const isTest = (p: string): boolean =>
-    /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.|(^|\/)test_[^/]*$/i.test(p);
   if (paths.length > 0 && paths.every(isDoc)) return "docs";
-  if (paths.length > 0 && paths.every(isTest)) return "test";
+  if (paths.length > 0 && paths.every(isTestPath)) return "test";
   if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction) || facts.fixesFailingTests === true) return "fix";
   if (REFACTOR_WORDS.test(instruction)) return "refactor";
   if (FEATURE_WORDS.test(instruction)) return "feat";

@@ -5,7 +5,7 @@
  * at the last accepted state, with the rest of the change in place, and those tests must not fail there.
  */
 import { basename } from "node:path";
-import { isTestPath } from "./reproduction.js";
+import { isTestPath } from "./test-paths.js";
 import type { TestSummary } from "./types.js";
 
 /**

@@ -1,21 +1,11 @@
 /** Red, then green (pure helpers): does the instruction describe a bug, and which changed file is its test? */
 import { linesOutsideFences } from "../formats/shared/fences.js";
+import { isTestPath } from "./test-paths.js";
 
 const BUG =
   /\b(bug|broken|breaks?|crash(es|ed|ing)?|errors?|exceptions?|fails?|failing|failure|wrong|incorrect|regression|throws?|should(n't| not)?|instead of|doesn't|does not|returns? .* (but|instead))\b/i;
 
 export const looksLikeBugReport = (instruction: string): boolean => BUG.test(instruction);
-
-/** A test file by its path, in the usual layouts of JS/TS, Python, Go, Rust and Java projects. */
-export function isTestPath(path: string): boolean {
-  return (
-    /(^|\/)(tests?|__tests__|spec|specs)\//.test(path) ||
-    /\.(test|spec)\.[cm]?[jt]sx?$/.test(path) ||
-    /(^|\/)test_[^/]+\.py$/.test(path) ||
-    /_test\.(py|go)$/.test(path) ||
-    /Tests?\.java$/.test(path)
-  );
-}
 
 /** The path on the reply's last `REPRO: path` line, outside fences. */
 export function extractReproPath(reply: string): string | undefined {

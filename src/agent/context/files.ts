@@ -54,7 +54,3 @@ const CODE =
 const GENERATED = /^(dist|build|out|coverage|target|\.next)\/|(^|\/)node_modules\//;
 export const isCodePath = (path: string): boolean =>
   CODE.test(path) && !/\.min\.[cm]?js$/.test(path) && !GENERATED.test(path);
-
-export const isTestPath = (path: string): boolean =>
-  /(^|\/)(tests?|__tests__|spec|specs)\//.test(path) ||
-  /[._-](test|spec)\.[a-z]+$|(^|\/)(test|spec)\.[a-z]+$|(^|\/)test_[^/]*\.py$|_test\.(go|py)$/.test(path);

@@ -5,7 +5,8 @@
  */
 import { rankFiles } from "./bm25.js";
 import { extractDefinitions } from "./definitions.js";
-import { isCodePath, isTestPath, MAX_MAP_FILE_BYTES, mapSources, namedPaths } from "./files.js";
+import { isTestPath } from "../test-paths.js";
+import { isCodePath, MAX_MAP_FILE_BYTES, mapSources, namedPaths } from "./files.js";
 import type { ContextInput } from "./types.js";
 import { goModuleOf, importsOf, type ImportContext } from "./imports.js";
 import { relevance, type Relevance } from "./relevance.js";

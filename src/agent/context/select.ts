@@ -7,7 +7,8 @@
  * budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
  */
 import type { FailureBlock } from "../failures/types.js";
-import { isCodePath, isTestPath } from "./files.js";
+import { isTestPath } from "../test-paths.js";
+import { isCodePath } from "./files.js";
 import {
   DEFAULT_FILE_TOKENS,
   DEFAULT_MAP_TOKENS,
