@@ -9,6 +9,7 @@ import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
 import { describeTestRun } from "./render-tests.js";
+import { testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { testRunForModel } from "./verdict.js";
@@ -93,7 +94,7 @@ export function describeTests(
     return "No test command was found for this repository: your change will be applied without being tested.";
   }
   if (summary.passed) return `The tests (\`${command}\`) pass before your change; they must still pass after it.`;
-  const names = summary.failing.length > 0 ? `Failing: ${summary.failing.slice(0, 20).join(", ")}.\n` : "";
+  const names = summary.failing.length > 0 ? `Failing: ${testNames(summary.failing, 20)}.\n` : "";
   const what = summary.timedOut ? "time out" : "fail";
   return (
     `The tests (\`${command}\`) ${what} before your change.\n${names}` +
@@ -147,7 +148,7 @@ export interface ReflectionInput {
 /** The opening of a reflection on a change that made the tests pass by changing them. */
 function heldOpening(held: NonNullable<ReflectionInput["held"]>, tests: TestSummary): string {
   const files = held.paths.map((p) => `\`${p}\``).join(", ");
-  const failing = held.failing.length > 0 ? ` Failing: ${held.failing.slice(0, 20).join(", ")}.` : "";
+  const failing = held.failing.length > 0 ? ` Failing: ${testNames(held.failing, 20)}.` : "";
   return (
     `Your edits were applied, and the tests pass only because of your changes to ${files}: run with ` +
     `${held.paths.length === 1 ? "that file as it was" : "those files as they were"} and the rest of your change ` +
@@ -167,9 +168,9 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
         : `Your edits were applied, but \`${tests.command}\` fails, run as its steps: ${describeTestRun(tests)}.`,
   ];
   if (input.newFailures.length > 0 && input.held === undefined)
-    parts.push(`Newly failing: ${input.newFailures.slice(0, 20).join(", ")}.`);
+    parts.push(`Newly failing: ${testNames(input.newFailures, 20)}.`);
   if (input.stillFailing.length > 0)
-    parts.push(`Failing before and still failing: ${input.stillFailing.slice(0, 20).join(", ")}.`);
+    parts.push(`Failing before and still failing: ${testNames(input.stillFailing, 20)}.`);
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
     tests.failures === undefined ? "Test output (the end of it):" : "Why the tests failed, then the end of the output:",

@@ -9,6 +9,7 @@ import type { Session } from "./session.js";
 import type { SetupReport } from "./setup-step.js";
 import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
+import { testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
 
 export interface PushOutcome {
@@ -147,7 +148,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
   }
   if (loop?.leftFailing !== undefined) {
     const { names, unnamed } = loop.leftFailing;
-    const what = names.length > 0 ? `${String(names.length)} test(s): ${names.slice(0, 10).join(", ")}` : unnamed[0];
+    const what = names.length > 0 ? `${String(names.length)} test(s): ${testNames(names, 10)}` : unnamed[0];
     notes.push(
       `The tests still fail as they did before the change (${what ?? "unnamed"}); the model judged that unrelated ` +
         "to the request.",

@@ -4,16 +4,14 @@
  */
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
+import { testNames } from "./test-names.js";
 import { failedSideSteps, mainStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "pass";
   if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
-  const names =
-    summary.failing.length > 0
-      ? `: ${summary.failing.slice(0, 5).join(", ")}${summary.failing.length > 5 ? ", …" : ""}`
-      : "";
+  const names = summary.failing.length > 0 ? `: ${testNames(summary.failing, 5)}` : "";
   const others = failedSideSteps(summary).map(
     (step) => `\`${step.command}\` failed (exit code ${step.exitCode ?? "none"})`,
   );

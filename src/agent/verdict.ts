@@ -4,6 +4,7 @@
  * with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
+import { testNames } from "./test-names.js";
 import type { TestStepRun, TestSummary } from "./types.js";
 
 export type Comparison =
@@ -209,10 +210,7 @@ export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_B
     budget -= size;
   }
   const rest = blocks.slice(shown.length).map((b) => b.name);
-  const more =
-    rest.length === 0
-      ? ""
-      : `\n\nAlso failing (not shown): ${rest.slice(0, 20).join(", ")}${rest.length > 20 ? ", …" : ""}`;
+  const more = rest.length === 0 ? "" : `\n\nAlso failing (not shown): ${testNames(rest, 20)}`;
   const head = `${shown.join("\n\n")}${more}`;
   const left = Math.max(256, maxBytes - byteLength(head) - 40);
   return `${head}\n\nThe end of the output:\n${tailForModel(summary.tail, MAX_REFLECTED_LINES, left)}`;
