@@ -10,16 +10,20 @@ import { shellQuote } from "./shell-quote.js";
 const RUNNER =
   /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|node\s+--test)(?=\s|$)/;
 
+/** A command-sequencing operator at a shell command's top level, and where it starts. */
+interface TopLevelOperator {
+  readonly at: number;
+  readonly op: "&&" | "||" | ";" | "&" | "\n";
+}
+
 /**
- * The parts of a shell command joined by `&&` at its top level, trimmed; undefined when it is one part, or when
- * its top level has anything else that sequences commands (`||`, `;`, `&`, a newline), whose meaning a split would
- * change. Quotes, escapes, `$(…)`, backquotes and parentheses are kept whole.
+ * The operators that sequence commands at a command's top level, in order; undefined when a quote is left open.
+ * Quotes, escapes, `$(…)`, backquotes and parentheses are kept whole (a pipe `|` is not an operator here).
  */
-export function andParts(command: string): string[] | undefined {
-  const parts: string[] = [];
+function topLevelOperators(command: string): TopLevelOperator[] | undefined {
+  const found: TopLevelOperator[] = [];
   let depth = 0;
   let quote: "'" | '"' | "`" | undefined;
-  let start = 0;
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
     if (quote !== undefined) {
@@ -32,15 +36,46 @@ export function andParts(command: string): string[] | undefined {
     else if (c === "(") depth++;
     else if (c === ")") depth = Math.max(0, depth - 1);
     else if (depth > 0) continue;
-    else if (c === "&" && command[i + 1] === "&") {
-      parts.push(command.slice(start, i).trim());
-      start = i + 2;
+    else if ((c === "&" || c === "|") && command[i + 1] === c) {
+      found.push({ at: i, op: c === "&" ? "&&" : "||" });
       i++;
-    } else if (c === "&" || c === ";" || c === "\n" || (c === "|" && command[i + 1] === "|")) return undefined;
+    } else if (c === "&" && (command[i - 1] === ">" || command[i - 1] === "<" || command[i + 1] === ">")) {
+      continue; // a redirection: `2>&1`, `&> log`
+    } else if (c === "&" || c === ";" || c === "\n") found.push({ at: i, op: c });
   }
-  if (quote !== undefined) return undefined;
-  parts.push(command.slice(start).trim());
-  return parts.length > 1 && parts.every((p) => p !== "") ? parts : undefined;
+  return quote === undefined ? found : undefined;
+}
+
+/**
+ * The parts of a shell command joined by `&&` at its top level, trimmed; undefined when it is one part, or when
+ * its top level has anything else that sequences commands (`||`, `;`, `&`, a newline), whose meaning a split would
+ * change.
+ */
+export function andParts(command: string): string[] | undefined {
+  const operators = topLevelOperators(command);
+  if (operators === undefined || operators.length === 0 || operators.some((o) => o.op !== "&&")) return undefined;
+  const parts = [...operators, { at: command.length }].map((o, k) =>
+    command.slice(k === 0 ? 0 : operators[k - 1]!.at + 2, o.at).trim(),
+  );
+  return parts.every((p) => p !== "") ? parts : undefined;
+}
+
+/** What only turns a failure into success: `true`, `:`, `exit 0`, an `echo`. */
+const SWALLOWER = /^(?:true|:|exit\s+0|echo(?:\s.*)?)$/s;
+
+/**
+ * The command before a trailing `|| true` (or `|| exit 0`, `|| :`, `|| echo …`) at the top level: the script
+ * always exits 0, whatever its tests say, so the command before it is what tells whether they pass. Undefined when
+ * there is no such ending, or when something other than `&&` sequences what comes before it.
+ */
+export function swallowedCommand(script: string): string | undefined {
+  const command = script.trim().replace(/;$/, "");
+  const operators = topLevelOperators(command);
+  const last = operators?.[operators.length - 1];
+  if (operators === undefined || last?.op !== "||") return undefined;
+  if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
+  const body = command.slice(0, last.at).trim();
+  return body !== "" && SWALLOWER.test(command.slice(last.at + 2).trim()) ? body : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  * the test runner and passes back as `pytestAvailable`.
  */
 
-import { chainedTestScript, partCommand } from "./chained-script.js";
+import { chainedTestScript, partCommand, swallowedCommand } from "./chained-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
@@ -69,13 +69,16 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>): Detection | 
   if (test === undefined || NPM_PLACEHOLDER.test(test)) return undefined;
   const pre = scripts["pretest"] !== undefined;
   const post = scripts["posttest"] !== undefined;
+  // A script ending in `|| true` passes whatever its tests say: what comes before that runs instead.
+  const swallowed = swallowedCommand(test);
   // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
   // each part as npm would run it.
-  const chained = chainedTestScript(test, scripts);
-  if (!pre && !post && chained === undefined) return { kind: "command", command: "npm test" };
+  const chained = chainedTestScript(swallowed ?? test, scripts);
+  if (!pre && !post && chained === undefined && swallowed === undefined)
+    return { kind: "command", command: "npm test" };
   const testSteps =
     chained === undefined
-      ? [{ command: "npm test --ignore-scripts", main: true }]
+      ? [{ command: swallowed === undefined ? "npm test --ignore-scripts" : partCommand(swallowed), main: true }]
       : chained.parts.map((part, i) => ({ command: partCommand(part), main: i === chained.main }));
   const steps: TestStep[] = [
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),

@@ -280,6 +280,27 @@ describe("patchsmith fix, real adapters", () => {
     });
   });
 
+  describe("a test script ending in `|| true` passes whatever its tests say", () => {
+    const swallowing = () => lintedRepo({ test: "node --test || true" });
+
+    it("the tests run without it: the failing test is named before, and a change that breaks another is refused", async () => {
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const MIN = "  return values.length === 0 ? undefined : Math.min(...values);";
+      const breaking = [FIX, block("src/stats.js", MAX, MIN)].join("\n\n");
+      // A rejected attempt's edits stay for the next one: the second reply puts `max` back.
+      const { report } = await fix(
+        [breaking, block("src/stats.js", MIN, MAX), "DONE"],
+        { maxAttempts: 2 },
+        swallowing(),
+      );
+      expect(report.tests.before).toMatchObject({ passed: false, failing: ["mean averages the values"] });
+      expect(report.attempts[0]!.tests!.failing).toEqual(["max finds the largest value"]);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.tests.after?.passed).toBe(true);
+      expectAttributedCommits(report, 1);
+    });
+  });
+
   describe("npm's pretest and posttest fail whatever the change (a lint on an untouched file, an offline audit)", () => {
     const lifecycleRepo = () =>
       lintedRepo(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { andParts, chainedTestScript, partCommand } from "../../../src/agent/chained-script.js";
+import { andParts, chainedTestScript, partCommand, swallowedCommand } from "../../../src/agent/chained-script.js";
 import { shellQuote } from "../../../src/agent/shell-quote.js";
 
 describe("a command's parts joined by && at its top level", () => {
@@ -69,5 +69,34 @@ describe("a part's command", () => {
 describe("a single-quoted shell word", () => {
   it("closes, escapes and reopens around a quote", () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});
+
+describe("a test script that passes whatever its tests say", () => {
+  it("runs the command before its trailing `|| true`, `|| exit 0`, `|| :` or `|| echo …`", () => {
+    expect(swallowedCommand("mocha || true")).toBe("mocha");
+    expect(swallowedCommand("jest --ci 2>&1 || exit 0;")).toBe("jest --ci 2>&1");
+    expect(swallowedCommand("xo && ava || :")).toBe("xo && ava");
+    expect(swallowedCommand(`tape test/*.js || echo "tests failed"`)).toBe("tape test/*.js");
+  });
+
+  it("is none where the ending can fail, retries, or follows other sequencing", () => {
+    for (const script of [
+      "mocha",
+      "mocha || exit 1",
+      "mocha || exit",
+      "jest || jest --no-cache",
+      "lint; mocha || true",
+      "(mocha || true)",
+      `echo "a || true"`,
+      "|| true",
+    ])
+      expect(swallowedCommand(script), script).toBeUndefined();
+  });
+});
+
+describe("redirections", () => {
+  it("are not operators: a chain with `2>&1` or `&>` still splits", () => {
+    expect(andParts("tsc 2>&1 && mocha &> log")).toEqual(["tsc 2>&1", "mocha &> log"]);
   });
 });

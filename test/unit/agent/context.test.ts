@@ -137,6 +137,24 @@ describe("test command detection", () => {
     for (const test of ["npm run lint && npm run unit", "xo || true && ava", "lint; mocha"])
       expect(npm({ test }), test).toEqual({ kind: "command", command: "npm test" });
   });
+  it("runs what comes before a `|| true` that makes the test script pass whatever its tests say", () => {
+    const npm = (scripts: Record<string, string>) =>
+      detectTestCommand(facts({ "package.json": JSON.stringify({ scripts }) }));
+    expect(npm({ test: "mocha || true" })).toEqual({
+      kind: "command",
+      command: "npm test",
+      steps: [{ command: "npm exec -c 'mocha'", main: true }],
+    });
+    expect(npm({ test: "eslint . && mocha --exit || exit 0", posttest: "npm audit" })).toEqual({
+      kind: "command",
+      command: "npm test",
+      steps: [
+        { command: "npm exec -c 'eslint .'", main: false },
+        { command: "npm exec -c 'mocha --exit'", main: true },
+        { command: "npm run posttest", main: false },
+      ],
+    });
+  });
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
       kind: "python",
