@@ -3,7 +3,7 @@ import { linesOutsideFences } from "../formats/shared/fences.js";
 import { isTestPath } from "./test-paths.js";
 
 const BUG =
-  /\b(bug|broken|breaks?|crash(es|ed|ing)?|errors?|exceptions?|fails?|failing|failure|wrong|incorrect|regression|throws?|should(n't| not)?|instead of|doesn't|does not|returns? .* (but|instead))\b/i;
+  /\b(bug|broken|breaks?|crash(es|ed|ing)?|errors?|exceptions?|fails?|failing|failure|wrong|incorrect|regression|throws?|should(n't| not)?|instead of|doesn't|does not|returns? .* (but|instead)|gives? .* (but|instead)|ignored|ignores|unexpected(ly)?|no longer|(is|are) not (working|handled|considered|respected|honou?red|applied)|(isn't|aren't) (working|handled|considered|respected|honou?red|applied))\b/i;
 
 export const looksLikeBugReport = (instruction: string): boolean => BUG.test(instruction);
 
