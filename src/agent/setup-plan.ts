@@ -141,6 +141,42 @@ export function pythonExtras(facts: ProjectFacts): string[] {
   return TEST_EXTRAS.filter((name) => declared.has(name));
 }
 
+/** The names of test dependency groups, in the order they are taken; `dev` only when none of the others exists. */
+const TEST_GROUPS = ["test", "tests", "testing"] as const;
+
+type GroupEntry = string | { readonly "include-group"?: unknown };
+
+/**
+ * The requirements of a project's test dependency groups (PEP 735 `[dependency-groups]` in pyproject.toml, where
+ * Pallets' and many newer projects keep pytest), with the groups they include. pip reads groups itself only from
+ * 25.1 on (`--group`), and a venv gets the pip its Python came with: the requirements are passed as they are.
+ */
+export function pythonTestGroups(facts: ProjectFacts): string[] {
+  let groups: Record<string, unknown>;
+  try {
+    const data = parseToml(facts.read("pyproject.toml") ?? "") as { "dependency-groups"?: Record<string, unknown> };
+    groups = data["dependency-groups"] ?? {};
+  } catch {
+    return [];
+  }
+  const named = TEST_GROUPS.filter((name) => Array.isArray(groups[name]));
+  const taken = named.length > 0 ? named : Array.isArray(groups["dev"]) ? ["dev"] : [];
+  const requirements = new Set<string>();
+  const seen = new Set<string>();
+  const add = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const entries = groups[name];
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries as GroupEntry[]) {
+      if (typeof entry === "string") requirements.add(entry.trim());
+      else if (typeof entry["include-group"] === "string") add(entry["include-group"]);
+    }
+  };
+  for (const name of taken) add(name);
+  return [...requirements].filter((r) => r !== "");
+}
+
 function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[]; venv: string } | undefined {
   const has = (path: string): boolean => facts.paths.includes(path);
   // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
@@ -149,7 +185,8 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
     has("pyproject.toml") && /^\[(project|build-system|tool\.poetry)\]/m.test(facts.read("pyproject.toml") ?? "");
   const packaged = has("setup.py") || pyprojectPackage;
   const requirements = ["requirements.txt", ...DEV_REQUIREMENTS].filter(has);
-  if (!packaged && requirements.length === 0) return undefined;
+  const grouped = has("pyproject.toml") ? pythonTestGroups(facts) : [];
+  if (!packaged && requirements.length === 0 && grouped.length === 0) return undefined;
   const venv = `${cloneDir}/${VENV_DIR}`;
   const pip = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
   const commands = [`python3 -m venv ${VENV_DIR}`];
@@ -158,6 +195,7 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
     const extras = pythonExtras(facts);
     commands.push(`${pip} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`);
   }
+  if (grouped.length > 0) commands.push(`${pip} ${grouped.map(shellQuote).join(" ")}`);
   return { commands, venv };
 }
 

@@ -134,6 +134,33 @@ describe("set-up before the tests", () => {
     }
   });
 
+  it("installs a test dependency group (PEP 735) of pyproject.toml, with the group it includes", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    try {
+      const repo = makeFlagcalcRepo(index, "group");
+      repos.push(repo);
+      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+      servers.push(server);
+      const hosts = parseEgressRules(index.host).rules;
+      const report = await runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
+        repo: repo.dir,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(report.setup).toMatchObject({
+        status: "ok",
+        commands: [
+          "python3 -m venv .venv",
+          ".venv/bin/python -m pip install --progress-bar off -e '.'",
+          ".venv/bin/python -m pip install --progress-bar off 'tinycheck'",
+        ],
+      });
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.status).toBe("success");
+    } finally {
+      await index.close();
+    }
+  });
+
   it("gets the package manager a project declares through corepack, for set-up and for scripts that call it", async () => {
     const buggy = "module.exports = (a, b) => a - b;";
     const fixed = "module.exports = (a, b) => a + b;";

@@ -70,7 +70,11 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return _wheel(wheel_directory, files)
 `;
 
-export function makeFlagcalcRepo(index: FakeIndex): TempRepo {
+/**
+ * `declared`: where pyproject.toml names the test dependency, an optional-dependencies extra (`test`) or a
+ * PEP 735 dependency group (`tests`).
+ */
+export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" = "extra"): TempRepo {
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-pyproj-"));
   writeFiles(dir, {
     ".gitignore": "__pycache__/\n*.egg-info/\n.venv/\n",
@@ -85,8 +89,9 @@ export function makeFlagcalcRepo(index: FakeIndex): TempRepo {
       'name = "flagcalc"',
       'version = "1.0.0"',
       "",
-      "[project.optional-dependencies]",
-      'test = ["tinycheck"]',
+      ...(declared === "extra"
+        ? ["[project.optional-dependencies]", 'test = ["tinycheck"]']
+        : ["[dependency-groups]", 'tests = [{ include-group = "checks" }]', 'checks = ["tinycheck"]']),
       "",
     ].join("\n"),
     "_build/backend.py": BACKEND,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { cacheEnv, chooseSetup, detectEnvironment, pythonExtras } from "../../../src/agent/setup-plan.js";
+import {
+  cacheEnv,
+  chooseSetup,
+  detectEnvironment,
+  pythonExtras,
+  pythonTestGroups,
+} from "../../../src/agent/setup-plan.js";
 
 function facts(files: Record<string, string>) {
   return { paths: Object.keys(files), read: (path: string) => files[path] };
@@ -70,6 +76,32 @@ describe("detectEnvironment: Python, Go, Rust", () => {
       "python3 -m venv .venv",
       ".venv/bin/python -m pip install --progress-bar off -r 'requirements.txt'",
     ]);
+  });
+
+  it("installs a pyproject's test dependency groups, with the groups they include", () => {
+    const pyproject = [
+      "[project]",
+      'name = "x"',
+      "[dependency-groups]",
+      'dev = ["ruff", "tox"]',
+      'tests = ["pytest", { include-group = "coverage" }]',
+      'coverage = ["coverage[toml]", "pytest-cov ; python_version >= \'3.9\'"]',
+      'docs = ["sphinx"]',
+      "",
+    ].join("\n");
+    expect(detectEnvironment(facts({ "pyproject.toml": pyproject }), "/c").commands).toEqual([
+      "python3 -m venv .venv",
+      ".venv/bin/python -m pip install --progress-bar off -e '.'",
+      String.raw`.venv/bin/python -m pip install --progress-bar off 'pytest' 'coverage[toml]' 'pytest-cov ; python_version >= '\''3.9'\'''`,
+    ]);
+    // `dev` only when no test group exists; a pyproject with groups alone (no package) still gets them.
+    const devOnly = '[tool.ruff]\n[dependency-groups]\ndev = ["pytest"]\ndocs = ["sphinx"]\n';
+    expect(pythonTestGroups(facts({ "pyproject.toml": devOnly }))).toEqual(["pytest"]);
+    expect(detectEnvironment(facts({ "pyproject.toml": devOnly }), "/c").commands).toEqual([
+      "python3 -m venv .venv",
+      ".venv/bin/python -m pip install --progress-bar off 'pytest'",
+    ]);
+    expect(pythonTestGroups(facts({ "pyproject.toml": "[dependency-groups\n" }))).toEqual([]);
   });
 
   it("reads test extras from setup.cfg and setup.py", () => {
