@@ -23,7 +23,7 @@ import { readMany } from "./read-files.js";
 import { answerLookup } from "./lookups.js";
 import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
-import { DEFAULT_TEST_TIMEOUT_MS, runTests } from "./test-runs.js";
+import { DEFAULT_TEST_TIMEOUT_MS, importedElsewhere, runTests } from "./test-runs.js";
 import type { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
 import { tailForModel } from "./verdict.js";
@@ -166,10 +166,16 @@ export async function runSteps(
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const ranking = await rankingPromise;
   if (before !== null) {
-    const problem = environmentProblem(before, {
-      pythonModules: pythonModulesOf(paths),
-      missingSubmodules: missingSubmodules.map((s) => s.path),
-    });
+    // Before the output's signs: tests that import another copy of the package pass or fail whatever the change.
+    const elsewhere =
+      testCommand === undefined ? undefined : await importedElsewhere(deps, place, tree, testCommand.command, paths);
+    const problem =
+      elsewhere !== undefined
+        ? { why: elsewhere }
+        : environmentProblem(before, {
+            pythonModules: pythonModulesOf(paths),
+            missingSubmodules: missingSubmodules.map((s) => s.path),
+          });
     if (problem !== undefined) {
       return finishReport({
         ...base,

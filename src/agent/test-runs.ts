@@ -1,6 +1,14 @@
 /** Choosing the test command and running it in the sandbox, offline, in the environment set-up prepared. */
 import type { WorkTree } from "./deps.js";
 import type { FixDeps } from "./deps.js";
+import {
+  foreignOrigin,
+  originProbe,
+  pathSettingFiles,
+  runsPythonDirectly,
+  setsImportPath,
+  srcPackages,
+} from "./python-origin.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
@@ -72,4 +80,27 @@ export async function runTests(
     if (result.timedOut) break;
   }
   return summarizeTestSteps(test.command, runs, place.sandbox.dir);
+}
+
+/**
+ * Why the tests would not import the repository's src-layout Python package from the clone (python-origin.ts), if
+ * so: asked inside the run's environment, as the tests will import it.
+ */
+export async function importedElsewhere(
+  deps: FixDeps,
+  place: RunPlace,
+  tree: WorkTree,
+  command: string,
+  paths: readonly string[],
+): Promise<string | undefined> {
+  const names = srcPackages(paths);
+  if (names.length === 0 || !runsPythonDirectly(command)) return undefined;
+  if (setsImportPath((await readMany(tree, pathSettingFiles(paths))).values())) return undefined;
+  const probe = await deps.runner.run({
+    ...runRequest(place),
+    ...cacheMount(place, false),
+    command: originProbe(names),
+    timeoutMs: PROBE_TIMEOUT_MS,
+  });
+  return probe.passed ? foreignOrigin(probe.output, names, place.sandbox.dir) : undefined;
 }

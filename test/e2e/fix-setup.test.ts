@@ -161,6 +161,52 @@ describe("set-up before the tests", () => {
     }
   });
 
+  describe("a src-layout Python package, not installed from the clone", () => {
+    const srcRepo = (pythonPath: string) =>
+      makeRepoFrom("patchsmith-srclayout-", {
+        ".github/patchsmith.yml": `env:\n  PYTHONPATH: ${pythonPath}\n`,
+        "pyproject.toml": '[project]\nname = "flagcalc"\nversion = "1.0.0"\n',
+        "src/flagcalc/__init__.py": `def to_fahrenheit(value):\n${CALC_BUGGY}\n`,
+        // Another copy of the package, as one installed on the host would be.
+        "installed/flagcalc/__init__.py": `def to_fahrenheit(value):\n${CALC_BUGGY}\n`,
+        "tests/__init__.py": "",
+        "tests/test_calc.py": [
+          "import unittest",
+          "from flagcalc import to_fahrenheit",
+          "",
+          "class CalcTest(unittest.TestCase):",
+          "    def test_boiling(self):",
+          "        self.assertEqual(to_fahrenheit(100), 212)",
+          "",
+        ].join("\n"),
+      });
+
+    it("stops before the model when the tests would import another copy of it", async () => {
+      const repo = srcRepo("installed");
+      repos.push(repo);
+      const { report, server } = await fix(repo, [block("src/flagcalc/__init__.py", CALC_BUGGY, CALC_FIXED)], {
+        setup: false,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(report.failure?.reason).toBe("tests-cannot-run");
+      expect(report.failure?.message).toMatch(
+        /they import the repository's package `flagcalc` from \S*\/installed\/flagcalc\/__init__\.py, not from the clone's src\/flagcalc\//,
+      );
+      expect(server.chatRequests).toHaveLength(0);
+    });
+
+    it("goes on when they import the clone's own", async () => {
+      const repo = srcRepo("src");
+      repos.push(repo);
+      const { report } = await fix(repo, [block("src/flagcalc/__init__.py", CALC_BUGGY, CALC_FIXED, "fix: add 32")], {
+        setup: false,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(report.failure).toBeUndefined();
+      expect(report.status).toBe("success");
+    });
+  });
+
   it("gets the package manager a project declares through corepack, for set-up and for scripts that call it", async () => {
     const buggy = "module.exports = (a, b) => a - b;";
     const fixed = "module.exports = (a, b) => a + b;";
