@@ -41,6 +41,11 @@ export interface RunScope {
   readonly timings: Timings;
 }
 
+/** The closing line of a stop before the model: what the user can set. */
+const SET_SETUP_OR_TEST =
+  "Set `setup:` in .github/patchsmith.yml to the commands that install what the tests need, or `test:` to a " +
+  "command that runs them (`patchsmith fix`: --setup, --test).";
+
 /** Why the baseline says nothing about the code, for the report: the problem, the output's end, what to set. */
 export function describeBrokenTests(problem: EnvironmentProblem, before: TestSummary): string {
   const how = before.timedOut ? "timed out" : `ended with exit code ${String(before.exitCode ?? "none")}`;
@@ -55,8 +60,7 @@ export function describeBrokenTests(problem: EnvironmentProblem, before: TestSum
     tailForModel(before.tail).replace(/```/g, "'''"),
     "```",
     "",
-    "Set `setup:` in .github/patchsmith.yml to the commands that install what the tests need, or `test:` to a " +
-      "command that runs them (`patchsmith fix`: --setup, --test).",
+    SET_SETUP_OR_TEST,
   ].join("\n");
 }
 
@@ -151,6 +155,13 @@ export async function runSteps(
         `(${missingSubmodules[0]!.message ?? "unknown reason"}).`,
     );
   }
+  // Tests that would import another copy of the package pass or fail whatever the change: not even the baseline runs.
+  const elsewhere =
+    testCommand === undefined ? undefined : await importedElsewhere(deps, place, tree, testCommand.command, paths);
+  if (elsewhere !== undefined) {
+    const message = `The tests cannot run here: ${elsewhere}. No model was asked, and the tests were not run.\n\n${SET_SETUP_OR_TEST}`;
+    return finishReport({ ...base, ...extras, early: { reason: "tests-cannot-run", message } });
+  }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const runOnce =
     testCommand === undefined ? undefined : () => runTests(deps, place, testCommand, Math.min(testTimeout, timeLeft()));
@@ -166,16 +177,10 @@ export async function runSteps(
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const ranking = await rankingPromise;
   if (before !== null) {
-    // Before the output's signs: tests that import another copy of the package pass or fail whatever the change.
-    const elsewhere =
-      testCommand === undefined ? undefined : await importedElsewhere(deps, place, tree, testCommand.command, paths);
-    const problem =
-      elsewhere !== undefined
-        ? { why: elsewhere }
-        : environmentProblem(before, {
-            pythonModules: pythonModulesOf(paths),
-            missingSubmodules: missingSubmodules.map((s) => s.path),
-          });
+    const problem = environmentProblem(before, {
+      pythonModules: pythonModulesOf(paths),
+      missingSubmodules: missingSubmodules.map((s) => s.path),
+    });
     if (problem !== undefined) {
       return finishReport({
         ...base,

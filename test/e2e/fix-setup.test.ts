@@ -13,7 +13,7 @@ import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
 import { FAKE_PNPM, startFakeRegistry, TAPE_LITE, type FakeRegistry } from "../fakes/npm-registry.js";
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
-import { startFakeIndex, TINYCHECK } from "../fakes/pypi-index.js";
+import { startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
 import { CALC_BUGGY, CALC_FIXED, makeFlagcalcRepo } from "../fakes/python-repo.js";
 import { block, realDeps } from "./fix-helpers.js";
 
@@ -35,6 +35,19 @@ afterEach(async () => {
   for (const repo of repos.splice(0)) repo.cleanup();
   for (const server of servers.splice(0)) await server.close();
 });
+
+/** The Python project of python-repo.ts fixed by its real fix, set-up allowed to reach `index` only. */
+async function fixFlagcalc(index: FakeIndex, declared: "extra" | "group"): Promise<FixReport> {
+  const repo = makeFlagcalcRepo(index, declared);
+  repos.push(repo);
+  const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+  servers.push(server);
+  const hosts = parseEgressRules(index.host).rules;
+  return runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
+    repo: repo.dir,
+    instruction: "Convert to Fahrenheit correctly",
+  });
+}
 
 async function fix(repo: TempRepo, script: readonly ScriptStep[], request: Partial<FixRequest> = {}) {
   const server = await startFakeOpenAI(script);
@@ -109,15 +122,7 @@ describe("set-up before the tests", () => {
   it("makes a virtual environment, installs the project with its test extra from an index, and tests in it", async () => {
     const index = await startFakeIndex([TINYCHECK]);
     try {
-      const repo = makeFlagcalcRepo(index);
-      repos.push(repo);
-      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
-      servers.push(server);
-      const hosts = parseEgressRules(index.host).rules;
-      const report = await runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
-        repo: repo.dir,
-        instruction: "Convert to Fahrenheit correctly",
-      });
+      const report = await fixFlagcalc(index, "extra");
       expect(report.failure).toBeUndefined();
       expect(report.setup).toMatchObject({
         status: "ok",
@@ -137,15 +142,7 @@ describe("set-up before the tests", () => {
   it("installs a test dependency group (PEP 735) of pyproject.toml, with the group it includes", async () => {
     const index = await startFakeIndex([TINYCHECK]);
     try {
-      const repo = makeFlagcalcRepo(index, "group");
-      repos.push(repo);
-      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
-      servers.push(server);
-      const hosts = parseEgressRules(index.host).rules;
-      const report = await runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
-        repo: repo.dir,
-        instruction: "Convert to Fahrenheit correctly",
-      });
+      const report = await fixFlagcalc(index, "group");
       expect(report.setup).toMatchObject({
         status: "ok",
         commands: [
