@@ -13,7 +13,8 @@ export function describeTestRun(summary: TestSummary | null): string {
   if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
   const names = summary.failing.length > 0 ? `: ${testNames(summary.failing, 5)}` : "";
   const others = failedSideSteps(summary).map(
-    (step) => `\`${step.command}\` failed (exit code ${step.exitCode ?? "none"})`,
+    (step) =>
+      `\`${step.command}\` failed (${step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message})`,
   );
   const tests = mainStep(summary);
   const count =

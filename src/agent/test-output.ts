@@ -52,7 +52,8 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
   for (const { run } of runs)
     tail.push(Buffer.from(run.output.endsWith("\n") ? run.output : `${run.output}\n`, "utf8"));
   const failed = runs.find((r) => !r.run.passed)?.run;
-  const limit = runs.find((r) => r.run.limit !== undefined)?.run.limit;
+  // The limit the tests ran into: a lint stopped by one keeps it on its step, where the report shows it.
+  const limit = (main ?? runs.find((r) => r.run.limit !== undefined)?.run)?.limit;
   return {
     command,
     passed: failed === undefined,
@@ -71,6 +72,7 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
       failureLines: [...failureLines(run.output)],
       outputDigest: outputDigest(run.output),
       ...(step.main ? { tail: tailOf(run.output) } : {}),
+      ...(run.limit === undefined ? {} : { limit: run.limit }),
     })),
   };
 }

@@ -141,6 +141,8 @@ export interface TestStepRun {
   readonly outputDigest: string;
   /** The end of its output, for the step that runs the tests (what tells whether they could run at all). */
   readonly tail?: string;
+  /** A sandbox limit the step ran into. */
+  readonly limit?: LimitHit;
 }
 
 export interface EditOutcome {

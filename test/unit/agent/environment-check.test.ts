@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { environmentProblem, pythonModulesOf } from "../../../src/agent/environment-check.js";
+import { summarizeTestSteps } from "../../../src/agent/test-output.js";
 import type { TestSummary } from "../../../src/agent/types.js";
+import type { RunSummary } from "../../../src/ports/sandbox-runner.js";
 
 const names = { pythonModules: new Set(["calc", "helpers"]) };
 
@@ -122,6 +124,27 @@ describe("environmentProblem", () => {
     );
     // A path that merely starts like it is not inside it.
     expect(environmentProblem(failed("open 'submodules/tzdata/x'"), withSubmodule)).toBeUndefined();
+  });
+
+  it("a lint stopped by a sandbox limit says nothing about tests that ran and failed", () => {
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    const ran = (command: string, output: string, extra: Partial<RunSummary> = {}): RunSummary => ({
+      command,
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output,
+      droppedBytes: 0,
+      durationMs: 3,
+      ...extra,
+    });
+    const lint = ran("npm run lint", "Killed\n", { exitCode: 137, limit: memory });
+    const tests = ran("npm exec -c 'tape'", "not ok 1 adds\n# fail 1\n");
+    const baseline = summarizeTestSteps("npm test", [
+      { step: { command: lint.command, main: false }, run: lint },
+      { step: { command: tests.command, main: true }, run: tests },
+    ]);
+    expect(environmentProblem(baseline, names)).toBeUndefined();
   });
 
   it("a sandbox limit at the baseline is an environment problem; a passing run never is", () => {

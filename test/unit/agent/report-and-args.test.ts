@@ -76,6 +76,11 @@ describe("report rendering", () => {
       "Tests (`npm test`): before: 1 failing: mean; after: tests pass; `npm run posttest` failed (exit code 1).",
     );
     expect(testCell(after)).toBe("⚠️ tests passed; `npm run posttest` failed");
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    const stopped = { ...after, steps: [after.steps![0]!, { ...step("npm run posttest", false), limit: memory }] };
+    expect(renderReportMarkdown({ ...report, tests: { before: null, after: stopped } })).toContain(
+      "after: tests pass; `npm run posttest` failed (the command used more than 4 GiB of memory).",
+    );
   });
   it("shows the failure of a run that did not succeed", () => {
     const md = renderReportMarkdown({

@@ -29,4 +29,19 @@ describe("summarizeTestSteps", () => {
     expect(summary.steps?.[0]?.failureLines).toEqual(["Error: Cannot find module 'eslint-plugin-x'"]);
     expect(summary.exitCode).toBe(1);
   });
+
+  it("gives the run the tests step's limit; a lint stopped by one keeps it on its own step", () => {
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    const lint = { ...run("npm run lint", 137, "Killed\n"), limit: memory };
+    const tests = run("npm exec -c 'node --test'", 1, "not ok 1 - adds\n# fail 1\n");
+    const steps = [
+      { step: { command: lint.command, main: false }, run: lint },
+      { step: { command: tests.command, main: true }, run: tests },
+    ];
+    const summary = summarizeTestSteps("npm test", steps);
+    expect(summary.limit).toBeUndefined();
+    expect(summary.steps?.map((s) => s.limit)).toEqual([memory, undefined]);
+    const stopped = summarizeTestSteps("npm test", [steps[0]!, { ...steps[1]!, run: { ...tests, limit: memory } }]);
+    expect(stopped.limit).toEqual(memory);
+  });
 });
