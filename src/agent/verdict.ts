@@ -4,6 +4,7 @@
  * with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
+import { stripAnsi } from "./failures/lines.js";
 import { testNames } from "./test-names.js";
 import type { TestStepRun, TestSummary } from "./types.js";
 
@@ -28,19 +29,30 @@ const NONE_FAILED = /\b0\s+(?:fail\w*|errors?)\b|\b(?:fail\w*|errors?)\s*[:=]?\s
  */
 const NOT_A_FAILURE = /^\s*(?:[✔✓√]|ok \d)|^[^|]*\|(?:\s*[\d.]+\s*\|){3}/;
 
-/** A line as runs are compared: durations and counters of time left out (they differ from run to run). */
-const comparable = (line: string): string =>
-  line
+/** A line as shown and compared: colours and durations left out (they differ from run to run), spaces collapsed. */
+const shown = (line: string): string =>
+  stripAnsi(line)
     .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
     .replace(/\s+/g, " ")
     .trim();
 
-/** The failure lines of an output, as compared. Exported for tests. */
+/** A date: `2026-02-03`, `2026/02/03`, or day, month and year as loggers write them (`03 02 2026`, `3.2.2026`). */
+const DATE = /\b(?:\d{4}([-/.])\d{1,2}\1\d{1,2}|\d{1,2}([ /.-])\d{1,2}\2\d{4})(?!\d)/g;
+/** A time of day or a place in a file: `10:41:07.118`, `T10:41:07Z`, `12:5`, `a.js:12:5`, tsc's `(12,5)`. */
+const TIME_OR_PLACE = /(?<![\d.])\d+(?::\d+)+(?:[.,]\d+)?|\(\d+,\d+\)/g;
+
+/**
+ * What a shown line must share with one of another run to be the same failure: also without timestamps, and
+ * without the line numbers of a failure below an edit (a lint error on a line the change moved down is the same).
+ */
+const sameness = (line: string): string => line.replace(DATE, "#").replace(TIME_OR_PLACE, "#");
+
+/** The failure lines of an output, as shown (`sameness` tells two runs' lines apart). Exported for tests. */
 export function failureLines(output: string): Set<string> {
   const lines = new Set<string>();
   for (const line of output.split("\n")) {
     if (!FAILURE_LINE.test(line.replace(NONE_FAILED, "")) || NOT_A_FAILURE.test(line)) continue;
-    lines.add(comparable(line));
+    lines.add(shown(line));
   }
   return lines;
 }
@@ -51,7 +63,7 @@ export function failureLines(output: string): Set<string> {
  */
 export function outputDigest(output: string): string {
   const hash = createHash("sha256");
-  for (const line of output.split("\n")) hash.update(`${comparable(line)}\n`);
+  for (const line of output.split("\n")) hash.update(`${sameness(shown(line))}\n`);
   return hash.digest("hex");
 }
 
@@ -95,7 +107,8 @@ function endingOf(summary: TestSummary, stepwise: boolean): Ending {
 function failsAsBefore(now: Ending, was: Ending): boolean {
   if (now.exitCode !== was.exitCode) return false;
   if (now.digest !== undefined && now.digest === was.digest) return true;
-  return now.lines.length > 0 && now.lines.every((line) => was.lines.includes(line));
+  const before = new Set(was.lines.map(sameness));
+  return now.lines.length > 0 && now.lines.every((line) => before.has(sameness(line)));
 }
 
 /**
@@ -109,7 +122,8 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
     if (before === undefined || before.passed)
       return { why: `\`${step.command}\` passed before the change and fails now` };
     if (!failsAsBefore(endingOfStep(step), endingOfStep(before))) {
-      const fresh = step.failureLines.find((line) => !before.failureLines.includes(line));
+      const printed = new Set(before.failureLines.map(sameness));
+      const fresh = step.failureLines.find((line) => !printed.has(sameness(line)));
       return {
         why: `\`${step.command}\` fails differently than before the change${fresh === undefined ? "" : `: ${fresh}`}`,
       };

@@ -198,6 +198,45 @@ describe("acceptance rule", () => {
       "not ok 5 - error messages name the flag",
     ]);
   });
+  it("compares failure lines without colours, timestamps or the positions an edit above them shifts", () => {
+    const once = [
+      "\x1b[91m03 02 2026 10:41:07.118:ERROR [launcher]: \x1b[39mNo browser binary found",
+      "2026-02-03T10:41:07.5Z error while bundling src/enhanceError.js",
+      "  12:5  error  'unused' is assigned a value but never used  no-unused-vars",
+      "src/parse.ts(40,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ].join("\n");
+    const later = [
+      "\x1b[91m03 02 2026 10:42:55.009:ERROR [launcher]: \x1b[39mNo browser binary found",
+      "2026-02-03T10:42:59.1Z error while bundling src/enhanceError.js",
+      "  14:5  error  'unused' is assigned a value but never used  no-unused-vars",
+      "src/parse.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ].join("\n");
+    const withSideStep = (output: string) =>
+      summary("npm test", ["mean"], {
+        passed: false,
+        exitCode: 1,
+        steps: [
+          { command: "npm run test:unit", main: true, passed: false, exitCode: 1, failureLines: [], outputDigest: "" },
+          {
+            command: "npm run test:browser",
+            main: false,
+            passed: false,
+            exitCode: 1,
+            failureLines: [...failureLines(output)],
+            outputDigest: outputDigest(output),
+          },
+        ],
+      });
+    expect(outputDigest(later)).toBe(outputDigest(once));
+    expect(compareTests(withSideStep(once), withSideStep(later))).toMatchObject({ verdict: "no-worse" });
+    // Shown as printed, colours aside.
+    expect([...failureLines(later)][2]).toBe("14:5 error 'unused' is assigned a value but never used no-unused-vars");
+    const renamed = later.replace("'unused'", "'other'");
+    expect(compareTests(withSideStep(once), withSideStep(renamed))).toMatchObject({
+      verdict: "worse",
+      why: "`npm run test:browser` fails differently than before the change: 14:5 error 'other' is assigned a value but never used no-unused-vars",
+    });
+  });
   it("a summary counting no failures is not a failure line", () => {
     const lines = failureLines(
       "# fail 0\nTests: 0 failed, 3 passed\nerrors: 0\n# fail 10\n✖ 1 problem (1 error, 0 warnings)",
