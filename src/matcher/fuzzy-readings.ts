@@ -31,7 +31,7 @@ import type { FuzzyOptions } from "./fuzzy.js";
 import type { OldLine } from "./old-side.js";
 import { looseKey, looseKeys, looseSignatures } from "./rungs/unicode.js";
 import type { Alignment } from "./types.js";
-import { similarity } from "./window-filter.js";
+import { similarity } from "./similarity.js";
 import { findWindows } from "./windows.js";
 
 export type ReadingsVerdict =

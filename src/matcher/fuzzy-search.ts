@@ -16,7 +16,8 @@
 import type { TextFile } from "../core/text.js";
 import { characterWindow, classWindow, looseClassCounts } from "./character-bounds.js";
 import { looseKeys } from "./rungs/unicode.js";
-import { looseWindowsSharing, similarity, type SharingWindows } from "./window-filter.js";
+import { similarity } from "./similarity.js";
+import { looseWindowsSharing, type SharingWindows } from "./window-filter.js";
 
 /**
  * What a window pays, in characters of edit distance, per non-blank line it has more or fewer than the SEARCH,

@@ -11,7 +11,8 @@ import { cached } from "../core/file-memo.js";
 import { isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 import type { NearestLines } from "./types.js";
-import { looseWindowsSharing, similarity } from "./window-filter.js";
+import { similarity } from "./similarity.js";
+import { looseWindowsSharing } from "./window-filter.js";
 
 /** Below this a window is not worth calling similar (Aider's did-you-mean floor is 0.6 on line lists). */
 const MIN_SIMILARITY = 0.5;

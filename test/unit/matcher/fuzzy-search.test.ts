@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { parseText } from "../../../src/core/text.js";
 import { better, scoreWindows, UNPAIRED_LINE_COST, type Scored } from "../../../src/matcher/fuzzy-search.js";
 import { looseKeys } from "../../../src/matcher/rungs/unicode.js";
-import { similarity } from "../../../src/matcher/window-filter.js";
+import { similarity } from "../../../src/matcher/similarity.js";
 
 const OPTIONS = { threshold: 0.9, margin: 0.05, budget: Infinity };
 
