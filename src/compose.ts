@@ -50,6 +50,7 @@ export function composeFixDeps(env: Env, model: ModelSettings, options: FixDepsO
         memoryBytes: env.PATCHSMITH_SANDBOX_MEMORY ?? DEFAULT_LIMITS.memoryBytes,
         processes: env.PATCHSMITH_SANDBOX_PROCESSES ?? DEFAULT_LIMITS.processes,
         cpuSeconds: env.PATCHSMITH_SANDBOX_CPU_SECONDS ?? DEFAULT_LIMITS.cpuSeconds,
+        diskBytes: env.PATCHSMITH_SANDBOX_DISK ?? DEFAULT_LIMITS.diskBytes,
       },
       setupHosts: [...DEFAULT_SETUP_RULES, ...(env.PATCHSMITH_SETUP_HOSTS ?? [])],
       setupNetwork: env.PATCHSMITH_SETUP_NETWORK !== "off",

@@ -17,6 +17,20 @@ const optionalText = z
 const wholeNumber = (min: number) =>
   z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().min(min)).optional();
 
+/** A size such as "4G", of at least `min` (written as the message shows it). */
+const size = (min: number, shown: string, example: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      const bytes = parseBytes(text);
+      if (bytes === undefined || bytes < min) {
+        ctx.addIssue({ code: "custom", message: `must be a size of at least ${shown}, e.g. "${example}"` });
+        return z.NEVER;
+      }
+      return bytes;
+    })
+    .optional();
+
 export const envSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
@@ -26,23 +40,13 @@ export const envSchema = z.object({
   /** Who sandboxed commands run as under a root service: an account name or uid:gid (never root). */
   PATCHSMITH_SANDBOX_USER: optionalText,
   /** Memory of a sandboxed run's whole process tree, e.g. "4G". */
-  PATCHSMITH_SANDBOX_MEMORY: optionalText.pipe(
-    z
-      .string()
-      .transform((text, ctx) => {
-        const bytes = parseBytes(text);
-        if (bytes === undefined || bytes < 64 * 1024 ** 2) {
-          ctx.addIssue({ code: "custom", message: 'must be a size of at least 64M, e.g. "4G"' });
-          return z.NEVER;
-        }
-        return bytes;
-      })
-      .optional(),
-  ),
+  PATCHSMITH_SANDBOX_MEMORY: optionalText.pipe(size(64 * 1024 ** 2, "64M", "4G")),
   /** Processes and threads at once in a sandboxed run. */
   PATCHSMITH_SANDBOX_PROCESSES: optionalText.pipe(wholeNumber(16)),
   /** CPU seconds of a sandboxed run's whole process tree. */
   PATCHSMITH_SANDBOX_CPU_SECONDS: optionalText.pipe(wholeNumber(1)),
+  /** Free space of the clone's volume a sandboxed run may take, e.g. "16G". */
+  PATCHSMITH_SANDBOX_DISK: optionalText.pipe(size(1024 ** 2, "1M", "16G")),
   /** Extra folders shown read-only in the sandbox (colon-separated), e.g. a toolchain the PATH does not name. */
   PATCHSMITH_SANDBOX_READONLY: optionalText,
   /** "on" (default): set-up reaches the allow-listed registries; "off": only what the caches hold. */

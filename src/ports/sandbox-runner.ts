@@ -28,7 +28,7 @@ export interface RunSummary {
   readonly unreachableHosts?: readonly string[];
 }
 
-export type LimitKind = "memory" | "processes" | "cpu-time";
+export type LimitKind = "memory" | "processes" | "cpu-time" | "disk";
 
 export interface LimitHit {
   readonly kind: LimitKind;

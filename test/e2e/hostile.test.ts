@@ -112,6 +112,34 @@ describe("the bot's commit holds what the engine wrote, and nothing else", () =>
     expect(git(remote.dir, ["ls-tree", "-r", sha]).includes("160000")).toBe(false);
   });
 
+  it("a test suite that fills the disk is stopped before the model, says so, and leaves nothing behind", async () => {
+    const attack = [
+      'echo "CLONE AT $(pwd)"',
+      "for i in $(seq 4096); do head -c 1048576 /dev/zero > filler-$i; sleep 0.01; done",
+      "echo FILLED",
+    ].join("\n");
+    const repo = hostileRepo(attack);
+    const temp = mkdtempSync(join(tmpdir(), "patchsmith-disk-"));
+    cleanups.push(() => {
+      rmSync(temp, { recursive: true, force: true });
+    });
+    server = await startFakeOpenAI([FIX]);
+    const result = await runCli(["fix", "--repo", repo.dir, "--json", "Fix the mean"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: KEY,
+      HOME: process.env.HOME ?? "/root",
+      TMPDIR: temp,
+      PATCHSMITH_SANDBOX_DISK: "32M",
+    });
+    const report = JSON.parse(result.stdout) as Report & { failure?: { message: string } };
+    expect(report.status).toBe("failed");
+    expect(report.failure?.message).toContain("wrote more than 32 MiB to the disk");
+    expect(server.chatRequests).toHaveLength(0);
+    expect(report.tests.before?.tail).not.toContain("FILLED");
+    expect(report.tests.before?.tail).toContain(`CLONE AT ${temp}/`);
+    expect(execFileSync("find", [temp, "-name", "filler-*"], { encoding: "utf8" })).toBe("");
+  });
+
   it("a model reply that writes the key is refused, and the key is in no commit, message or report", async () => {
     const repo = hostileRepo("true\n");
     const remote = remoteOf(repo);

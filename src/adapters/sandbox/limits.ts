@@ -1,7 +1,8 @@
 /**
  * The resource limits of one sandboxed run (pure): memory, processes (tasks: threads count too, as the kernel counts
- * them) and CPU time, for the whole process tree. Defaults fit the test suites of real projects (a Jest run with
- * workers, a Cargo build); the operator changes them with PATCHSMITH_SANDBOX_MEMORY, _PROCESSES, _CPU_SECONDS.
+ * them) and CPU time, for the whole process tree, and the disk it may take (disk-watch.ts). Defaults fit the test
+ * suites of real projects (a Jest run with workers, a Cargo build); the operator changes them with
+ * PATCHSMITH_SANDBOX_MEMORY, _PROCESSES, _CPU_SECONDS and _DISK.
  */
 import { formatBytes } from "../../core/bytes.js";
 import type { LimitHit, LimitKind } from "../../ports/sandbox-runner.js";
@@ -10,12 +11,15 @@ export interface LimitSettings {
   readonly memoryBytes: number;
   readonly processes: number;
   readonly cpuSeconds: number;
+  /** Free space of the clone's volume a run may take (what it writes, less what it deletes). */
+  readonly diskBytes: number;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
   memoryBytes: 4 * 1024 ** 3,
   processes: 1024,
   cpuSeconds: 30 * 60,
+  diskBytes: 16 * 1024 ** 3,
 };
 
 /** The sentence a report and the model's prompt carry when a limit stopped the command. */
@@ -26,7 +30,9 @@ export function limitHit(kind: LimitKind, limits: LimitSettings, certain: boolea
       ? `the command ${how}used more than ${formatBytes(limits.memoryBytes)} of memory, the sandbox's limit`
       : kind === "processes"
         ? `the command ${how}tried to run more than ${String(limits.processes)} processes and threads at once, the sandbox's limit`
-        : `the command ${how}used more than ${String(limits.cpuSeconds)} s of CPU time, the sandbox's limit`;
+        : kind === "disk"
+          ? `the command wrote more than ${formatBytes(limits.diskBytes)} to the disk, or left it nearly full, the sandbox's limit`
+          : `the command ${how}used more than ${String(limits.cpuSeconds)} s of CPU time, the sandbox's limit`;
   return { kind, message };
 }
 

@@ -18,6 +18,7 @@ import { FORWARDER_PORT, startEgressProxy, type EgressProxy } from "./egress-pro
 import { findProgram, readHostView, type HostView } from "./host-view.js";
 import { chooseEnforcer, type LimitEnforcer } from "./limit-enforcer.js";
 import { formatBytes } from "../../core/bytes.js";
+import { watchDisk } from "./disk-watch.js";
 import { DEFAULT_LIMITS, guessLimitFromOutput, limitHit, type LimitSettings } from "./limits.js";
 import { handOver } from "./ownership.js";
 import { runProcess } from "./process.js";
@@ -187,6 +188,10 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
           ? { node: process.execPath, file: inside(runDir.forwarderName), socket: inside(runDir.socketName) }
           : undefined;
       const shell = ["/bin/sh", "-c", script(request.command, forwarder)];
+      const disk = await watchDisk(
+        [request.cwd, ...(request.cache?.writable === true ? [request.cache.dir] : [])],
+        limits.diskBytes,
+      );
       const runLimits = await ctx.enforcer.start(randomUUID().slice(0, 8));
       const argv = sandboxed
         ? [
@@ -217,7 +222,8 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
           onStarted: (pid) => runLimits.attach(pid),
           shouldStop: async () => {
             const used = await runLimits.cpuSeconds();
-            return used !== undefined && used > limits.cpuSeconds ? "cpu-time" : undefined;
+            if (used !== undefined && used > limits.cpuSeconds) return "cpu-time";
+            return (await disk.exhausted()) ? "disk" : undefined;
           },
         });
       } finally {
@@ -229,7 +235,8 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         ctx.enforcer.kind === "rlimit" && outcome.exitCode !== 0
           ? guessLimitFromOutput(output, outcome.exitCode)
           : undefined;
-      const kind = outcome.stopped === "cpu-time" ? "cpu-time" : (measured ?? guessed);
+      const kind =
+        outcome.stopped === "cpu-time" || outcome.stopped === "disk" ? outcome.stopped : (measured ?? guessed);
       const certain = outcome.stopped !== undefined || measured !== undefined;
       return {
         command: request.command,

@@ -308,7 +308,7 @@ describe("set-up's egress through the allow-list proxy (bwrap)", () => {
 });
 
 describe("limits (bwrap)", () => {
-  const small = { memoryBytes: 256 * 1024 ** 2, processes: 64, cpuSeconds: 2 };
+  const small = { memoryBytes: 256 * 1024 ** 2, processes: 64, cpuSeconds: 2, diskBytes: 64 * 1024 ** 2 };
   const limited = createSandboxRunner({ mode: "bwrap", limits: small });
   const rlimited = createSandboxRunner({ mode: "bwrap", limits: small, enforcer: "rlimit" });
   const allocate = `node -e "const a=[];for(let i=0;i<96;i++){a.push(Buffer.alloc(64*1024*1024,1))}console.log('ALLOCATED 6 GiB')"`;
@@ -349,6 +349,20 @@ describe("limits (bwrap)", () => {
     expect(summary).toMatchObject({ passed: false, timedOut: false });
     expect(summary.limit?.kind).toBe("cpu-time");
     expect(summary.durationMs).toBeLessThan(30_000);
+  });
+
+  it("stops a suite that keeps writing to the clone's disk, and says disk", async () => {
+    const repo = track(makeNodeRepo());
+    // 1 MiB files, about 100 MiB a second at most, for up to 2 GiB: the watch polls once a second.
+    const command = "for i in $(seq 2048); do head -c 1048576 /dev/zero > filler-$i; sleep 0.01; done; echo WROTE ALL";
+    const summary = await limited.run({ command, cwd: repo.dir, timeoutMs: 120_000 });
+    expect(summary).toMatchObject({ passed: false, timedOut: false });
+    expect(summary.output).not.toContain("WROTE ALL");
+    expect(summary.limit?.kind).toBe("disk");
+    expect(summary.limit?.message).toContain("64 MiB");
+    const written = readdirSync(repo.dir).filter((name) => name.startsWith("filler-")).length;
+    expect(written).toBeGreaterThan(64);
+    expect(written).toBeLessThan(1024);
   });
 
   it("keeps a bounded tail of 1 GiB of output", async () => {
