@@ -87,7 +87,7 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
   );
   const limitText =
     `limits ${formatBytes(limits.memoryBytes)}, ${String(limits.processes)} tasks, ` +
-    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind})`;
+    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)`;
   const who = user.privileged ? `sandbox user ${String(user.uid)}:${String(user.gid)}` : `own user ${String(user.uid)}`;
   if (options.mode !== "none") {
     const probe = await probeSandbox(programs, view, user);
