@@ -70,17 +70,31 @@ function commitType(instruction: string, paths: readonly string[], facts: Change
   return "chore";
 }
 
+/** File stems and folders that say where code sits, not what it is about: a scope looks past them. */
+const GENERIC_STEMS = new Set(["index", "main", "mod", "lib", "__init__", "__main__", "init"]);
+const GENERIC_FOLDERS = new Set(["src", "lib", "source", "sources", "pkg", "internal", "packages", "app"]);
+
+/**
+ * The scope of a change: the file's stem (`parser` for src/parser.ts), or for an entry file the folder it is the
+ * entry of (`a` for packages/a/index.js); for several files, the deepest folder they share, unless it is only
+ * where code sits (`src`).
+ */
 function commitScope(paths: readonly string[]): string | undefined {
   if (paths.length === 0) return undefined;
-  const stem = (p: string): string => (p.split("/").pop() ?? p).replace(/\.[^.]*$/, "");
-  const scope =
-    paths.length === 1
-      ? stem(paths[0]!)
-      : (() => {
-          const dirs = new Set(paths.map((p) => (p.includes("/") ? p.slice(0, p.indexOf("/")) : "")));
-          const [only] = [...dirs];
-          return dirs.size === 1 && only !== undefined && only !== "" ? only : undefined;
-        })();
+  const folders = (p: string): string[] => p.split("/").slice(0, -1);
+  const named = (dirs: readonly string[]): string | undefined =>
+    [...dirs].reverse().find((dir) => !GENERIC_FOLDERS.has(dir.toLowerCase()));
+  let scope: string | undefined;
+  if (paths.length === 1) {
+    const path = paths[0]!;
+    const stem = (path.split("/").pop() ?? path).replace(/\.[^.]*$/, "");
+    scope = GENERIC_STEMS.has(stem.toLowerCase()) ? (named(folders(path)) ?? stem) : stem;
+  } else {
+    const [first = [], ...rest] = paths.map(folders);
+    let depth = 0;
+    while (depth < first.length && rest.every((other) => other[depth] === first[depth])) depth++;
+    scope = named(first.slice(0, depth));
+  }
   const clean = scope
     ?.toLowerCase()
     .replace(/[^a-z0-9._/-]+/g, "-")

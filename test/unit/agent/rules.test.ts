@@ -290,7 +290,14 @@ describe("commit subjects", () => {
     expect(fallbackSubject("Fix the crash in parse() when input is empty", ["src/parser.ts"])).toBe(
       "fix(parser): the crash in parse() when input is empty",
     );
-    expect(fallbackSubject("Add a --json flag", ["src/cli/a.ts", "src/cli/b.ts"])).toBe("feat(src): add a --json flag");
+    expect(fallbackSubject("Add a --json flag", ["src/cli/a.ts", "src/cli/b.ts"])).toBe("feat(cli): add a --json flag");
+    expect(fallbackSubject("Add a --json flag", ["src/a.ts", "src/b.ts"])).toBe("feat: add a --json flag");
+    expect(fallbackSubject("Fix the mean", ["packages/stats/src/index.js"])).toBe("fix(stats): the mean");
+    expect(fallbackSubject("Fix the mean", ["packages/stats/lib/mean.js", "packages/stats/test/mean.js"])).toBe(
+      "fix(stats): the mean",
+    );
+    expect(fallbackSubject("Fix the import", ["calc/__init__.py"])).toBe("fix(calc): the import");
+    expect(fallbackSubject("Fix the entry", ["index.js"])).toBe("fix(index): the entry");
     expect(fallbackSubject("Document the flags", ["README.md"])).toBe("docs(readme): document the flags");
     // A change that made failing tests pass is a fix, whatever the words.
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"], { fixesFailingTests: true })).toBe(
