@@ -6,9 +6,13 @@
  */
 import { isIP } from "node:net";
 
-/** The public registries of the package managers set-up runs (npm, Yarn, pnpm through corepack, pip, Go, Cargo). */
+/**
+ * The public registries of the package managers set-up runs (npm, Yarn, pnpm through corepack, pip, Go, Cargo), and
+ * JSR's npm-compatible registry, which a project's `.npmrc` names for its `@jsr/` packages (date-fns does).
+ */
 export const DEFAULT_SETUP_HOSTS = [
   "registry.npmjs.org",
+  "npm.jsr.io",
   "registry.yarnpkg.com",
   "repo.yarnpkg.com",
   "nodejs.org",

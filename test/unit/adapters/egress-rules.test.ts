@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { decideEgress, isInternalAddress, parseEgressRules } from "../../../src/adapters/sandbox/egress-rules.js";
+import {
+  DEFAULT_SETUP_RULES,
+  decideEgress,
+  isInternalAddress,
+  parseEgressRules,
+} from "../../../src/adapters/sandbox/egress-rules.js";
 
 describe("parseEgressRules", () => {
   it("reads hosts, ports, subdomain wildcards and the catch-all, and names what it cannot read", () => {
@@ -16,6 +21,13 @@ describe("parseEgressRules", () => {
 });
 
 describe("decideEgress", () => {
+  it("admits the public registries by default, on HTTPS only, JSR's npm registry among them", () => {
+    for (const host of ["registry.npmjs.org", "npm.jsr.io", "pypi.org", "index.crates.io"]) {
+      expect(decideEgress(DEFAULT_SETUP_RULES, host, 443).allowed).toBe(true);
+      expect(decideEgress(DEFAULT_SETUP_RULES, host, 80).allowed).toBe(false);
+    }
+  });
+
   const rules = parseEgressRules("registry.npmjs.org:443 *.pkg.example 127.0.0.1:4873").rules;
 
   it("admits a listed host on its port, and marks an exact entry as such", () => {
