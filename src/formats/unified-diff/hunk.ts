@@ -1,7 +1,8 @@
 /**
  * One hunk of a unified diff, read loosely: numbers and counts may be wrong or missing (`@@ @@`, `@@ ... @@`),
- * blank context lines may have lost their leading space. Counts are consulted only to decide whether trailing
- * empty lines still belong to the hunk.
+ * blank context lines may have lost their leading space. Counts are consulted to decide whether trailing empty
+ * lines still belong to the hunk, and, when asked (`unprefixed`), whether lines that lost their leading space
+ * (`}` for ` }`) are context: only as far as the counts ask for them.
  */
 import type { LineOp } from "../../core/edit.js";
 import { isElision } from "../shared/elision.js";
@@ -24,6 +25,8 @@ export interface HunkScan {
   /** True when the header had counts and the lines read fulfil them. */
   readonly counted: boolean;
   readonly fulfilled: boolean;
+  /** True when the header had counts and the lines read are exactly as many. */
+  readonly exact: boolean;
 }
 
 const NUMBERED = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/;
@@ -51,7 +54,10 @@ function readHeader(line: string): { start: number | undefined; oldCount: number
   return { start: s ? Number(s[1]) : undefined, oldCount: 0, newCount: 0, counted: false };
 }
 
-export function scanHunk(lines: readonly string[], at: number, path: string | undefined): HunkScan {
+/** A line another dialect gives meaning to (SEARCH/REPLACE markers, an apply_patch line): never taken as context. */
+const OTHER_DIALECT = /^(?:<{5,}|={5,}|>{5,}|\*\*\* )/;
+
+export function scanHunk(lines: readonly string[], at: number, path: string | undefined, unprefixed = false): HunkScan {
   const header = readHeader(lines[at]!);
   const start = header.start !== undefined && header.start >= 1 ? header.start : undefined;
   const hunk: Hunk = {
@@ -87,7 +93,13 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
       j = k;
       continue;
     }
-    if (!isBodyLine(lines, j)) break;
+    if (!isBodyLine(lines, j)) {
+      const wanted = header.counted && (remaining.old > 0 || remaining.new > 0);
+      if (!unprefixed || !wanted || isHunkBoundary(lines, j) || OTHER_DIALECT.test(line)) break;
+      pushOp(hunk, remaining, { op: "context", text: line });
+      j++;
+      continue;
+    }
     const text = line.slice(1);
     const c = line[0];
     if (c === " ") pushOp(hunk, remaining, isElision(text, path) ? { op: "elision", text } : { op: "context", text });
@@ -101,6 +113,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     next: j,
     counted: header.counted,
     fulfilled: header.counted && remaining.old <= 0 && remaining.new <= 0,
+    exact: header.counted && remaining.old === 0 && remaining.new === 0,
   };
 }
 

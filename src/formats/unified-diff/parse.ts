@@ -18,7 +18,7 @@ import {
   stripPrefixes,
   type GitHeaders,
 } from "./headers.js";
-import { isHunkBoundary, scanHunk, type Hunk } from "./hunk.js";
+import { isHunkBoundary, scanHunk, type Hunk, type HunkScan } from "./hunk.js";
 import { UNIFIED_DIFF_PROMPT } from "./prompt.js";
 
 const FORMAT = "udiff";
@@ -71,6 +71,10 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
 
 const isFence = (line: string): boolean => parseFenceLine(line) !== undefined;
 
+/** Whether a hunk stopped at a line that is neither a boundary of hunks nor a fence: a line it could not read. */
+const isStray = (lines: readonly string[], scan: HunkScan): boolean =>
+  scan.next < lines.length && !isHunkBoundary(lines, scan.next) && !isFence(lines[scan.next]!);
+
 /** Hunks and problems in reply order. */
 type Entry = Hunk | ParsedItem;
 const isHunk = (entry: Entry): entry is Hunk => "ops" in entry;
@@ -89,14 +93,20 @@ function readHunks(
     let k = j;
     while (k < lines.length && lines[k] === "") k++;
     if (k >= lines.length || !isHunkHeader(lines[k]!)) break;
-    const scan = scanHunk(lines, k, path);
+    let scan = scanHunk(lines, k, path);
+    if (fence !== undefined && isStray(lines, scan) && !scan.fulfilled) {
+      // Lines that lost their leading space (an unindented `}`) are context when, read so, the hunk holds
+      // exactly what its header counts and ends where a hunk may end.
+      const read = scanHunk(lines, k, path, true);
+      if (read.exact && !isStray(lines, read) && read.next < lines.length) scan = read;
+    }
     j = scan.next;
     if (j >= lines.length && fence !== undefined) {
       const message = `the diff in the fence opened at line ${fence.line + 1} is not closed: the reply ends at line ${lastLine(lines)} inside the hunk starting at line ${k + 1} (truncated?); that hunk was not applied, resend it`;
       entries.push(problemItem(FORMAT, k, path, message));
       break;
     }
-    const stray = j < lines.length && !isHunkBoundary(lines, j) && !isFence(lines[j]!);
+    const stray = isStray(lines, scan);
     if (stray && fence !== undefined && !scan.fulfilled) {
       const message = `line ${j + 1}: ${quoteLine(lines[j]!)} is not a diff line: inside a hunk every line starts with ' ' (context), '-' (removed) or '+' (added); the hunk starting at line ${k + 1} was not applied`;
       entries.push(problemItem(FORMAT, j, path, message));

@@ -197,6 +197,40 @@ describe("unified diff: malformed and truncated", () => {
     expect(opList(edits(items)[0]!)).toEqual(["-:d", "+:e"]);
   });
 
+  it("in a fence, lines that lost their leading space are context when the header counts them exactly", () => {
+    const text = fenced(
+      "--- a/x.js",
+      "+++ b/x.js",
+      "@@ -1,4 +1,4 @@",
+      "function f() {",
+      "-  return 1;",
+      "+  return 2;",
+      "}",
+      "",
+    );
+    expect(opList(parseOne(text))).toEqual(["c:function f() {", "-:  return 1;", "+:  return 2;", "c:}", "c:"]);
+  });
+
+  it("unprefixed lines the counts do not ask for, or without counts, stay a problem", () => {
+    // One line too many for the counts.
+    const over = fenced(
+      "--- a/x.js",
+      "+++ b/x.js",
+      "@@ -1,2 +1,2 @@",
+      "function f() {",
+      "-  return 1;",
+      "+  return 2;",
+      "}",
+    );
+    expect(parseReply(over).map((i) => i.type)).toEqual(["problem"]);
+    // No counts: nothing says the line belongs to the hunk.
+    const uncounted = fenced("--- a/x.js", "+++ b/x.js", "@@ @@", "function f() {", "-  return 1;", "+  return 2;");
+    expect(parseReply(uncounted).map((i) => i.type)).toEqual(["problem"]);
+    // A marker of another dialect is never context.
+    const marker = fenced("--- a/x.js", "+++ b/x.js", "@@ -1,2 +1,2 @@", "=======", "-  return 1;", "+  return 2;");
+    expect(parseReply(marker).map((i) => i.type)).toEqual(["problem"]);
+  });
+
   it("a fenced diff that is never closed is a problem for its last hunk", () => {
     const items = parseReply(
       reply("```diff", "--- a/x.py", "+++ b/x.py", "@@ -1 +1 @@", "-a", "+b", "@@ -9 +9 @@", "-c"),

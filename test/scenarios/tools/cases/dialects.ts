@@ -54,7 +54,22 @@ const CHANGES_PATH = "docs/changes.md";
 const CHANGES = ["Changes", "-------", "", "- Fixed the parser.", ""].join("\n");
 const CHANGES_AFTER = CHANGES.replace("- Fixed the parser.", "- Fixed the parser.\n- Faster start-up.");
 
+/** The handlers.ts diff for LIMITED, with the leading space dropped from its unindented context lines (`}`). */
+const UNPREFIXED_BRACES = udiff(P.handlers, S.handlers, handlersAfter)
+  .split("\n")
+  .map((line) => (line === " }" ? "}" : line))
+  .join("\n");
+
 export const DIALECTS: CaseSpec[] = [
+  applied(
+    "whitespace-udiff-unprefixed-context",
+    "whitespace",
+    "udiff",
+    "A fenced diff whose `}` context lines lost their leading space: context, since the header counts them.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply("Fewer orders per page:", fence(UNPREFIXED_BRACES)),
+  ),
   applied(
     "exact-editblock-cline-markers",
     "exact",
