@@ -95,7 +95,47 @@ ${SETUP_HEAD}
 ${SETUP_TAIL}
 `;
 
+const TARGET_PATH = "src/report-target.ts";
+const TARGET_FORMAT = "      format: ReportFormat | readonly ReportFormat[];";
+const TARGET = [
+  'import type { ReportFormat } from "./formats.js";',
+  "",
+  "export type ReportTarget =",
+  "  | {",
+  TARGET_FORMAT,
+  "    }",
+  "  | {",
+  TARGET_FORMAT,
+  '      destination: "stdout" | "stderr" | { readonly file: string };',
+  "    };",
+  "",
+  'export const defaultTarget: ReportTarget = { format: "text" };',
+  "",
+].join("\n");
+
 export const AMBIGUITY: CaseSpec[] = [
+  ambiguous(
+    "ambiguity-udiff-equal-lines-apart-first-removed",
+    "The hunk removes a `format:` line and keeps the equal line after it, but the file's two copies stand in two " +
+      "variants of a union, three lines apart: found loosely, the hunk's `-` picks the first only because it left " +
+      "out the lines between them. Refused.",
+    { [TARGET_PATH]: TARGET },
+    reply(
+      "The second variant gets its format from the destination, so it loses the field:",
+      fence(
+        [
+          `--- a/${TARGET_PATH}`,
+          `+++ b/${TARGET_PATH}`,
+          "@@ -4,4 +4,3 @@",
+          `-${TARGET_FORMAT}`,
+          ` ${TARGET_FORMAT}`,
+          "     };",
+          " ",
+        ].join("\n"),
+      ),
+    ),
+    "udiff",
+  ),
   ambiguous(
     "ambiguity-editblock-equal-lines-apart-one-removed",
     "The SEARCH quotes two `#` lines side by side, leaving out the heading between them, and the REPLACE keeps " +
