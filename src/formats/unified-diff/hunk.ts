@@ -6,6 +6,7 @@
  */
 import type { LineOp } from "../../core/edit.js";
 import { isElision } from "../shared/elision.js";
+import { parseFenceLine } from "../shared/fences.js";
 import { isFileHeaderInHunk, isGitHeader, isHunkHeader } from "./headers.js";
 
 export interface Hunk {
@@ -95,7 +96,8 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     }
     if (!isBodyLine(lines, j)) {
       const wanted = header.counted && (remaining.old > 0 || remaining.new > 0);
-      if (!unprefixed || !wanted || isHunkBoundary(lines, j) || OTHER_DIALECT.test(line)) break;
+      const other = isHunkBoundary(lines, j) || OTHER_DIALECT.test(line) || parseFenceLine(line) !== undefined;
+      if (!unprefixed || !wanted || other) break;
       pushOp(hunk, remaining, { op: "context", text: line });
       j++;
       continue;

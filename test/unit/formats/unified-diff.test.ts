@@ -226,6 +226,21 @@ describe("unified diff: malformed and truncated", () => {
     // No counts: nothing says the line belongs to the hunk.
     const uncounted = fenced("--- a/x.js", "+++ b/x.js", "@@ @@", "function f() {", "-  return 1;", "+  return 2;");
     expect(parseReply(uncounted).map((i) => i.type)).toEqual(["problem"]);
+    // A closing fence is never context, even where the counts ask for more lines.
+    const short = reply(
+      "```diff",
+      "--- a/x.js",
+      "+++ b/x.js",
+      "@@ -1,4 +1,4 @@",
+      "function f() {",
+      "-  return 1;",
+      "+  return 2;",
+      "```",
+      "}",
+      "",
+      "Done.",
+    );
+    expect(parseReply(short).map((i) => i.type)).toEqual(["problem"]);
     // A marker of another dialect is never context.
     const marker = fenced("--- a/x.js", "+++ b/x.js", "@@ -1,2 +1,2 @@", "=======", "-  return 1;", "+  return 2;");
     expect(parseReply(marker).map((i) => i.type)).toEqual(["problem"]);
