@@ -28,6 +28,8 @@ export interface HunkScan {
   readonly fulfilled: boolean;
   /** True when the header had counts and the lines read are exactly as many. */
   readonly exact: boolean;
+  /** Read with `unprefixed`: each context op read from a line starting with a space, and that line. */
+  readonly spaced?: ReadonlyMap<number, string>;
 }
 
 const NUMBERED = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/;
@@ -69,6 +71,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     newEndsWithoutNewline: false,
   };
   const remaining: Remaining = { old: header.oldCount, new: header.newCount };
+  const spaced = new Map<number, string>();
   let j = at + 1;
   while (j < lines.length) {
     const line = lines[j]!;
@@ -104,6 +107,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     }
     const text = line.slice(1);
     const c = line[0];
+    if (c === " " && unprefixed && !isElision(text, path)) spaced.set(hunk.ops.length, line);
     if (c === " ") pushOp(hunk, remaining, isElision(text, path) ? { op: "elision", text } : { op: "context", text });
     else if (c === "-") pushOp(hunk, remaining, { op: "remove", text });
     else if (c === "+") pushOp(hunk, remaining, { op: "add", text });
@@ -116,7 +120,28 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     counted: header.counted,
     fulfilled: header.counted && remaining.old <= 0 && remaining.new <= 0,
     exact: header.counted && remaining.old === 0 && remaining.new === 0,
+    ...(unprefixed ? { spaced } : {}),
   };
+}
+
+/** Indentation of whole indent units of two spaces (or tabs), as code indented by 2 or 4 is. */
+const EVEN_INDENT = /^(?: {2})*(?:\t|\S|$)/;
+
+/**
+ * A hunk read with `unprefixed` whose context lines look written as the code itself, the diff's space dropped
+ * from every one (`  return x;` for `   return x;`): then the lines that start with a space are context as they
+ * stand. Told by the indentation: with the diff's space, code indented by two or four has an odd number of
+ * spaces in front; as written, every such line has an even number, and so do the removed and added lines. Any
+ * other hunk is returned as it is. A wrong guess only makes the hunk not match; it never places it.
+ */
+export function asWrittenCode(scan: HunkScan): HunkScan {
+  const spaced = [...(scan.spaced ?? new Map<number, string>())].filter(([, line]) => line.trim() !== "");
+  if (spaced.length === 0 || !spaced.every(([, line]) => /^(?: {2})+\S/.test(line))) return scan;
+  const changed = scan.hunk.ops.filter((op) => op.op === "add" || op.op === "remove");
+  if (!changed.every((op) => EVEN_INDENT.test(op.text))) return scan;
+  const ops = scan.hunk.ops.slice();
+  for (const [at, line] of spaced) ops[at] = { op: "context", text: line };
+  return { ...scan, hunk: { ...scan.hunk, ops } };
 }
 
 /** Lines the header's counts still expect on each side (negative once exceeded; unused without counts). */

@@ -18,7 +18,7 @@ import {
   stripPrefixes,
   type GitHeaders,
 } from "./headers.js";
-import { isHunkBoundary, scanHunk, type Hunk, type HunkScan } from "./hunk.js";
+import { asWrittenCode, isHunkBoundary, scanHunk, type Hunk, type HunkScan } from "./hunk.js";
 import { UNIFIED_DIFF_PROMPT } from "./prompt.js";
 
 const FORMAT = "udiff";
@@ -98,7 +98,7 @@ function readHunks(
       // Lines that lost their leading space (an unindented `}`) are context when, read so, the hunk holds
       // exactly what its header counts and ends where a hunk may end.
       const read = scanHunk(lines, k, path, true);
-      if (read.exact && !isStray(lines, read) && read.next < lines.length) scan = read;
+      if (read.exact && !isStray(lines, read) && read.next < lines.length) scan = asWrittenCode(read);
     }
     j = scan.next;
     if (j >= lines.length && fence !== undefined) {

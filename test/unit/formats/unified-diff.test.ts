@@ -211,6 +211,48 @@ describe("unified diff: malformed and truncated", () => {
     expect(opList(parseOne(text))).toEqual(["c:function f() {", "-:  return 1;", "+:  return 2;", "c:}", "c:"]);
   });
 
+  it("context written as the code itself, the diff's space dropped from every line, is read as written", () => {
+    const text = fenced(
+      "--- a/x.js",
+      "+++ b/x.js",
+      "@@ -1,5 +1,5 @@",
+      "function f() {",
+      "  if (x) {",
+      "-    return 1;",
+      "+    return 2;",
+      "  }",
+      "}",
+    );
+    expect(opList(parseOne(text))).toEqual([
+      "c:function f() {",
+      "c:  if (x) {",
+      "-:    return 1;",
+      "+:    return 2;",
+      "c:  }",
+      "c:}",
+    ]);
+    // With the diff's space kept on the indented lines (an odd number of spaces in front), they lose it as usual.
+    const kept = fenced(
+      "--- a/x.js",
+      "+++ b/x.js",
+      "@@ -1,5 +1,5 @@",
+      "function f() {",
+      "   if (x) {",
+      "-    return 1;",
+      "+    return 2;",
+      "   }",
+      "}",
+    );
+    expect(opList(parseOne(kept))).toEqual([
+      "c:function f() {",
+      "c:  if (x) {",
+      "-:    return 1;",
+      "+:    return 2;",
+      "c:  }",
+      "c:}",
+    ]);
+  });
+
   it("unprefixed lines the counts do not ask for, or without counts, stay a problem", () => {
     // One line too many for the counts.
     const over = fenced(

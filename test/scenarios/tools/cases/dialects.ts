@@ -60,7 +60,23 @@ const UNPREFIXED_BRACES = udiff(P.handlers, S.handlers, handlersAfter)
   .map((line) => (line === " }" ? "}" : line))
   .join("\n");
 
+/** The same diff with every context line written as the code itself: the diff's space dropped from each. */
+const CONTEXT_AS_CODE = udiff(P.handlers, S.handlers, handlersAfter)
+  .split("\n")
+  .map((line) => (line.startsWith(" ") ? line.slice(1) : line))
+  .join("\n");
+
 export const DIALECTS: CaseSpec[] = [
+  applied(
+    "whitespace-udiff-context-written-as-code",
+    "whitespace",
+    "udiff",
+    "A fenced diff whose context lines are the code as it stands, no diff space on any: read as written, since " +
+      "the header counts them and their indentation is the file's (even), not the diff's (odd).",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply("Fewer orders per page:", fence(CONTEXT_AS_CODE)),
+  ),
   applied(
     "whitespace-udiff-unprefixed-context",
     "whitespace",
