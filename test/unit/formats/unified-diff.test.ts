@@ -197,95 +197,37 @@ describe("unified diff: malformed and truncated", () => {
     expect(opList(edits(items)[0]!)).toEqual(["-:d", "+:e"]);
   });
 
+  /** A fenced one-hunk diff of x.js under `header`. */
+  const xjs = (header: string, ...body: string[]): string => fenced("--- a/x.js", "+++ b/x.js", header, ...body);
+  const RETURN = ["-  return 1;", "+  return 2;"];
+  const NESTED = ["c:function f() {", "c:  if (x) {", "-:    return 1;", "+:    return 2;", "c:  }", "c:}"];
+
   it("in a fence, lines that lost their leading space are context when the header counts them exactly", () => {
-    const text = fenced(
-      "--- a/x.js",
-      "+++ b/x.js",
-      "@@ -1,4 +1,4 @@",
-      "function f() {",
-      "-  return 1;",
-      "+  return 2;",
-      "}",
-      "",
-    );
+    const text = xjs("@@ -1,4 +1,4 @@", "function f() {", ...RETURN, "}", "");
     expect(opList(parseOne(text))).toEqual(["c:function f() {", "-:  return 1;", "+:  return 2;", "c:}", "c:"]);
   });
 
   it("context written as the code itself, the diff's space dropped from every line, is read as written", () => {
-    const text = fenced(
-      "--- a/x.js",
-      "+++ b/x.js",
-      "@@ -1,5 +1,5 @@",
-      "function f() {",
-      "  if (x) {",
-      "-    return 1;",
-      "+    return 2;",
-      "  }",
-      "}",
-    );
-    expect(opList(parseOne(text))).toEqual([
-      "c:function f() {",
-      "c:  if (x) {",
-      "-:    return 1;",
-      "+:    return 2;",
-      "c:  }",
-      "c:}",
-    ]);
+    const changed = ["-    return 1;", "+    return 2;"];
+    const text = xjs("@@ -1,5 +1,5 @@", "function f() {", "  if (x) {", ...changed, "  }", "}");
+    expect(opList(parseOne(text))).toEqual(NESTED);
     // With the diff's space kept on the indented lines (an odd number of spaces in front), they lose it as usual.
-    const kept = fenced(
-      "--- a/x.js",
-      "+++ b/x.js",
-      "@@ -1,5 +1,5 @@",
-      "function f() {",
-      "   if (x) {",
-      "-    return 1;",
-      "+    return 2;",
-      "   }",
-      "}",
-    );
-    expect(opList(parseOne(kept))).toEqual([
-      "c:function f() {",
-      "c:  if (x) {",
-      "-:    return 1;",
-      "+:    return 2;",
-      "c:  }",
-      "c:}",
-    ]);
+    const kept = xjs("@@ -1,5 +1,5 @@", "function f() {", "   if (x) {", ...changed, "   }", "}");
+    expect(opList(parseOne(kept))).toEqual(NESTED);
   });
 
   it("unprefixed lines the counts do not ask for, or without counts, stay a problem", () => {
     // One line too many for the counts.
-    const over = fenced(
-      "--- a/x.js",
-      "+++ b/x.js",
-      "@@ -1,2 +1,2 @@",
-      "function f() {",
-      "-  return 1;",
-      "+  return 2;",
-      "}",
-    );
-    expect(parseReply(over).map((i) => i.type)).toEqual(["problem"]);
+    expect(parseReply(xjs("@@ -1,2 +1,2 @@", "function f() {", ...RETURN, "}")).map((i) => i.type)).toEqual([
+      "problem",
+    ]);
     // No counts: nothing says the line belongs to the hunk.
-    const uncounted = fenced("--- a/x.js", "+++ b/x.js", "@@ @@", "function f() {", "-  return 1;", "+  return 2;");
-    expect(parseReply(uncounted).map((i) => i.type)).toEqual(["problem"]);
+    expect(parseReply(xjs("@@ @@", "function f() {", ...RETURN)).map((i) => i.type)).toEqual(["problem"]);
     // A closing fence is never context, even where the counts ask for more lines.
-    const short = reply(
-      "```diff",
-      "--- a/x.js",
-      "+++ b/x.js",
-      "@@ -1,4 +1,4 @@",
-      "function f() {",
-      "-  return 1;",
-      "+  return 2;",
-      "```",
-      "}",
-      "",
-      "Done.",
-    );
-    expect(parseReply(short).map((i) => i.type)).toEqual(["problem"]);
+    const short = reply("```diff", "--- a/x.js", "+++ b/x.js", "@@ -1,4 +1,4 @@", "function f() {", ...RETURN);
+    expect(parseReply(`${short}\n\`\`\`\n}\n\nDone.`).map((i) => i.type)).toEqual(["problem"]);
     // A marker of another dialect is never context.
-    const marker = fenced("--- a/x.js", "+++ b/x.js", "@@ -1,2 +1,2 @@", "=======", "-  return 1;", "+  return 2;");
-    expect(parseReply(marker).map((i) => i.type)).toEqual(["problem"]);
+    expect(parseReply(xjs("@@ -1,2 +1,2 @@", "=======", ...RETURN)).map((i) => i.type)).toEqual(["problem"]);
   });
 
   it("a fenced diff that is never closed is a problem for its last hunk", () => {
