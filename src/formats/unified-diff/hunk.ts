@@ -99,7 +99,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
     }
     if (!isBodyLine(lines, j)) {
       const wanted = header.counted && (remaining.old > 0 || remaining.new > 0);
-      const other = isHunkBoundary(lines, j) || OTHER_DIALECT.test(line) || parseFenceLine(line) !== undefined;
+      const other = endsHunk(lines, j) || OTHER_DIALECT.test(line);
       if (!unprefixed || !wanted || other) break;
       pushOp(hunk, remaining, { op: "context", text: line });
       j++;
@@ -166,8 +166,12 @@ function markNoNewline(hunk: Hunk): void {
 }
 
 /** Where a hunk stopped: a line that legitimately follows a hunk, as opposed to a stray line inside one. */
-export const isHunkBoundary = (lines: readonly string[], k: number): boolean => {
+const isHunkBoundary = (lines: readonly string[], k: number): boolean => {
   const line = lines[k];
   if (line === undefined || line === "") return true;
   return isHunkHeader(line) || isGitHeader(line) || isFileHeaderInHunk(lines, k);
 };
+
+/** A line a hunk may stop at: a boundary of hunks, or a fence. Any other line a hunk stops at is stray. */
+export const endsHunk = (lines: readonly string[], k: number): boolean =>
+  isHunkBoundary(lines, k) || parseFenceLine(lines[k] ?? "") !== undefined;

@@ -18,7 +18,7 @@ import {
   stripPrefixes,
   type GitHeaders,
 } from "./headers.js";
-import { asWrittenCode, isHunkBoundary, scanHunk, type Hunk, type HunkScan } from "./hunk.js";
+import { asWrittenCode, endsHunk, scanHunk, type Hunk, type HunkScan } from "./hunk.js";
 import { UNIFIED_DIFF_PROMPT } from "./prompt.js";
 
 const FORMAT = "udiff";
@@ -71,9 +71,9 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
 
 const isFence = (line: string): boolean => parseFenceLine(line) !== undefined;
 
-/** Whether a hunk stopped at a line that is neither a boundary of hunks nor a fence: a line it could not read. */
+/** Whether a hunk stopped at a line it could not read (hunk.ts `endsHunk`). */
 const isStray = (lines: readonly string[], scan: HunkScan): boolean =>
-  scan.next < lines.length && !isHunkBoundary(lines, scan.next) && !isFence(lines[scan.next]!);
+  scan.next < lines.length && !endsHunk(lines, scan.next);
 
 /** Hunks and problems in reply order. */
 type Entry = Hunk | ParsedItem;
