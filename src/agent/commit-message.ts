@@ -76,8 +76,8 @@ const GENERIC_FOLDERS = new Set(["src", "lib", "source", "sources", "pkg", "inte
 
 /**
  * The scope of a change: the file's stem (`parser` for src/parser.ts), or for an entry file the folder it is the
- * entry of (`a` for packages/a/index.js); for several files, the deepest folder they share, unless it is only
- * where code sits (`src`).
+ * entry of (`a` for packages/a/index.js, none for src/index.ts: "index" names no part of the code); for several
+ * files, the deepest folder they share, unless it is only where code sits (`src`).
  */
 function commitScope(paths: readonly string[]): string | undefined {
   if (paths.length === 0) return undefined;
@@ -88,7 +88,7 @@ function commitScope(paths: readonly string[]): string | undefined {
   if (paths.length === 1) {
     const path = paths[0]!;
     const stem = (path.split("/").pop() ?? path).replace(/\.[^.]*$/, "");
-    scope = GENERIC_STEMS.has(stem.toLowerCase()) ? (named(folders(path)) ?? stem) : stem;
+    scope = GENERIC_STEMS.has(stem.toLowerCase()) ? named(folders(path)) : stem;
   } else {
     const [first = [], ...rest] = paths.map(folders);
     let depth = 0;

@@ -297,7 +297,8 @@ describe("commit subjects", () => {
       "fix(stats): the mean",
     );
     expect(fallbackSubject("Fix the import", ["calc/__init__.py"])).toBe("fix(calc): the import");
-    expect(fallbackSubject("Fix the entry", ["index.js"])).toBe("fix(index): the entry");
+    expect(fallbackSubject("Fix the entry", ["index.js"])).toBe("fix: the entry");
+    expect(fallbackSubject("Fix the entry", ["src/index.ts"])).toBe("fix: the entry");
     expect(fallbackSubject("Document the flags", ["README.md"])).toBe("docs(readme): document the flags");
     // A change that made failing tests pass is a fix, whatever the words.
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"], { fixesFailingTests: true })).toBe(
