@@ -24,7 +24,7 @@ export interface RunEnvironment {
 }
 
 /** The files set-up detection reads, besides the list of paths. */
-export const SETUP_FILES = ["package.json", "pyproject.toml", "setup.py", "setup.cfg"] as const;
+export const SETUP_FILES = ["package.json", ".taprc", "pyproject.toml", "setup.py", "setup.cfg"] as const;
 
 /** Where a detected Python set-up puts its virtual environment, inside the clone. */
 export const VENV_DIR = ".venv";
@@ -49,6 +49,7 @@ const DEV_REQUIREMENTS = [
 
 interface PackageJson {
   readonly packageManager?: unknown;
+  readonly tap?: unknown;
   readonly dependencies?: unknown;
   readonly devDependencies?: unknown;
   readonly optionalDependencies?: unknown;
@@ -81,9 +82,33 @@ function declaredManager(pkg: PackageJson): NodeManager | undefined {
 const hasEntries = (value: unknown): boolean =>
   typeof value === "object" && value !== null && Object.keys(value).length > 0;
 
+const declares = (value: unknown, name: string): boolean =>
+  typeof value === "object" && value !== null && Object.hasOwn(value, name);
+
+/**
+ * Whether the project names tap plugins (package.json's `tap.plugin`, or a `plugin` key in `.taprc`) for a tap it
+ * depends on. tap (18 and later) installs a named plugin that is not a dependency on its first run, from the
+ * registry, into `.tap/plugins`, and rebuilds itself with it: the tests run without network, so that run fails
+ * before any test. `tap build` at set-up does both with the registry in reach.
+ */
+function namesTapPlugins(pkg: PackageJson, facts: ProjectFacts): boolean {
+  if (![pkg.dependencies, pkg.devDependencies].some((deps) => declares(deps, "tap"))) return false;
+  const inPackage = typeof pkg.tap === "object" && pkg.tap !== null && "plugin" in pkg.tap;
+  return inPackage || /^plugin\s*:/m.test(facts.read(".taprc") ?? "");
+}
+
 function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<string, string> } | undefined {
   const pkg = readPackageJson(facts);
   if (pkg === undefined) return undefined;
+  const install = nodeInstall(pkg, facts);
+  if (install.commands.length === 0 || !namesTapPlugins(pkg, facts)) return install;
+  const { pnpm, yarn } = install.shims;
+  const tapBuild =
+    pnpm !== undefined ? `${pnpm} exec tap build` : yarn !== undefined ? `${yarn} tap build` : "npm exec --no -- tap build";
+  return { ...install, commands: [...install.commands, tapBuild] };
+}
+
+function nodeInstall(pkg: PackageJson, facts: ProjectFacts): { commands: string[]; shims: Record<string, string> } {
   const has = (path: string): boolean => facts.paths.includes(path);
   const declared = declaredManager(pkg);
   const manager: NodeManager | undefined =

@@ -45,6 +45,26 @@ describe("detectEnvironment: Node", () => {
     });
   });
 
+  it("builds tap with the plugins the project names, at set-up where the registry is in reach", () => {
+    const tap = (extra: object) => pkg({ devDependencies: { tap: "^21" }, ...extra });
+    const named = tap({ tap: { plugin: ["@tapjs/clock"] } });
+    expect(detectEnvironment(facts({ "package.json": named, "package-lock.json": "{}" }), "/c").commands).toEqual([
+      "npm ci --prefer-offline",
+      "npm exec --no -- tap build",
+    ]);
+    const rc = facts({ "package.json": tap({}), ".taprc": "timeout: 60\nplugin:\n  - '@tapjs/nock'\n" });
+    expect(detectEnvironment(rc, "/c").commands).toEqual(["npm install --prefer-offline", "npm exec --no -- tap build"]);
+    const pnpmFiles = facts({ "package.json": named, "pnpm-lock.yaml": "" });
+    expect(detectEnvironment(pnpmFiles, "/c").commands[1]).toBe("corepack pnpm exec tap build");
+    expect(detectEnvironment(facts({ "package.json": named, "yarn.lock": "" }), "/c").commands[1]).toBe(
+      "corepack yarn tap build",
+    );
+    // Without plugins named, or without tap, there is nothing to build.
+    expect(detectEnvironment(facts({ "package.json": tap({ tap: { timeout: 60 } }) }), "/c").commands).toHaveLength(1);
+    const noTap = pkg({ devDependencies: { ava: "6" }, tap: { plugin: ["x"] } });
+    expect(detectEnvironment(facts({ "package.json": noTap }), "/c").commands).toHaveLength(1);
+  });
+
   it("installs nothing for a package without dependencies, but keeps the declared manager's shim", () => {
     expect(detectEnvironment(facts({ "package.json": pkg({ name: "x" }) }), "/clone").commands).toEqual([]);
     const declared = detectEnvironment(facts({ "package.json": pkg({ packageManager: "pnpm@9.0.0" }) }), "/c");
