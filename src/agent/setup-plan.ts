@@ -104,7 +104,11 @@ function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<str
   if (install.commands.length === 0 || !namesTapPlugins(pkg, facts)) return install;
   const { pnpm, yarn } = install.shims;
   const tapBuild =
-    pnpm !== undefined ? `${pnpm} exec tap build` : yarn !== undefined ? `${yarn} tap build` : "npm exec --no -- tap build";
+    pnpm !== undefined
+      ? `${pnpm} exec tap build`
+      : yarn !== undefined
+        ? `${yarn} tap build`
+        : "npm exec --no -- tap build";
   return { ...install, commands: [...install.commands, tapBuild] };
 }
 
@@ -282,4 +286,15 @@ export function cacheEnv(root: string): Record<string, string> {
     GOMODCACHE: `${root}/go-mod`,
     CARGO_HOME: `${root}/cargo`,
   };
+}
+
+/**
+ * The caches as the tests see them: read-only (a test cannot poison what later jobs install), with npm sent to a
+ * cache of its own in the run's throwaway home. npm writes to its cache as it works (`npm pack` packs through it,
+ * `npm exec` installs into it) and fails on a read-only one with EROFS (exit code 226); offline, the shared cache
+ * holds nothing a test needs, since what the tests run is installed in the clone.
+ */
+export function testCacheEnv(root: string): Record<string, string> {
+  const { npm_config_cache: _npm, ...others } = cacheEnv(root);
+  return others;
 }

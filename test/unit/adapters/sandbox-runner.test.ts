@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_NICENESS } from "../../../src/adapters/sandbox/process.js";
 import { createSandboxRunner, UNSANDBOXED_WARNING } from "../../../src/adapters/sandbox/runner.js";
+import { cacheEnv, testCacheEnv } from "../../../src/agent/setup-plan.js";
 import { makeNodeRepo, makePythonRepo, type TempRepo } from "../../fakes/git-repos.js";
 
 const bwrap = createSandboxRunner({ mode: "bwrap" });
@@ -418,6 +419,27 @@ describe("environment and output", () => {
     expect(summary.output).not.toMatch(/^HOME=\/root$/m);
     // Tests run offline: package managers are told so (npx fails at once instead of retrying a registry).
     expect(summary.output).toMatch(/^npm_config_offline=true$/m);
+  });
+
+  it("lets tests pack with npm while the shared cache stays read-only (bwrap)", async () => {
+    const repo = track(makeNodeRepo());
+    const cacheDir = mkdtempSync(join(tmpdir(), "patchsmith-cache-"));
+    try {
+      const pack =
+        'npm pack --pack-destination . >/dev/null && ls *.tgz; touch "$PATCHSMITH_CACHE/x" || echo READ-ONLY';
+      const run = (env: (root: string) => Record<string, string>) =>
+        bwrap.run({ command: pack, cwd: repo.dir, timeoutMs: 60_000, cache: { dir: cacheDir, writable: false, env } });
+      const tested = await run(testCacheEnv);
+      expect(tested.passed).toBe(true);
+      expect(tested.output).toContain("tiny-stats-1.0.0.tgz");
+      expect(tested.output).toContain("READ-ONLY");
+      expect(readdirSync(cacheDir)).toEqual([]);
+      // npm pointed at the read-only cache: it cannot pack (EROFS, which npm exits with as 226).
+      const readOnlyNpm = await run(cacheEnv);
+      expect(readOnlyNpm.output).not.toContain("tiny-stats-1.0.0.tgz");
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it("puts shims and the request's folders first on PATH", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   cacheEnv,
   chooseSetup,
+  testCacheEnv,
   detectEnvironment,
   pythonExtras,
   pythonTestGroups,
@@ -53,7 +54,10 @@ describe("detectEnvironment: Node", () => {
       "npm exec --no -- tap build",
     ]);
     const rc = facts({ "package.json": tap({}), ".taprc": "timeout: 60\nplugin:\n  - '@tapjs/nock'\n" });
-    expect(detectEnvironment(rc, "/c").commands).toEqual(["npm install --prefer-offline", "npm exec --no -- tap build"]);
+    expect(detectEnvironment(rc, "/c").commands).toEqual([
+      "npm install --prefer-offline",
+      "npm exec --no -- tap build",
+    ]);
     const pnpmFiles = facts({ "package.json": named, "pnpm-lock.yaml": "" });
     expect(detectEnvironment(pnpmFiles, "/c").commands[1]).toBe("corepack pnpm exec tap build");
     expect(detectEnvironment(facts({ "package.json": named, "yarn.lock": "" }), "/c").commands[1]).toBe(
@@ -172,5 +176,10 @@ describe("cacheEnv", () => {
       PIP_CACHE_DIR: "/cache/pip",
       COREPACK_HOME: "/cache/corepack",
     });
+  });
+  it("leaves npm out of the caches the tests see, and only npm", () => {
+    const { npm_config_cache: npm, ...others } = cacheEnv("/cache");
+    expect(npm).toBe("/cache/npm");
+    expect(testCacheEnv("/cache")).toEqual(others);
   });
 });
