@@ -15,9 +15,15 @@ const PATTERNS: readonly RegExp[] = [
   /((?:file:\/\/)?(?:[A-Za-z]:)?[\w@.~/\\-]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,5}):(\d+)(?::\d+)?/g,
 ];
 
+/** JavaScript a compiler writes, and the sources it is compiled from. */
+const COMPILED = /\.(?:js|mjs|cjs|jsx)$/;
+const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts"] as const;
+
 /**
  * Finds the repository path of a path written elsewhere (absolute, Windows-style, `file://`, relative): the longest
- * of its suffixes that is a suffix of exactly one repository path.
+ * of its suffixes that is a suffix of exactly one repository path. A compiled file that is not in the repository
+ * (`dist/test/parse.test.js`, where a TypeScript project runs its compiled tests) is read as its source: the same
+ * path under another extension (`src/test/parse.test.ts`), found the same way, the build folder being a prefix.
  */
 export function createPathResolver(paths: readonly string[]): (raw: string) => string | undefined {
   const bySuffix = new Map<string, string[]>();
@@ -30,12 +36,7 @@ export function createPathResolver(paths: readonly string[]): (raw: string) => s
       else if (list.length < 2) list.push(path);
     }
   }
-  return (raw) => {
-    const clean = raw
-      .replace(/^file:\/\//, "")
-      .replace(/\\/g, "/")
-      .replace(/^[A-Za-z]:/, "");
-    if (/(^|\/)node_modules\//.test(clean)) return undefined;
+  const lookUp = (clean: string): string | undefined => {
     const segments = clean.split("/").filter((s) => s !== "" && s !== ".");
     for (let start = 0; start < segments.length; start++) {
       const found = bySuffix.get(segments.slice(start).join("/"));
@@ -46,7 +47,22 @@ export function createPathResolver(paths: readonly string[]): (raw: string) => s
     }
     return undefined;
   };
+  return (raw) => {
+    const clean = raw
+      .replace(/^file:\/\//, "")
+      .replace(/\\/g, "/")
+      .replace(/^[A-Za-z]:/, "");
+    if (/(^|\/)node_modules\//.test(clean)) return undefined;
+    const direct = lookUp(clean);
+    if (direct !== undefined || !COMPILED.test(clean)) return direct;
+    const sources = new Set(
+      SOURCE_EXTENSIONS.map((ext) => lookUp(clean.replace(COMPILED, ext))).filter((p) => p !== undefined),
+    );
+    return sources.size === 1 ? [...sources][0] : undefined;
+  };
 }
+
+const extensionOf = (path: string): string => /\.[^./]*$/.exec(path)?.[0] ?? "";
 
 /** Every repository location the text mentions, in order of first mention, each path once (its first line). */
 export function mentionedLocations(text: string, resolve: (raw: string) => string | undefined): Location[] {
@@ -54,9 +70,11 @@ export function mentionedLocations(text: string, resolve: (raw: string) => strin
   const hits: Array<{ index: number; location: Location }> = [];
   for (const pattern of PATTERNS) {
     for (const match of text.matchAll(pattern)) {
-      const path = resolve(match[1] ?? "");
+      const raw = match[1] ?? "";
+      const path = resolve(raw);
       if (path === undefined) continue;
-      const line = Number(match[2]);
+      // A line of the compiled file says nothing of where its source's lines are.
+      const line = extensionOf(path) === extensionOf(raw) ? Number(match[2]) : Number.NaN;
       hits.push({ index: match.index, location: Number.isFinite(line) && line > 0 ? { path, line } : { path } });
     }
   }

@@ -37,6 +37,28 @@ describe("rankFiles", () => {
     expect(ranked.map((r) => r.path)).toEqual(["lib/range.js", "lib/other.js"]);
     expect(ranked[0]!.matched).toEqual(["range", "numeric"]);
   });
+
+  it("weighs a term by the whole collection grepped, however many documents also hold it", () => {
+    // "minute" is in both code files and in three documents that are not ranked: still a match, not a penalty.
+    const documents = ["README.md", "History.md", "docs/units.md"];
+    const ranked = rankFiles({
+      paths: ["index.js", "test/test.js"],
+      terms: ["minute"],
+      counts: new Map([
+        ["index.js", new Map([["minute", 5]])],
+        ["test/test.js", new Map([["minute", 4]])],
+        ...documents.map((d) => [d, new Map([["minute", 2]])] as const),
+      ]),
+      sizes: new Map([
+        ["index.js", 3000],
+        ["test/test.js", 4000],
+      ]),
+      definitions: new Map(),
+      collection: 5,
+    });
+    expect(ranked.map((r) => r.path)).toEqual(["index.js", "test/test.js"]);
+    expect(ranked.every((r) => r.score > 0)).toBe(true);
+  });
 });
 
 describe("importsOf", () => {
@@ -87,6 +109,26 @@ describe("relevance", () => {
     expect(result.sources.map((s) => s.path)).toEqual(["src/pkg/core.py", "src/pkg/util.py"]);
     expect(result.tests.map((s) => s.path)).toEqual(["tests/test_core.py"]);
   });
+
+  it("lends a test's namesake more than the other files it imports (a Go test imports its whole package)", () => {
+    const pkg = ["fish.go", "bash.go", "command.go"];
+    const result = relevance({
+      ranked: [
+        { path: "fish_test.go", score: 20, matched: ["fish"] },
+        { path: "bash.go", score: 6, matched: ["shell"] },
+        { path: "command.go", score: 5, matched: ["shell"] },
+        { path: "fish.go", score: 4, matched: ["fish"] },
+      ],
+      imports: new Map([["fish_test.go", pkg]]),
+      codePaths: ["fish_test.go", ...pkg],
+      isTest: (p) => p.endsWith("_test.go"),
+    });
+    expect(result.sources.map((s) => [s.path, s.lentBy])).toEqual([
+      ["fish.go", "fish_test.go"],
+      ["bash.go", "fish_test.go"],
+      ["command.go", "fish_test.go"],
+    ]);
+  });
 });
 
 describe("mentionedLocations", () => {
@@ -102,5 +144,19 @@ describe("mentionedLocations", () => {
       { path: "src/app.js", line: 12 },
       { path: "lib/util/parse.py", line: 40 },
     ]);
+  });
+
+  it("reads a compiled file the repository does not hold as its TypeScript source, without the compiled line", () => {
+    const ts = createPathResolver(["src/v35.ts", "src/test/v35.test.ts", "src/test/util.ts", "lib/util.ts"]);
+    const text = [
+      "location: 'dist-node/test/v35.test.js:89:5'",
+      "    at run (dist/esm/v35.js:12:5)",
+      // Two sources would fit: neither is taken.
+      "    at helper (/tmp/clone/dist/util.js:3:1)",
+    ].join("\n");
+    expect(mentionedLocations(text, ts)).toEqual([{ path: "src/test/v35.test.ts" }, { path: "src/v35.ts" }]);
+    // A JavaScript file the repository holds is itself, line and all.
+    const js = createPathResolver(["dist/x.js", "src/x.ts"]);
+    expect(mentionedLocations("at f (dist/x.js:4:2)", js)).toEqual([{ path: "dist/x.js", line: 4 }]);
   });
 });
