@@ -15,6 +15,12 @@ export interface RankInput {
   readonly sizes: ReadonlyMap<string, number>;
   /** Identifiers each scanned file defines, lower-cased. */
   readonly definitions: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * How many files `counts` was taken over (every tracked file, documents too), when more than `paths`: the
+   * collection a term's rarity is measured in. Measured in `paths` alone, a term in more files than that would
+   * weigh less than nothing.
+   */
+  readonly collection?: number;
 }
 
 export interface Ranked {
@@ -31,7 +37,7 @@ const PATH_WEIGHT = 2;
 const DEFINITION_WEIGHT = 2;
 
 export function rankFiles(input: RankInput): Ranked[] {
-  const n = Math.max(1, input.paths.length);
+  const n = Math.max(1, input.paths.length, input.collection ?? 0);
   const df = new Map<string, number>();
   for (const counts of input.counts.values()) for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const idf = (term: string): number => {
@@ -40,7 +46,7 @@ export function rankFiles(input: RankInput): Ranked[] {
   };
   let total = 0;
   for (const path of input.paths) total += input.sizes.get(path) ?? 0;
-  const average = Math.max(1, total / n);
+  const average = Math.max(1, total / Math.max(1, input.paths.length));
   const ranked: Ranked[] = [];
   for (const path of input.paths) {
     const counts = input.counts.get(path);

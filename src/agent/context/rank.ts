@@ -61,7 +61,7 @@ export async function rankContext(input: ContextInput): Promise<Ranking> {
   const graph = new Map<string, string[]>();
   for (const [path, content] of contents) graph.set(path, importsOf(path, content, imports));
   const codePaths = input.paths.filter(isCodePath);
-  const ranked = rankFiles({ paths: codePaths, terms, counts, sizes, definitions });
+  const ranked = rankFiles({ paths: codePaths, terms, counts, sizes, definitions, collection: input.paths.length });
   return {
     input,
     terms,

@@ -18,6 +18,7 @@ import {
 } from "./types.js";
 import { importsOf } from "./imports.js";
 import type { Ranking } from "./rank.js";
+import { sourceKey, subjectKeys } from "./relevance.js";
 import { buildRepoMap } from "./repo-map.js";
 import { mentionedLocations, type Location } from "./traces.js";
 
@@ -109,8 +110,10 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
     });
     const content = contents.get(path);
     const imported = content === undefined ? [] : importsOf(path, content, ranking.imports);
-    // The sources a failing test imports, the ones the request's words match first.
-    for (const source of [...imported].sort((a, b) => Number(scored.has(b)) - Number(scored.has(a))).slice(0, 3)) {
+    // The sources a failing test imports: the one it is named after, then the ones the request's words match.
+    const subject = subjectKeys(path)[0];
+    const rank = (source: string): number => 2 * Number(sourceKey(source) === subject) + Number(scored.has(source));
+    for (const source of [...imported].sort((a, b) => rank(b) - rank(a)).slice(0, 3)) {
       add({ path: source, why: "imported", detail: `by ${path}`, example: false });
     }
   }
@@ -121,7 +124,10 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
       add({
         path: source.path,
         why: "ranked",
-        detail: `matches ${source.matched.slice(0, 6).join(", ")}`,
+        detail:
+          source.matched.length > 0 || source.lentBy === undefined
+            ? `matches ${source.matched.slice(0, 6).join(", ")}`
+            : `what ${source.lentBy} tests`,
         example: false,
         top: index < TOP_SOURCES,
       });

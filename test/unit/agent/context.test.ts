@@ -261,6 +261,19 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows the code a matching tests.js exercises, saying so, when the request's words are only in the test", async () => {
+    const input = memoryInput({
+      "index.js": "module.exports = function (val) { return /^(-?\\d*\\.?\\d+) *(ms|s)?$/i.exec(val); };\n",
+      "tests.js": 'const ms = require("./");\nit("parses negative decimals", () => ms("-10.5s"));\n',
+      "package.json": '{ "name": "ms", "main": "index.js" }\n',
+    });
+    const context = await gatherContext({ ...input, instruction: "Fixed negative decimals less than -10" });
+    expect(context.files.map((f) => [f.path, f.why, f.detail])).toEqual([
+      ["index.js", "ranked", "what tests.js tests"],
+      ["tests.js", "ranked", "a test matching negativ, decimal"],
+    ]);
+  });
+
   it("puts the failing tests' files and the sources they import first when the baseline fails", async () => {
     const input = memoryInput({
       "src/mean.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
@@ -274,6 +287,29 @@ describe("context gathering", () => {
     expect(context.files.map((f) => [f.path, f.why])).toEqual([
       ["tests/test_stats.py", "failing-test"],
       ["src/mean.py", "imported"],
+    ]);
+  });
+
+  it("follows a compiled test's failure to its TypeScript source, and shows the source it is named after first", async () => {
+    const imports = ["md5", "sha1", "v3", "v35", "v5"].map((n) => `import ${n} from "../${n}.js";`).join("\n");
+    const input = memoryInput({
+      "src/md5.ts": "export default function md5() {}\n",
+      "src/sha1.ts": "export default function sha1() {}\n",
+      "src/v3.ts": 'import v35 from "./v35.js";\nexport default function v3() { return v35(); }\n',
+      "src/v5.ts": 'import v35 from "./v35.js";\nexport default function v5() { return v35(); }\n',
+      "src/v35.ts": "export default function v35(buf?: Uint8Array, offset?: number) {}\n",
+      "src/test/v35.test.ts": `${imports}\ntest("v3 throws RangeError", () => {});\n`,
+    });
+    const failures = [
+      {
+        name: "v3 throws RangeError",
+        text: "location: 'dist-node/test/v35.test.js:89:5'\nerror: 'Missing expected exception (RangeError).'",
+      },
+    ];
+    const context = await gatherContext({ ...input, instruction: "make it right" }, failures);
+    expect(context.files.slice(0, 2).map((f) => [f.path, f.why])).toEqual([
+      ["src/test/v35.test.ts", "failing-test"],
+      ["src/v35.ts", "imported"],
     ]);
   });
 

@@ -16,6 +16,7 @@ describe("isTestPath", () => {
     "test_calc.py",
     "pkg/test_calc.py",
     "test.js",
+    "tests.js",
     "src/__tests__/__snapshots__/parse.test.ts.snap",
     "src/test/java/org/x/ParserTest.java",
     "Parser.Tests/ParserTests.cs",
@@ -32,6 +33,7 @@ describe("isTestPath", () => {
     "lib/attestation.go",
     "src/main/java/org/x/Parser.java",
     "conftest.py",
+    "lib/contests.js",
   ])("%s does not", (path) => {
     expect(isTestPath(path)).toBe(false);
   });
