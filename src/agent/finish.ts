@@ -169,6 +169,13 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
         "their tokens were estimated at about 4 characters a token, so the token figures are approximate.",
     );
   }
+  if (input.setup?.unsignedPackageManager === true) {
+    notes.push(
+      "corepack found no registry signature it knows for the package manager package.json names (a registry mirror " +
+        "or proxy may strip them), so set-up installed it unchecked, as the dependencies are installed. Naming it " +
+        "with its hash (`corepack use pnpm@x.y.z` writes one) lets corepack check it.",
+    );
+  }
   if (input.setup?.restored !== undefined) {
     notes.push(
       `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,

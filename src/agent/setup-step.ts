@@ -32,7 +32,22 @@ export interface SetupReport {
   readonly unreachableHosts?: readonly string[];
   /** Tracked files set-up changed, put back before the tests. */
   readonly restored?: readonly string[];
+  /** corepack could not check the package manager's registry signature, and installed it unchecked. */
+  readonly unsignedPackageManager?: boolean;
 }
+
+/**
+ * corepack refusing a package manager because the registry's metadata carries no signature it knows: a mirror or
+ * a proxy that strips `dist.signatures`, or keys newer than this corepack's.
+ */
+const UNSIGNED = /No compatible signature found in package metadata|Cannot find matching keyid/;
+
+/**
+ * What corepack is told after such a refusal: skip the check (its documented switch). The package manager then
+ * comes from the registry as the dependencies do (npm and pnpm check no signature either), so the project's trust
+ * in its registry is what it was.
+ */
+const SKIP_SIGNATURES = { COREPACK_INTEGRITY_KEYS: "0" } as const;
 
 const tailOf = (output: string, bytes: number): string => {
   const buffer = Buffer.from(output, "utf8");
@@ -57,10 +72,13 @@ export async function runSetup(
   const refused = new Set<string>();
   const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
-  for (const command of plan.commands) {
+  let unsigned = false;
+  const runOnce = async (command: string): Promise<RunSummary> => {
     const left = timeoutMs - (deps.clock.now() - started);
+    const request = runRequest(place);
     const run = await deps.runner.run({
-      ...runRequest(place),
+      ...request,
+      ...(unsigned ? { env: { ...request.env, ...SKIP_SIGNATURES } } : {}),
       ...cacheMount(place, true),
       command,
       network: true,
@@ -68,6 +86,14 @@ export async function runSetup(
     });
     for (const host of run.refusedHosts ?? []) refused.add(host);
     for (const host of run.unreachableHosts ?? []) unreachable.add(host);
+    return run;
+  };
+  for (const command of plan.commands) {
+    let run = await runOnce(command);
+    if (!run.passed && !unsigned && UNSIGNED.test(run.output)) {
+      unsigned = true;
+      run = await runOnce(command);
+    }
     if (!run.passed) {
       failed = run;
       break;
@@ -81,6 +107,7 @@ export async function runSetup(
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
     ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
+    ...(unsigned ? { unsignedPackageManager: true } : {}),
   } as const;
   if (failed !== undefined) {
     return {

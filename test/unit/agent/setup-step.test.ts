@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { FixDeps } from "../../../src/agent/deps.js";
+import type { RunPlace } from "../../../src/agent/run-place.js";
+import { runSetup } from "../../../src/agent/setup-step.js";
+import type { RunSummary, SandboxRunRequest } from "../../../src/ports/sandbox-runner.js";
+
+const UNSIGNED_ERROR =
+  "Error: No compatible signature found in package metadata\n    at verifySignature (corepack.cjs:1:1)";
+
+/** A runner that fails each command whose output `fail` gives until corepack's check is off, recording requests. */
+function scriptedRunner(fail: (request: SandboxRunRequest) => string | undefined) {
+  const requests: SandboxRunRequest[] = [];
+  const run = (request: SandboxRunRequest): Promise<RunSummary> => {
+    requests.push(request);
+    const output = fail(request);
+    return Promise.resolve({
+      command: request.command,
+      passed: output === undefined,
+      exitCode: output === undefined ? 0 : 1,
+      timedOut: false,
+      output: output ?? "ok\n",
+      droppedBytes: 0,
+      durationMs: 5,
+    });
+  };
+  return { requests, runner: { run, describe: () => Promise.resolve({ sandbox: "none" }) } };
+}
+
+function setupWith(fail: (request: SandboxRunRequest) => string | undefined) {
+  const { requests, runner } = scriptedRunner(fail);
+  const deps = { runner, clock: { now: () => 0 } } as unknown as FixDeps;
+  const place = {
+    sandbox: { dir: "/clone", keepSetupOutput: () => Promise.resolve({ kept: [], restored: [] }) },
+    environment: { shims: { pnpm: "corepack pnpm" }, path: [], env: { FOO: "1" } },
+    cacheDir: undefined,
+  } as unknown as RunPlace;
+  const plan = { commands: ["corepack pnpm install", "corepack pnpm exec tap build"], source: "detected" } as const;
+  return { requests, run: () => runSetup(deps, place, plan, 60_000) };
+}
+
+const checked = (request: SandboxRunRequest): boolean => request.env?.["COREPACK_INTEGRITY_KEYS"] !== "0";
+
+describe("runSetup and corepack's registry signatures", () => {
+  it("runs a command again without corepack's signature check when the registry's metadata carries none it knows", async () => {
+    const { requests, run } = setupWith((r) =>
+      checked(r) ? `! Corepack is about to download\n${UNSIGNED_ERROR}` : undefined,
+    );
+    const report = await run();
+    expect(report).toMatchObject({ status: "ok", unsignedPackageManager: true });
+    expect(requests.map((r) => [r.command, checked(r)])).toEqual([
+      ["corepack pnpm install", true],
+      ["corepack pnpm install", false],
+      ["corepack pnpm exec tap build", false],
+    ]);
+    // The run's own environment is kept.
+    expect(requests[1]!.env).toMatchObject({ FOO: "1" });
+  });
+
+  it("keeps the check, and fails once, for any other failure", async () => {
+    const { requests, run } = setupWith(() => "ERR_PNPM_OUTDATED_LOCKFILE");
+    const report = await run();
+    expect(report.status).toBe("failed");
+    expect(report.unsignedPackageManager).toBeUndefined();
+    expect(requests).toHaveLength(1);
+    expect(checked(requests[0]!)).toBe(true);
+  });
+
+  it("does not retry a second time when the unchecked run fails too", async () => {
+    const { requests, run } = setupWith(() => UNSIGNED_ERROR);
+    expect((await run()).status).toBe("failed");
+    expect(requests).toHaveLength(2);
+  });
+});
