@@ -68,6 +68,9 @@ function proxyEnv(): Record<string, string> {
     no_proxy: "",
     npm_config_proxy: url,
     npm_config_https_proxy: url,
+    // Yarn Berry reads no HTTP(S)_PROXY, only its own settings.
+    YARN_HTTP_PROXY: url,
+    YARN_HTTPS_PROXY: url,
   };
 }
 
