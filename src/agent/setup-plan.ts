@@ -24,7 +24,14 @@ export interface RunEnvironment {
 }
 
 /** The files set-up detection reads, besides the list of paths. */
-export const SETUP_FILES = ["package.json", ".taprc", "pyproject.toml", "setup.py", "setup.cfg"] as const;
+export const SETUP_FILES = [
+  "package.json",
+  ".taprc",
+  ".yarnrc.yml",
+  "pyproject.toml",
+  "setup.py",
+  "setup.cfg",
+] as const;
 
 /** Where a detected Python set-up puts its virtual environment, inside the clone. */
 export const VENV_DIR = ".venv";
@@ -97,10 +104,24 @@ function namesTapPlugins(pkg: PackageJson, facts: ProjectFacts): boolean {
   return inPackage || /^plugin\s*:/m.test(facts.read(".taprc") ?? "");
 }
 
-function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<string, string> } | undefined {
+/**
+ * The Yarn release a Berry project commits and names in `.yarnrc.yml` (`yarnPath:`), when it is in the repository.
+ * It is what the project runs whatever the version `packageManager` names: corepack would first download that
+ * version from repo.yarnpkg.com only to hand over to it.
+ */
+function committedYarn(facts: ProjectFacts): string | undefined {
+  const match = /^yarnPath:\s*["']?([^"'\n#]+?)["']?\s*$/m.exec(facts.read(".yarnrc.yml") ?? "");
+  const path = match?.[1]?.replace(/^\.\//, "");
+  return path !== undefined && facts.paths.includes(path) ? path : undefined;
+}
+
+function nodeSetup(
+  facts: ProjectFacts,
+  cloneDir: string,
+): { commands: string[]; shims: Record<string, string> } | undefined {
   const pkg = readPackageJson(facts);
   if (pkg === undefined) return undefined;
-  const install = nodeInstall(pkg, facts);
+  const install = nodeInstall(pkg, facts, cloneDir);
   if (install.commands.length === 0 || !namesTapPlugins(pkg, facts)) return install;
   const { pnpm, yarn } = install.shims;
   const tapBuild =
@@ -112,7 +133,11 @@ function nodeSetup(facts: ProjectFacts): { commands: string[]; shims: Record<str
   return { ...install, commands: [...install.commands, tapBuild] };
 }
 
-function nodeInstall(pkg: PackageJson, facts: ProjectFacts): { commands: string[]; shims: Record<string, string> } {
+function nodeInstall(
+  pkg: PackageJson,
+  facts: ProjectFacts,
+  cloneDir: string,
+): { commands: string[]; shims: Record<string, string> } {
   const has = (path: string): boolean => facts.paths.includes(path);
   const declared = declaredManager(pkg);
   const manager: NodeManager | undefined =
@@ -122,8 +147,10 @@ function nodeInstall(pkg: PackageJson, facts: ProjectFacts): { commands: string[
       : has("yarn.lock")
         ? { name: "yarn", berry: has(".yarnrc.yml") }
         : undefined);
+  const release = manager?.name === "yarn" && manager.berry ? committedYarn(facts) : undefined;
+  const yarn = release === undefined ? "corepack yarn" : `node ${shellQuote(`${cloneDir}/${release}`)}`;
   const shims: Record<string, string> =
-    manager?.name === "pnpm" ? { pnpm: "corepack pnpm" } : manager?.name === "yarn" ? { yarn: "corepack yarn" } : {};
+    manager?.name === "pnpm" ? { pnpm: "corepack pnpm" } : manager?.name === "yarn" ? { yarn } : {};
   const lockfile = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"].some(has);
   const dependencies = [pkg.dependencies, pkg.devDependencies, pkg.optionalDependencies].some(hasEntries);
   if (!lockfile && !dependencies && pkg.workspaces === undefined) return { commands: [], shims };
@@ -135,7 +162,7 @@ function nodeInstall(pkg: PackageJson, facts: ProjectFacts): { commands: string[
   if (manager?.name === "yarn") {
     const locked = has("yarn.lock");
     const command = manager.berry
-      ? `corepack yarn install${locked ? " --immutable" : ""}`
+      ? `${release === undefined ? "corepack yarn" : `node ${shellQuote(release)}`} install${locked ? " --immutable" : ""}`
       : `corepack yarn install${locked ? " --frozen-lockfile" : ""} --prefer-offline --non-interactive`;
     return { commands: [command], shims };
   }
@@ -240,7 +267,7 @@ export function detectEnvironment(
   const shims: Record<string, string> = {};
   const path: string[] = [];
   const env: Record<string, string> = {};
-  const node = nodeSetup(facts);
+  const node = nodeSetup(facts, cloneDir);
   if (node !== undefined) {
     commands.push(...node.commands);
     Object.assign(shims, node.shims);

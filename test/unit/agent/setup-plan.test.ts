@@ -69,6 +69,21 @@ describe("detectEnvironment: Node", () => {
     expect(detectEnvironment(facts({ "package.json": noTap }), "/c").commands).toHaveLength(1);
   });
 
+  it("runs the Yarn release a Berry project commits (yarnPath), without corepack, for set-up and as `yarn`", () => {
+    const files = {
+      "package.json": pkg({ packageManager: "yarn@4.1.0", devDependencies: { vitest: "1" } }),
+      "yarn.lock": "",
+      ".yarnrc.yml": 'nodeLinker: node-modules\nyarnPath: ".yarn/releases/yarn-4.1.0.cjs"\n',
+      ".yarn/releases/yarn-4.1.0.cjs": "",
+    };
+    const detected = detectEnvironment(facts(files), "/clone");
+    expect(detected.commands).toEqual(["node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"]);
+    expect(detected.environment.shims).toEqual({ yarn: "node '/clone/.yarn/releases/yarn-4.1.0.cjs'" });
+    // Named but not committed: corepack brings the declared version.
+    const { ".yarn/releases/yarn-4.1.0.cjs": _release, ...uncommitted } = files;
+    expect(detectEnvironment(facts(uncommitted), "/clone").commands).toEqual(["corepack yarn install --immutable"]);
+  });
+
   it("installs nothing for a package without dependencies, but keeps the declared manager's shim", () => {
     expect(detectEnvironment(facts({ "package.json": pkg({ name: "x" }) }), "/clone").commands).toEqual([]);
     const declared = detectEnvironment(facts({ "package.json": pkg({ packageManager: "pnpm@9.0.0" }) }), "/c");
