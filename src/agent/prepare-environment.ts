@@ -38,6 +38,15 @@ export function cacheKeyOf(repo: string): string {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/**
+ * Hosts a command resolved itself (Node's `getaddrinfo EAI_AGAIN host`): inside the sandbox no name resolves, so a
+ * tool that asked the resolver ignored the proxy variables.
+ */
+function hostsLookedUp(output: string): string[] {
+  const hosts = [...output.matchAll(/getaddrinfo (?:EAI_AGAIN|ENOTFOUND) ([A-Za-z0-9.-]+)/g)].map((m) => m[1]!);
+  return [...new Set(hosts)].slice(0, 5);
+}
+
 /** The failure a person and the next run can act on: what ran, how it ended, its output's end, what to set. */
 export function describeSetupFailure(setup: SetupReport): string {
   const failure = setup.failure;
@@ -64,6 +73,15 @@ export function describeSetupFailure(setup: SetupReport): string {
       "",
       `It could not reach ${setup.unreachableHosts.join(", ")} from this machine, although the allow-list admits ` +
         "them (the name did not resolve or the connection failed): the service's own network is the place to look.",
+    );
+  }
+  const direct = hostsLookedUp(failure.tail);
+  if (direct.length > 0) {
+    lines.push(
+      "",
+      `It looked up ${direct.join(", ")} itself: in the sandbox set-up reaches the network only through the egress ` +
+        "proxy that HTTP_PROXY and HTTPS_PROXY name, which this tool did not use. Its own proxy setting needs that " +
+        "value (a `setup:` command can pass it on).",
     );
   }
   const from =

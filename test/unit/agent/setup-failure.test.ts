@@ -34,6 +34,16 @@ describe("describeSetupFailure", () => {
     expect(unreachable).not.toContain("does not admit");
   });
 
+  it("names the hosts a tool looked up itself instead of using the egress proxy", () => {
+    const tail = "➤ YN0001: RequestError: getaddrinfo EAI_AGAIN registry.yarnpkg.com\n".repeat(3);
+    const text = describeSetupFailure(
+      failed({ failure: { command: "yarn install", exitCode: 1, timedOut: false, tail } }),
+    );
+    expect(text).toContain("It looked up registry.yarnpkg.com itself");
+    expect(text).toContain("HTTPS_PROXY");
+    expect(describeSetupFailure(failed())).not.toContain("looked up");
+  });
+
   it("says a limit or a timeout rather than an exit code", () => {
     const timedOut = failed({ failure: { command: "pip install .", exitCode: null, timedOut: true, tail: "" } });
     expect(describeSetupFailure(timedOut)).toContain("`pip install .` timed out");
