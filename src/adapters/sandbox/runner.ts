@@ -23,6 +23,7 @@ import { DEFAULT_LIMITS, guessLimitFromOutput, limitHit, type LimitSettings } fr
 import { handOver } from "./ownership.js";
 import { runProcess } from "./process.js";
 import { makeRunDir } from "./run-dir.js";
+import { skippedDownloads } from "./download-skips.js";
 import { sandboxEnv, type NetworkMode } from "./sandbox-env.js";
 import { resolveSandboxUser } from "./sandbox-user.js";
 import { probeSandbox } from "./probe.js";
@@ -181,6 +182,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         gitConfig: sandboxed ? inside("gitconfig") : undefined,
         network,
         cacheEnv: cacheRoot === undefined || request.cache === undefined ? {} : request.cache.env(cacheRoot),
+        downloadSkips: skippedDownloads(options.setupHosts ?? DEFAULT_SETUP_RULES),
         extra: request.env ?? {},
       });
       const forwarder =

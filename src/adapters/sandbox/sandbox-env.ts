@@ -21,6 +21,8 @@ export interface SandboxEnvInput {
   readonly gitConfig: string | undefined;
   readonly network: NetworkMode;
   readonly cacheEnv: Readonly<Record<string, string>>;
+  /** With the proxy: the switches that skip downloads the allow-list would refuse (download-skips.ts). */
+  readonly downloadSkips?: Readonly<Record<string, string>>;
   readonly extra: Readonly<Record<string, string>>;
 }
 
@@ -98,7 +100,7 @@ export function sandboxEnv(input: SandboxEnvInput): Record<string, string> {
     ...input.cacheEnv,
   };
   if (input.gitConfig !== undefined) env.GIT_CONFIG_GLOBAL = input.gitConfig;
-  if (input.network === "proxy") Object.assign(env, proxyEnv());
+  if (input.network === "proxy") Object.assign(env, proxyEnv(), input.downloadSkips);
   if (input.network === "none") Object.assign(env, OFFLINE_ENV);
   for (const [name, value] of Object.entries(input.extra)) {
     if (!RESERVED_NAMES.has(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) env[name] = value;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sandboxEnv, type NetworkMode } from "../../../src/adapters/sandbox/sandbox-env.js";
 
-const envFor = (network: NetworkMode) =>
+const envFor = (network: NetworkMode, downloadSkips: Record<string, string> = { PUPPETEER_SKIP_DOWNLOAD: "1" }) =>
   sandboxEnv({
     host: { PATH: "/usr/bin", OPENAI_API_KEY: "sk-x" },
     toolchainEnv: {},
@@ -10,6 +10,7 @@ const envFor = (network: NetworkMode) =>
     gitConfig: undefined,
     network,
     cacheEnv: {},
+    downloadSkips,
     extra: {},
   });
 
@@ -22,11 +23,13 @@ describe("sandboxEnv", () => {
     for (const name of ["HTTP_PROXY", "https_proxy", "npm_config_https_proxy", "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY"])
       expect(env[name], name).toBe(proxy);
     expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(env.PUPPETEER_SKIP_DOWNLOAD).toBe("1");
   });
 
   it("sets no proxy without network, and tells the package managers they are offline", () => {
     const env = envFor("none");
     expect(Object.keys(env).filter((name) => /_proxy$/i.test(name))).toEqual([]);
+    expect(env.PUPPETEER_SKIP_DOWNLOAD).toBeUndefined();
     expect(env).toMatchObject({ npm_config_offline: "true", YARN_ENABLE_OFFLINE_MODE: "1", GOPROXY: "off" });
   });
 });
