@@ -80,6 +80,18 @@ function failureLocations(failures: readonly FailureBlock[], resolve: (raw: stri
   return mentionedLocations(failures.map((f) => `${f.name}\n${f.text}`).join("\n"), resolve);
 }
 
+/** Names of the files a package starts from. */
+const ENTRY = /^(?:index|main|lib|mod|__init__|__main__|app|cli)\.[a-z]+$/;
+
+/** Code files at the repository's top level (or under `src/`, `lib/`) with an entry file's name, shallowest first. */
+export function entryFiles(paths: readonly string[]): string[] {
+  const depth = (path: string): number => path.split("/").length;
+  return paths
+    .filter((path) => isCodePath(path) && !isTestPath(path) && !path.endsWith(".d.ts"))
+    .filter((path) => /^(?:(?:src|lib)\/)?[^/]+$/.test(path) && ENTRY.test(path.slice(path.lastIndexOf("/") + 1)))
+    .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+}
+
 function plan(ranking: Ranking, failing: readonly Location[], contents: ReadonlyMap<string, string>): Wanted[] {
   const { input, relevance } = ranking;
   const wanted: Wanted[] = [];
@@ -132,6 +144,19 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
         top: index < TOP_SOURCES,
       });
     });
+  if (!wanted.some((w) => !w.example)) {
+    // Nothing points at any code (a request in words the code does not use: "fix the regression with numbers"):
+    // the project's entry files, the code a request about its behaviour most often means.
+    for (const path of entryFiles(input.paths).slice(0, TOP_SOURCES)) {
+      add({
+        path,
+        why: "ranked",
+        detail: "an entry file (nothing matched the request's words)",
+        example: false,
+        top: true,
+      });
+    }
+  }
   for (const test of relevance.tests.slice(0, MAX_TESTS)) {
     add({
       path: test.path,

@@ -274,6 +274,24 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows the entry file when the request's words match no code, and only then", async () => {
+    const files = {
+      "index.js": "module.exports = (input) => input.replace(/[_-]+(\\w)/g, (_, c) => c.toUpperCase());\n",
+      "index.d.ts": "declare function camelCase(input: string): string;\n",
+      "scripts/release.js": "console.log('release');\n",
+      "test.js": 'test("foo-bar", () => {});\n',
+    };
+    const vague = await gatherContext({
+      ...memoryInput(files),
+      instruction: "Fix regression with how numbers are treated",
+    });
+    expect(vague.files.map((f) => [f.path, f.detail])).toEqual([
+      ["index.js", "an entry file (nothing matched the request's words)"],
+    ]);
+    const matched = await gatherContext({ ...memoryInput(files), instruction: "the release script logs twice" });
+    expect(matched.files.map((f) => f.path)).not.toContain("index.js");
+  });
+
   it("puts the failing tests' files and the sources they import first when the baseline fails", async () => {
     const input = memoryInput({
       "src/mean.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
