@@ -54,8 +54,13 @@ export function validateSubject(subject: string): SubjectCheck {
 const FIX_WORD = /\bfix(es|ed|ing)?\b/i;
 const FEATURE_WORDS = /\b(add|implement|support|introduce|create|new)\b/i;
 const REFACTOR_WORDS = /\b(refactor|rename|extract|simplify|clean ?up|move)\b/i;
+/** A request that opens by asking for something new: its own tests failing first does not make it a fix. */
+const FEATURE_REQUEST = /^\s*(add|implement|support|introduce|create|allow|enable)\b/i;
 
-/** What the tests said of the change: it made tests pass that failed before (then it is a fix, whatever the words). */
+/**
+ * What the tests said of the change: it made tests pass that failed before (then it is a fix, unless the request
+ * opens by asking for something new).
+ */
 export interface ChangeFacts {
   readonly fixesFailingTests?: boolean;
 }
@@ -64,7 +69,9 @@ function commitType(instruction: string, paths: readonly string[], facts: Change
   const isDoc = (p: string): boolean => /\.(md|rst|txt|adoc)$/i.test(p) || p.startsWith("docs/");
   if (paths.length > 0 && paths.every(isDoc)) return "docs";
   if (paths.length > 0 && paths.every(isTestPath)) return "test";
-  if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction) || facts.fixesFailingTests === true) return "fix";
+  if (FIX_WORD.test(instruction) || looksLikeBugReport(instruction)) return "fix";
+  if (FEATURE_REQUEST.test(instruction)) return "feat";
+  if (facts.fixesFailingTests === true) return "fix";
   if (REFACTOR_WORDS.test(instruction)) return "refactor";
   if (FEATURE_WORDS.test(instruction)) return "feat";
   return "chore";

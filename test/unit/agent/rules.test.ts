@@ -304,6 +304,10 @@ describe("commit subjects", () => {
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"], { fixesFailingTests: true })).toBe(
       "fix(response): do not set Content-Length",
     );
+    // A request for something new stays a feature when the tests written for it failed first.
+    expect(
+      fallbackSubject("Add a logLevel option", ["index.js", "types/index.d.ts"], { fixesFailingTests: true }),
+    ).toBe("feat: add a logLevel option");
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"])).toBe(
       "chore(response): do not set Content-Length",
     );
