@@ -5,9 +5,10 @@
 import picomatch from "picomatch";
 import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { containsSecret } from "../core/redact.js";
+import type { Edit } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
-import { explainChangedEarlier, type FileVersions } from "../apply/changed-earlier.js";
+import { editKey, explainChangedEarlier, resentEdits, type FileVersions } from "../apply/changed-earlier.js";
 import { markUnwritten } from "../apply/plan.js";
 import { planReply } from "../apply/plan-reply.js";
 import type { WorkTree } from "./deps.js";
@@ -93,6 +94,19 @@ function toOutcome(result: EditResult): EditOutcome {
 /** What a path held before the model's edits that are still in the tree unaccepted, if it has such edits. */
 export type EarlierContent = (path: string) => string | undefined;
 
+/** Each file the model's earlier edits changed: as it stood before them, and as `current` holds it. */
+function versionsBefore(
+  currents: ReadonlyMap<string, string | null>,
+  earlier: EarlierContent,
+): Map<string, FileVersions> {
+  const versions = new Map<string, FileVersions>();
+  for (const [path, current] of currents) {
+    const before = earlier(path);
+    if (before !== undefined && current !== null) versions.set(path, { earlier: before, current });
+  }
+  return versions;
+}
+
 /**
  * Applies the reply; an edit whose old lines are gone but fit `earlier`'s version of its file is told that the
  * model's own earlier edits changed them, with the lines as they read now.
@@ -116,7 +130,14 @@ export async function applyReplyToTree(
     return glob === undefined ? undefined : `patchsmith may not change paths matching ${glob}`;
   };
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
-  const engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
+  let engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
+  // An edit that fits the file only as it stood before the model's own earlier edits, and landed loosely where
+  // they changed it, is that change sent again: planned once more without it, so it is not written twice.
+  const resent = resentEdits(engine.results, versionsBefore(preimages, earlier));
+  if (resent.size > 0) {
+    const refuse = (edit: Edit) => resent.get(editKey(edit));
+    engine = await planReply(reply, readState, { partial: true, knownPaths, protect, refuse });
+  }
   // Protected paths never reach `files`: the engine refused them before planning.
   const checked = refuseSecrets(engine.results, engine.files, rules.secrets);
   let results = checked.results;
@@ -128,12 +149,7 @@ export async function applyReplyToTree(
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
   const contents = new Map([...checked.files].filter(([path]) => written.includes(path)));
-  const versions = new Map<string, FileVersions>();
-  for (const [path, preimage] of preimages) {
-    const before = earlier(path);
-    const current = contents.has(path) ? contents.get(path) : preimage;
-    if (before !== undefined && typeof current === "string") versions.set(path, { earlier: before, current });
-  }
-  results = explainChangedEarlier(results, versions);
+  const now = new Map([...preimages].map(([path, preimage]) => [path, contents.get(path) ?? preimage]));
+  results = explainChangedEarlier(results, versionsBefore(now, earlier));
   return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents };
 }

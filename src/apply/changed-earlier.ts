@@ -5,7 +5,9 @@
  * what happened and quotes those lines as the earlier edits left them (pure).
  */
 import { diffArrays } from "diff";
-import type { EditResult, FailedEdit } from "../core/result.js";
+import type { Edit } from "../core/edit.js";
+import type { Reason } from "../core/reasons.js";
+import type { EditResult, Strategy } from "../core/result.js";
 import { parseText } from "../core/text.js";
 import { describe } from "./feedback.js";
 import { planEdits } from "./plan.js";
@@ -23,6 +25,17 @@ const MAX_CHANGED_LINES = 2_000;
 
 const NOT_FOUND = new Set(["search-not-found", "hunk-context-mismatch"]);
 
+/** The rungs on which an edit can find its place, strictest first. */
+const LOOSENESS: readonly (Strategy | undefined)[] = [
+  "exact",
+  "line-endings",
+  "trailing-whitespace",
+  "indentation",
+  "unicode",
+  "elision",
+  "fuzzy",
+];
+
 /** The failed edits that fit a file's earlier version get the message that says so; the rest are unchanged. */
 export function explainChangedEarlier(
   results: readonly EditResult[],
@@ -37,23 +50,63 @@ export function explainChangedEarlier(
   });
 }
 
-function applyTo(result: FailedEdit, content: string): EditResult | undefined {
+function applyTo(result: EditResult, content: string): EditResult | undefined {
   if (result.edit?.kind !== "replace") return undefined;
   const snapshot = new Map([[result.path, { kind: "text", content } as const]]);
   return planEdits([{ type: "edit", edit: result.edit }], snapshot, { partial: true }).results[0];
 }
 
-function changedEarlierMessage(result: FailedEdit, { earlier, current }: FileVersions): string | undefined {
+/** An edit's identity within one reply: where it came from and what it names. */
+export const editKey = (edit: Edit): string =>
+  `${edit.path}\0${String(edit.origin.line)}\0${String(edit.origin.section ?? 0)}`;
+
+/**
+ * The edits that found their place in the file only loosely where the model's own earlier edits changed it, and
+ * that fit the file as it stood before those edits more closely (on a stricter rung): a model sending its change
+ * again as it first wrote it. Applied, such an edit would write its lines a second time beside the earlier ones
+ * (an insertion quoting the lines around it lands again between them). Each is refused, keyed by `editKey`, with
+ * the message that says so; `versions` holds each file as it stood before the reply.
+ */
+export function resentEdits(
+  results: readonly EditResult[],
+  versions: ReadonlyMap<string, FileVersions>,
+): Map<string, { readonly reason: Reason; readonly message: string }> {
+  const resent = new Map<string, { reason: Reason; message: string }>();
+  for (const result of results) {
+    if (!result.ok || result.edit.kind !== "replace" || result.found === undefined) continue;
+    const version = versions.get(result.path);
+    if (version === undefined || version.earlier === version.current) continue;
+    const message = changedEarlierMessage(result, version, { ...result.found, strategy: result.strategy });
+    if (message === undefined) continue;
+    const reason = result.edit.origin.format === "udiff" ? "hunk-context-mismatch" : "search-not-found";
+    resent.set(editKey(result.edit), { reason, message });
+  }
+  return resent;
+}
+
+/**
+ * The message for an edit that fits the file as it stood before the model's earlier edits, where those edits
+ * changed lines: for a failed edit, one that does not fit the file now; for an applied one (`landed`: where it
+ * found its place now), one whose place now overlaps those changed lines.
+ */
+function changedEarlierMessage(
+  result: EditResult,
+  { earlier, current }: FileVersions,
+  landed?: { readonly start: number; readonly end: number; readonly strategy: Strategy },
+): string | undefined {
   const then = applyTo(result, earlier);
   if (then?.ok !== true || then.found === undefined) return undefined;
+  if (landed !== undefined && !(LOOSENESS.indexOf(then.strategy) < LOOSENESS.indexOf(landed.strategy)))
+    return undefined;
   // Found now after all (the edits of the same reply before it moved it away and back): not this case.
-  if (applyTo(result, current)?.ok === true) return undefined;
+  if (landed === undefined && applyTo(result, current)?.ok === true) return undefined;
   const before = parseText(earlier).lines;
   const now = parseText(current).lines;
   const from = then.found.start - 1;
   const to = then.found.end;
   const region = currentRegion(before, now, from, to);
   if (region === undefined) return undefined;
+  if (landed !== undefined && (landed.end <= region.start || landed.start - 1 >= region.end)) return undefined;
   const made = parseText(then.after).lines;
   const madeRegion = made.slice(from, to + made.length - before.length);
   const alreadyMade =

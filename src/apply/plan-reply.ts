@@ -8,7 +8,7 @@ import type { ParsedItem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import { parseReply, type FormatChoice } from "../formats/registry.js";
 import type { PathLookup } from "../formats/types.js";
-import { pathsToRead, planEdits } from "./plan.js";
+import { pathsToRead, planEdits, type PlanOptions } from "./plan.js";
 import { resolveMissingPaths, withPathCandidates } from "./resolve-paths.js";
 
 export interface EngineOptions {
@@ -27,6 +27,8 @@ export interface EngineOptions {
    * touches the path with `forbidden-path`, or undefined to allow it. Protected files are never read.
    */
   readonly protect?: (path: string) => string | undefined;
+  /** Edits the caller refuses before they are planned (plan.ts `PlanOptions.refuse`). */
+  readonly refuse?: PlanOptions["refuse"];
 }
 
 export interface EngineResult {
@@ -109,7 +111,10 @@ export async function planReply(
   const items = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
   await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);
-  const plan = planEdits(items, snapshot, options.partial === undefined ? {} : { partial: options.partial });
+  const plan = planEdits(items, snapshot, {
+    ...(options.partial === undefined ? {} : { partial: options.partial }),
+    ...(options.refuse === undefined ? {} : { refuse: options.refuse }),
+  });
   if (plan.results.length === 0) return noEditsResult();
   const results = known === undefined ? plan.results : withPathCandidates(plan.results, known);
   return { results, files: plan.writes, applied: plan.applied, summary: plan.summary };

@@ -4,6 +4,7 @@
  * of the earlier ones; by default the reply is one transaction, so a single failure means nothing is written.
  */
 import type { Edit, ParsedItem } from "../core/edit.js";
+import type { Reason } from "../core/reasons.js";
 import type { EditResult } from "../core/result.js";
 import { lookedUp } from "../matcher/exact-doc.js";
 import { oldSide } from "../matcher/old-side.js";
@@ -17,6 +18,8 @@ import { projectEol, type FileSnapshot } from "./snapshot.js";
 export interface PlanOptions {
   /** Keep the edits that succeeded even when others failed (the agent loop's retry mode). Default false. */
   readonly partial?: boolean;
+  /** Edits the caller refuses before they are planned, with the reason and message to report. */
+  readonly refuse?: (edit: Edit) => { readonly reason: Reason; readonly message: string } | undefined;
 }
 
 export interface Plan {
@@ -113,11 +116,14 @@ export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, 
     offsets: new Map(),
     applied: new Map(),
   };
-  const results: EditResult[] = items.map((item) =>
-    item.type === "problem"
-      ? fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem))
-      : planOne(ctx, item.edit, normalize),
-  );
+  const results: EditResult[] = items.map((item) => {
+    if (item.type === "problem")
+      return fail(item.problem.path ?? "", undefined, "invalid-format", describe.invalidFormat(item.problem));
+    const refused = options.refuse?.(item.edit);
+    if (refused === undefined) return planOne(ctx, item.edit, normalize);
+    const normal = normalizeRelativePath(item.edit.path);
+    return fail(normal.ok ? normal.path : item.edit.path, item.edit, refused.reason, refused.message);
+  });
   const anyFailed = results.some((r) => !r.ok);
   if (anyFailed && !partial) {
     const held = results.map((r) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { explainChangedEarlier } from "../../../src/apply/changed-earlier.js";
+import { editKey, explainChangedEarlier, resentEdits } from "../../../src/apply/changed-earlier.js";
+import { planReply } from "../../../src/apply/plan-reply.js";
 import type { EditResult } from "../../../src/core/result.js";
 import { applyEdits } from "../../../src/engine.js";
 
@@ -118,5 +119,79 @@ describe("other failures keep their message", () => {
     const before = await failedOn(CURRENT, reply);
     expect(explainChangedEarlier(before, new Map([[PATH, { earlier: CURRENT, current: CURRENT }]]))).toEqual(before);
     expect(explainChangedEarlier(before, new Map())).toEqual(before);
+  });
+});
+
+describe("an insertion sent again as the model first wrote it, beside the lines its earlier edit inserted", () => {
+  const path = "src/camel.js";
+  const earlier = [
+    "export function camel(input) {",
+    "  if (input.length === 0) {",
+    "    return '';",
+    "  }",
+    "",
+    "  const lower = input.toLowerCase();",
+    "  const upper = input.toUpperCase();",
+    "  return lower + upper;",
+    "}",
+    "",
+  ].join("\n");
+  const inserted = [
+    "  // Keep a leading underscore",
+    "  const prefix = input.match(/^_*/)[0];",
+    "  input = input.slice(prefix.length);",
+    "",
+    "  if (input.length === 0) {",
+    "    return prefix;",
+    "  }",
+    "",
+  ];
+  // The earlier, unaccepted edit inserted the block (a lint then failed on its `var` and missing semicolon).
+  const current = earlier.replace(
+    "  }\n\n  const lower",
+    `  }\n\n${inserted.join("\n").replace("const prefix", "var prefix").replace("[0];", "[0]")}\n  const lower`,
+  );
+  const reply = [
+    path,
+    "```diff",
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    "@@ -3,5 +3,13 @@ export function camel(input) {",
+    "     return '';",
+    "   }",
+    " ",
+    ...inserted.map((line) => `+${line}`),
+    "   const lower = input.toLowerCase();",
+    "   const upper = input.toUpperCase();",
+    "```",
+    "",
+  ].join("\n");
+  const readState = (content: string) => (p: string) =>
+    Promise.resolve(p === path ? ({ kind: "text", content } as const) : ({ kind: "missing" } as const));
+
+  it("fits the file now only loosely, and is refused rather than written a second time", async () => {
+    const loose = await planReply(reply, readState(current), { partial: true });
+    const [result] = loose.results;
+    // On its own the engine lands it loosely, which would write the block twice.
+    expect(result).toMatchObject({ ok: true, strategy: "fuzzy" });
+    expect(loose.files.get(path)?.split("leading underscore").length).toBe(3);
+
+    const resent = resentEdits(loose.results, new Map([[path, { earlier, current }]]));
+    expect([...resent.keys()]).toEqual([editKey(result!.edit!)]);
+    const refused = await planReply(reply, readState(current), {
+      partial: true,
+      refuse: (edit) => resent.get(editKey(edit)),
+    });
+    expect(refused.files.size).toBe(0);
+    expect(refused.results[0]).toMatchObject({ ok: false, reason: "hunk-context-mismatch" });
+    expect(messageOf(refused.results[0])).toContain("before your earlier edits, which changed those lines");
+    expect(messageOf(refused.results[0])).toContain("  var prefix = input.match(/^_*/)[0]");
+  });
+
+  it("is not refused where the earlier edits changed nothing it touches", async () => {
+    const elsewhere = earlier.replace("return lower + upper;", "return `${lower}${upper}`;");
+    const { results } = await planReply(reply, readState(elsewhere), { partial: true });
+    expect(results[0]?.ok).toBe(true);
+    expect(resentEdits(results, new Map([[path, { earlier, current: elsewhere }]])).size).toBe(0);
   });
 });
