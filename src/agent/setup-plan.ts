@@ -171,17 +171,31 @@ function nodeInstall(
 }
 
 /** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
+interface PyProject {
+  readonly project?: { readonly "optional-dependencies"?: Record<string, unknown> };
+  readonly "dependency-groups"?: Record<string, unknown>;
+}
+
+const pyprojects = new WeakMap<ProjectFacts, PyProject | undefined>();
+
+/** The project's pyproject.toml, parsed once per set of facts; undefined when there is none or it is broken. */
+function pyprojectOf(facts: ProjectFacts): PyProject | undefined {
+  if (pyprojects.has(facts)) return pyprojects.get(facts);
+  let parsed: PyProject | undefined;
+  try {
+    const text = facts.read("pyproject.toml");
+    parsed = text === undefined ? undefined : parseToml(text);
+  } catch {
+    // A broken pyproject.toml: pip will say so during set-up.
+    parsed = undefined;
+  }
+  pyprojects.set(facts, parsed);
+  return parsed;
+}
+
 export function pythonExtras(facts: ProjectFacts): string[] {
   const declared = new Set<string>();
-  const pyproject = facts.read("pyproject.toml");
-  if (pyproject !== undefined) {
-    try {
-      const data = parseToml(pyproject) as { project?: { "optional-dependencies"?: Record<string, unknown> } };
-      for (const name of Object.keys(data.project?.["optional-dependencies"] ?? {})) declared.add(name);
-    } catch {
-      // A broken pyproject.toml: pip will say so during set-up.
-    }
-  }
+  for (const name of Object.keys(pyprojectOf(facts)?.project?.["optional-dependencies"] ?? {})) declared.add(name);
   const cfg = facts.read("setup.cfg");
   const section =
     cfg === undefined ? undefined : /^\[options\.extras_require\]\s*\n([\s\S]*?)(?=^\[|$(?![\s\S]))/m.exec(cfg);
@@ -208,13 +222,7 @@ type GroupEntry = string | { readonly "include-group"?: unknown };
  * 25.1 on (`--group`), and a venv gets the pip its Python came with: the requirements are passed as they are.
  */
 export function pythonTestGroups(facts: ProjectFacts): string[] {
-  let groups: Record<string, unknown>;
-  try {
-    const data = parseToml(facts.read("pyproject.toml") ?? "") as { "dependency-groups"?: Record<string, unknown> };
-    groups = data["dependency-groups"] ?? {};
-  } catch {
-    return [];
-  }
+  const groups = pyprojectOf(facts)?.["dependency-groups"] ?? {};
   const named = TEST_GROUPS.filter((name) => Array.isArray(groups[name]));
   const taken = named.length > 0 ? named : Array.isArray(groups["dev"]) ? ["dev"] : [];
   const requirements = new Set<string>();
