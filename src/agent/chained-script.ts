@@ -13,14 +13,15 @@ const RUNNER =
 /** A command-sequencing operator at a shell command's top level, and where it starts. */
 interface TopLevelOperator {
   readonly at: number;
-  readonly op: "&&" | "||" | ";" | "&" | "\n";
+  readonly op: "&&" | "||" | ";" | "&" | "\n" | "|";
 }
 
 /**
  * The operators that sequence commands at a command's top level, in order; undefined when a quote is left open.
- * Quotes, escapes, `$(…)`, backquotes and parentheses are kept whole (a pipe `|` is not an operator here).
+ * Quotes, escapes, `$(…)`, backquotes and parentheses are kept whole. A pipe `|` is one only when `pipes` is set
+ * (it binds tighter than the others, so a part joined by `&&` may hold one).
  */
-function topLevelOperators(command: string): TopLevelOperator[] | undefined {
+function topLevelOperators(command: string, pipes = false): TopLevelOperator[] | undefined {
   const found: TopLevelOperator[] = [];
   let depth = 0;
   let quote: "'" | '"' | "`" | undefined;
@@ -42,6 +43,7 @@ function topLevelOperators(command: string): TopLevelOperator[] | undefined {
     } else if (c === "&" && (command[i - 1] === ">" || command[i - 1] === "<" || command[i + 1] === ">")) {
       continue; // a redirection: `2>&1`, `&> log`
     } else if (c === "&" || c === ";" || c === "\n") found.push({ at: i, op: c });
+    else if (c === "|" && pipes && command[i + 1] !== "&") found.push({ at: i, op: "|" });
   }
   return quote === undefined ? found : undefined;
 }
@@ -76,6 +78,22 @@ export function swallowedCommand(script: string): string | undefined {
   if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
   const body = command.slice(0, last.at).trim();
   return body !== "" && SWALLOWER.test(command.slice(last.at + 2).trim()) ? body : undefined;
+}
+
+/**
+ * The command before a trailing pipe into `tee` at the top level (`mocha 2>&1 | tee test.log`): a pipeline exits
+ * with its last command's status (sh has no pipefail), so the script exits 0 whatever its tests say, and tee only
+ * copies what the run keeps anyway. Undefined when there is no such ending, or when anything but `&&` sequences
+ * what comes before it.
+ */
+export function teedCommand(script: string): string | undefined {
+  const command = script.trim().replace(/;$/, "");
+  const operators = topLevelOperators(command, true);
+  const last = operators?.[operators.length - 1];
+  if (operators === undefined || last?.op !== "|") return undefined;
+  if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
+  const body = command.slice(0, last.at).trim();
+  return body !== "" && /^tee(?:\s+-a)?(?:\s+[\w./-]+)*$/.test(command.slice(last.at + 1).trim()) ? body : undefined;
 }
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { andParts, chainedTestScript, partCommand, swallowedCommand } from "../../../src/agent/chained-script.js";
+import {
+  andParts,
+  chainedTestScript,
+  partCommand,
+  swallowedCommand,
+  teedCommand,
+} from "../../../src/agent/chained-script.js";
 import { shellQuote } from "../../../src/agent/shell-quote.js";
 
 describe("a command's parts joined by && at its top level", () => {
@@ -92,6 +98,28 @@ describe("a test script that passes whatever its tests say", () => {
       "|| true",
     ])
       expect(swallowedCommand(script), script).toBeUndefined();
+  });
+});
+
+describe("a test script piped into tee", () => {
+  it("runs the command before the pipe: the pipeline exits with tee's status", () => {
+    expect(teedCommand("mocha | tee test.log")).toBe("mocha");
+    expect(teedCommand("jest --ci 2>&1 | tee -a out/test.log;")).toBe("jest --ci 2>&1");
+    expect(teedCommand("xo && ava | tee log")).toBe("xo && ava");
+  });
+
+  it("is none for a pipe into anything else, a pipe inside, or other sequencing", () => {
+    for (const script of [
+      "mocha | tap-spec",
+      "tape test/*.js | faucet",
+      "mocha | tee log | grep -v skip",
+      "lint; mocha | tee log",
+      "(mocha | tee log)",
+      `echo "a | tee b"`,
+      "mocha |& tee log",
+      "| tee log",
+    ])
+      expect(teedCommand(script), script).toBeUndefined();
   });
 });
 

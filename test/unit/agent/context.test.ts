@@ -154,6 +154,12 @@ describe("test command detection", () => {
         { command: "npm run posttest", main: false },
       ],
     });
+    // A pipe into tee: the pipeline's status is tee's.
+    expect(npm({ test: "jest --ci 2>&1 | tee test-results.log" })).toEqual({
+      kind: "command",
+      command: "npm test",
+      steps: [{ command: "npm exec -c 'jest --ci 2>&1'", main: true }],
+    });
   });
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
