@@ -66,18 +66,18 @@ export function andParts(command: string): string[] | undefined {
 const SWALLOWER = /^(?:true|:|exit\s+0|echo(?:\s.*)?)$/s;
 
 /**
- * The command before a trailing `|| true` (or `|| exit 0`, `|| :`, `|| echo …`) at the top level: the script
- * always exits 0, whatever its tests say, so the command before it is what tells whether they pass. Undefined when
- * there is no such ending, or when something other than `&&` sequences what comes before it.
+ * The command before a trailing `|| true` (or `|| exit 0`, `|| :`, `|| echo …`, or the same after `;`) at the top
+ * level: the script always exits 0, whatever its tests say, so the command before it is what tells whether they
+ * pass. Undefined when there is no such ending, or when something other than `&&` sequences what comes before it.
  */
 export function swallowedCommand(script: string): string | undefined {
   const command = script.trim().replace(/;$/, "");
   const operators = topLevelOperators(command);
   const last = operators?.[operators.length - 1];
-  if (operators === undefined || last?.op !== "||") return undefined;
+  if (operators === undefined || (last?.op !== "||" && last?.op !== ";")) return undefined;
   if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
   const body = command.slice(0, last.at).trim();
-  return body !== "" && SWALLOWER.test(command.slice(last.at + 2).trim()) ? body : undefined;
+  return body !== "" && SWALLOWER.test(command.slice(last.at + last.op.length).trim()) ? body : undefined;
 }
 
 /**

@@ -84,6 +84,8 @@ describe("a test script that passes whatever its tests say", () => {
     expect(swallowedCommand("jest --ci 2>&1 || exit 0;")).toBe("jest --ci 2>&1");
     expect(swallowedCommand("xo && ava || :")).toBe("xo && ava");
     expect(swallowedCommand(`tape test/*.js || echo "tests failed"`)).toBe("tape test/*.js");
+    expect(swallowedCommand("mocha; exit 0")).toBe("mocha");
+    expect(swallowedCommand("jest --ci; true;")).toBe("jest --ci");
   });
 
   it("is none where the ending can fail, retries, or follows other sequencing", () => {
@@ -93,6 +95,9 @@ describe("a test script that passes whatever its tests say", () => {
       "mocha || exit",
       "jest || jest --no-cache",
       "lint; mocha || true",
+      "lint; mocha; exit 0",
+      "mocha; echo done && exit 1",
+      "mocha; node report.js",
       "(mocha || true)",
       `echo "a || true"`,
       "|| true",
