@@ -4,6 +4,7 @@
  * for the package manager it declares, the virtual environment set-up makes, the package managers' caches.
  */
 import { parse as parseToml } from "smol-toml";
+import { committedYarn, nodeManager, readPackageJson, type PackageJson } from "./node-manager.js";
 import { shellQuote } from "./shell-quote.js";
 import type { ProjectFacts } from "./test-command.js";
 
@@ -54,38 +55,6 @@ const DEV_REQUIREMENTS = [
   "requirements/testing.txt",
 ] as const;
 
-interface PackageJson {
-  readonly packageManager?: unknown;
-  readonly tap?: unknown;
-  readonly dependencies?: unknown;
-  readonly devDependencies?: unknown;
-  readonly optionalDependencies?: unknown;
-  readonly workspaces?: unknown;
-}
-
-function readPackageJson(facts: ProjectFacts): PackageJson | undefined {
-  const text = facts.read("package.json");
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-type NodeManager =
-  { readonly name: "npm" } | { readonly name: "pnpm" } | { readonly name: "yarn"; readonly berry: boolean };
-
-/** `packageManager: "pnpm@9.1.0+sha512..."` → pnpm; a yarn version of 2 or more is Yarn Berry. */
-function declaredManager(pkg: PackageJson): NodeManager | undefined {
-  if (typeof pkg.packageManager !== "string") return undefined;
-  const match = /^(npm|pnpm|yarn)@(\d+)/.exec(pkg.packageManager);
-  if (match === null) return undefined;
-  if (match[1] === "yarn") return { name: "yarn", berry: Number(match[2]) >= 2 };
-  return { name: match[1] as "npm" | "pnpm" };
-}
-
 const hasEntries = (value: unknown): boolean =>
   typeof value === "object" && value !== null && Object.keys(value).length > 0;
 
@@ -102,17 +71,6 @@ function namesTapPlugins(pkg: PackageJson, facts: ProjectFacts): boolean {
   if (![pkg.dependencies, pkg.devDependencies].some((deps) => declares(deps, "tap"))) return false;
   const inPackage = typeof pkg.tap === "object" && pkg.tap !== null && "plugin" in pkg.tap;
   return inPackage || /^plugin\s*:/m.test(facts.read(".taprc") ?? "");
-}
-
-/**
- * The Yarn release a Berry project commits and names in `.yarnrc.yml` (`yarnPath:`), when it is in the repository.
- * It is what the project runs whatever the version `packageManager` names: corepack would first download that
- * version from repo.yarnpkg.com only to hand over to it.
- */
-function committedYarn(facts: ProjectFacts): string | undefined {
-  const match = /^yarnPath:\s*["']?([^"'\n#]+?)["']?\s*$/m.exec(facts.read(".yarnrc.yml") ?? "");
-  const path = match?.[1]?.replace(/^\.\//, "");
-  return path !== undefined && facts.paths.includes(path) ? path : undefined;
 }
 
 function nodeSetup(
@@ -139,14 +97,7 @@ function nodeInstall(
   cloneDir: string,
 ): { commands: string[]; shims: Record<string, string> } {
   const has = (path: string): boolean => facts.paths.includes(path);
-  const declared = declaredManager(pkg);
-  const manager: NodeManager | undefined =
-    declared ??
-    (has("pnpm-lock.yaml")
-      ? { name: "pnpm" }
-      : has("yarn.lock")
-        ? { name: "yarn", berry: has(".yarnrc.yml") }
-        : undefined);
+  const manager = nodeManager(pkg, facts);
   const release = manager?.name === "yarn" && manager.berry ? committedYarn(facts) : undefined;
   const yarn = release === undefined ? "corepack yarn" : `node ${shellQuote(`${cloneDir}/${release}`)}`;
   const shims: Record<string, string> =
@@ -161,8 +112,10 @@ function nodeInstall(
   }
   if (manager?.name === "yarn") {
     const locked = has("yarn.lock");
+    // Berry is immutable by default under CI=true, which refuses to write a missing lockfile.
+    const yarnCommand = release === undefined ? "corepack yarn" : `node ${shellQuote(release)}`;
     const command = manager.berry
-      ? `${release === undefined ? "corepack yarn" : `node ${shellQuote(release)}`} install${locked ? " --immutable" : ""}`
+      ? `${yarnCommand} install${locked ? " --immutable" : " --no-immutable"}`
       : `corepack yarn install${locked ? " --frozen-lockfile" : ""} --prefer-offline --non-interactive`;
     return { commands: [command], shims };
   }

@@ -5,6 +5,7 @@
  */
 
 import { chainedTestScript, partCommand, swallowedCommand, teedCommand } from "./chained-script.js";
+import { yarnPlugAndPlay } from "./node-manager.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
@@ -30,6 +31,7 @@ export interface ProjectFacts {
 /** The files detection reads, so the caller can fetch exactly these. */
 export const DETECTION_FILES = [
   "package.json",
+  ".yarnrc.yml",
   "pyproject.toml",
   "setup.cfg",
   "tox.ini",
@@ -64,9 +66,11 @@ function npmScripts(facts: ProjectFacts): Readonly<Record<string, string>> | und
  * each fails the same way before and after a change, and each is judged on its own (a build in `pretest` that a
  * change breaks is worse however the tests then do).
  */
-function npmTestCommand(scripts: Readonly<Record<string, string>>): Detection | undefined {
+function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: ProjectFacts): Detection | undefined {
   const test = scripts["test"];
   if (test === undefined || NPM_PLACEHOLDER.test(test)) return undefined;
+  // Plug'n'Play leaves no node_modules/.bin for npm to run the script with; Yarn runs it (and no pre/post script).
+  if (yarnPlugAndPlay(facts)) return { kind: "command", command: "yarn test" };
   const pre = scripts["pretest"] !== undefined;
   const post = scripts["posttest"] !== undefined;
   // A script ending in `|| true`, or piped into `tee`, passes whatever its tests say: what comes before that runs
@@ -125,7 +129,7 @@ export const PYTEST_PROBE = 'python3 -c "import pytest"';
 
 export function detectTestCommand(facts: ProjectFacts): Detection {
   const scripts = npmScripts(facts);
-  const npm = scripts === undefined ? undefined : npmTestCommand(scripts);
+  const npm = scripts === undefined ? undefined : npmTestCommand(scripts, facts);
   if (npm !== undefined) return npm;
   const python = pythonTests(facts);
   if (python !== undefined) {

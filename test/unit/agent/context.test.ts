@@ -161,6 +161,21 @@ describe("test command detection", () => {
       steps: [{ command: "npm exec -c 'jest --ci 2>&1'", main: true }],
     });
   });
+  it("runs a Yarn Berry Plug'n'Play project's tests with yarn, which alone can run its scripts", () => {
+    const files = (yarnrc: string | undefined, packageManager = "yarn@4.1.0") => ({
+      "package.json": JSON.stringify({ packageManager, scripts: { pretest: "tsc", test: "vitest run" } }),
+      "yarn.lock": "",
+      ...(yarnrc === undefined ? {} : { ".yarnrc.yml": yarnrc }),
+    });
+    expect(detectTestCommand(facts(files("yarnPath: .yarn/releases/yarn-4.1.0.cjs\n")))).toEqual({
+      kind: "command",
+      command: "yarn test",
+    });
+    expect(detectTestCommand(facts(files("nodeLinker: pnp\n")))).toMatchObject({ command: "yarn test" });
+    // With node_modules (or Yarn 1), npm runs the script and its pre/post steps as for any package.
+    expect(detectTestCommand(facts(files("nodeLinker: node-modules\n")))).toMatchObject({ command: "npm test" });
+    expect(detectTestCommand(facts(files(undefined, "yarn@1.22.19")))).toMatchObject({ command: "npm test" });
+  });
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
       kind: "python",
