@@ -55,7 +55,7 @@ const FIX_WORD = /\bfix(es|ed|ing)?\b/i;
 const FEATURE_WORDS = /\b(add|implement|support|introduce|create|new)\b/i;
 const REFACTOR_WORDS = /\b(refactor|rename|extract|simplify|clean ?up|move)\b/i;
 /** A request that opens by asking for something new: its own tests failing first does not make it a fix. */
-const FEATURE_REQUEST = /^\s*(add|implement|support|introduce|create|allow|enable)\b/i;
+const FEATURE_REQUEST = /^\s*(add|implement|support|introduce|create|allow|enable)\s+\w/i;
 
 /**
  * What the tests said of the change: it made tests pass that failed before (then it is a fix, unless the request

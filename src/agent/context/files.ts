@@ -50,7 +50,10 @@ export function mapSources(paths: readonly string[], nearDirs: ReadonlySet<strin
 /** Files of code (not documentation, data, lockfiles or minified bundles): what the ranking may pick. */
 const CODE =
   /\.(?:[cm]?[jt]sx?|py|pyi|go|rs|java|kt|kts|scala|rb|php|cs|c|cc|cpp|cxx|h|hh|hpp|m|mm|swift|ex|exs|erl|hs|ml|clj|lua|pl|pm|r|sh|bash|zsh|vue|svelte|sql)$/i;
-/** Build output and installed dependencies are generated: never the place to fix anything. */
-const GENERATED = /^(dist|build|out|coverage|target|\.next)\/|(^|\/)node_modules\//;
+/**
+ * Build output, installed dependencies and package managers' committed bundles (Yarn's release and plugins under
+ * `.yarn/`) are generated: never the place to fix anything.
+ */
+const GENERATED = /^(dist|build|out|coverage|target|\.next|\.yarn)\/|(^|\/)node_modules\//;
 export const isCodePath = (path: string): boolean =>
   CODE.test(path) && !/\.min\.[cm]?js$/.test(path) && !GENERATED.test(path);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rankFiles } from "../../../src/agent/context/bm25.js";
+import { isCodePath } from "../../../src/agent/context/files.js";
 import { importsOf } from "../../../src/agent/context/imports.js";
 import { relevance } from "../../../src/agent/context/relevance.js";
 import { queryTerms, stem } from "../../../src/agent/context/terms.js";
@@ -158,5 +159,13 @@ describe("mentionedLocations", () => {
     // A JavaScript file the repository holds is itself, line and all.
     const js = createPathResolver(["dist/x.js", "src/x.ts"]);
     expect(mentionedLocations("at f (dist/x.js:4:2)", js)).toEqual([{ path: "dist/x.js", line: 4 }]);
+  });
+});
+
+describe("isCodePath", () => {
+  it("takes source files, not build output, installed dependencies or a package manager's committed bundle", () => {
+    expect(["src/a.cjs", "lib/b.ts", "tools/release.sh"].filter(isCodePath)).toHaveLength(3);
+    const generated = [".yarn/releases/yarn-4.1.0.cjs", ".yarn/plugins/x.cjs", "dist/x.js", "a/node_modules/b.js"];
+    expect(generated.filter(isCodePath)).toEqual([]);
   });
 });

@@ -308,6 +308,10 @@ describe("commit subjects", () => {
     expect(
       fallbackSubject("Add a logLevel option", ["index.js", "types/index.d.ts"], { fixesFailingTests: true }),
     ).toBe("feat: add a logLevel option");
+    // The name of a function is not a request for something new.
+    expect(fallbackSubject("add() subtracts", ["add.js"], { fixesFailingTests: true })).toBe(
+      "fix(add): add() subtracts",
+    );
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"])).toBe(
       "chore(response): do not set Content-Length",
     );
