@@ -82,6 +82,9 @@ describe("detectEnvironment: Node", () => {
     // Named but not committed: corepack brings the declared version.
     const { ".yarn/releases/yarn-4.1.0.cjs": _release, ...uncommitted } = files;
     expect(detectEnvironment(facts(uncommitted), "/clone").commands).toEqual(["corepack yarn install --immutable"]);
+    // Without a lockfile: Berry, immutable by default under CI=true, must be let write one.
+    const { "yarn.lock": _lock, ...unlocked } = uncommitted;
+    expect(detectEnvironment(facts(unlocked), "/clone").commands).toEqual(["corepack yarn install --no-immutable"]);
   });
 
   it("installs nothing for a package without dependencies, but keeps the declared manager's shim", () => {
