@@ -26,7 +26,7 @@ const MAX_CHANGED_LINES = 2_000;
 const NOT_FOUND = new Set(["search-not-found", "hunk-context-mismatch"]);
 
 /** The rungs on which an edit can find its place, strictest first. */
-const LOOSENESS: readonly (Strategy | undefined)[] = [
+const LOOSENESS: readonly Strategy[] = [
   "exact",
   "line-endings",
   "trailing-whitespace",
