@@ -14,6 +14,7 @@ import { pytest } from "./pytest.js";
 import { tap } from "./tap.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 import { unittest } from "./unittest.js";
+import { uvu } from "./uvu.js";
 import { vitest } from "./vitest.js";
 
 export type { FailureBlock } from "./types.js";
@@ -22,7 +23,19 @@ export type { FailureBlock } from "./types.js";
 export const MAX_FAILURES = 100;
 
 /** In the order they are tried; formats are specific enough that at most one usually matches. */
-const FORMATS: readonly RunnerFormat[] = [tap, nodeSpec, jest, vitest, mocha, ava, pytest, unittest, goTest, cargo];
+const FORMATS: readonly RunnerFormat[] = [
+  tap,
+  nodeSpec,
+  jest,
+  vitest,
+  mocha,
+  ava,
+  uvu,
+  pytest,
+  unittest,
+  goTest,
+  cargo,
+];
 
 export interface ParsedFailures {
   /** The runners whose output was recognised. */

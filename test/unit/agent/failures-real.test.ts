@@ -97,6 +97,32 @@ describe("JavaScript runners", () => {
     expect(failures[0]!.text).toContain("test.js:3:");
   });
 
+  it("uvu", async () => {
+    const dir = project("uvu", {
+      "test/calc.js": [
+        'const { test, suite } = require("uvu");',
+        'const assert = require("uvu/assert");',
+        'const { mean, parse } = require("../calc.js");',
+        'test("averages", () => { assert.is(mean([2, 4, 6]), 4); });',
+        'test("adds", () => { assert.is(1 + 1, 2); });',
+        "test.run();",
+        'const Parse = suite("parse");',
+        'Parse("reads --flag=false as false", () => { assert.equal(parse("--flag=false"), { flag: false }); });',
+        "Parse.run();",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, process.execPath, [join(projectModules, "uvu/bin.js"), "test"], {
+      NODE_PATH: projectModules,
+    });
+    const { runners, failures } = parseFailures(out, dir);
+    expect(runners).toEqual(["uvu"]);
+    expect(failures.map((f) => f.name)).toEqual(["averages", "parse › reads --flag=false as false"]);
+    expect(failures[0]!.text).toMatch(/\+\+4\s+\(Expected\)\n\s*--6\s+\(Actual\)/);
+    expect(failures[0]!.text).toContain("test/calc.js:4:");
+    expect(failures[1]!.text).toContain("deeply equal");
+  });
+
   it("mocha", async () => {
     const dir = project("mocha", {
       "test.js": [
