@@ -149,7 +149,9 @@ export async function applyReplyToTree(
   }
   const kept = new Map([...preimages].filter(([path]) => written.includes(path)));
   const contents = new Map([...checked.files].filter(([path]) => written.includes(path)));
-  const now = new Map([...preimages].map(([path, preimage]) => [path, contents.get(path) ?? preimage]));
+  const now = new Map(
+    [...preimages].map(([path, preimage]) => [path, contents.has(path) ? contents.get(path)! : preimage]),
+  );
   results = explainChangedEarlier(results, versionsBefore(now, earlier));
   return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents };
 }

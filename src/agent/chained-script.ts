@@ -64,36 +64,27 @@ export function andParts(command: string): string[] | undefined {
 
 /** What only turns a failure into success: `true`, `:`, `exit 0`, an `echo`. */
 const SWALLOWER = /^(?:true|:|exit\s+0|echo(?:\s.*)?)$/s;
+/** `tee` writing to files: it exits 0 whatever came through the pipe. */
+const TEE = /^tee(?:\s+-a)?(?:\s+[\w./-]+)*$/;
 
 /**
- * The command before a trailing `|| true` (or `|| exit 0`, `|| :`, `|| echo …`, or the same after `;`) at the top
- * level: the script always exits 0, whatever its tests say, so the command before it is what tells whether they
- * pass. Undefined when there is no such ending, or when something other than `&&` sequences what comes before it.
+ * The command before a trailing ending that makes the script exit 0 whatever its tests say, so that the command
+ * before it tells whether they pass: `|| true` (or `|| exit 0`, `|| :`, `|| echo …`, or any of them after `;`), or
+ * a pipe into `tee` (`mocha 2>&1 | tee test.log`: a pipeline exits with its last command's status, sh has no
+ * pipefail, and tee only copies what the run keeps anyway). Undefined when there is no such ending, or when
+ * something other than `&&` (or a pipe) sequences what comes before it.
  */
 export function swallowedCommand(script: string): string | undefined {
   const command = script.trim().replace(/;$/, "");
-  const operators = topLevelOperators(command);
-  const last = operators?.[operators.length - 1];
-  if (operators === undefined || (last?.op !== "||" && last?.op !== ";")) return undefined;
-  if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
-  const body = command.slice(0, last.at).trim();
-  return body !== "" && SWALLOWER.test(command.slice(last.at + last.op.length).trim()) ? body : undefined;
-}
-
-/**
- * The command before a trailing pipe into `tee` at the top level (`mocha 2>&1 | tee test.log`): a pipeline exits
- * with its last command's status (sh has no pipefail), so the script exits 0 whatever its tests say, and tee only
- * copies what the run keeps anyway. Undefined when there is no such ending, or when anything but `&&` sequences
- * what comes before it.
- */
-export function teedCommand(script: string): string | undefined {
-  const command = script.trim().replace(/;$/, "");
   const operators = topLevelOperators(command, true);
   const last = operators?.[operators.length - 1];
-  if (operators === undefined || last?.op !== "|") return undefined;
-  if (operators.slice(0, -1).some((o) => o.op !== "&&")) return undefined;
+  if (operators === undefined || last === undefined) return undefined;
+  // A pipe binds tighter than `&&`: a part before the ending may hold one.
+  if (operators.slice(0, -1).some((o) => o.op !== "&&" && o.op !== "|")) return undefined;
   const body = command.slice(0, last.at).trim();
-  return body !== "" && /^tee(?:\s+-a)?(?:\s+[\w./-]+)*$/.test(command.slice(last.at + 1).trim()) ? body : undefined;
+  const ending = command.slice(last.at + last.op.length).trim();
+  const swallows = last.op === "|" ? TEE.test(ending) : (last.op === "||" || last.op === ";") && SWALLOWER.test(ending);
+  return body !== "" && swallows ? body : undefined;
 }
 
 /**

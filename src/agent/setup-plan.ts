@@ -113,9 +113,8 @@ function nodeInstall(
   if (manager?.name === "yarn") {
     const locked = has("yarn.lock");
     // Berry is immutable by default under CI=true, which refuses to write a missing lockfile.
-    const yarnCommand = release === undefined ? "corepack yarn" : `node ${shellQuote(release)}`;
     const command = manager.berry
-      ? `${yarnCommand} install${locked ? " --immutable" : " --no-immutable"}`
+      ? `${yarn} install${locked ? " --immutable" : " --no-immutable"}`
       : `corepack yarn install${locked ? " --frozen-lockfile" : ""} --prefer-offline --non-interactive`;
     return { commands: [command], shims };
   }
@@ -123,7 +122,6 @@ function nodeInstall(
   return { commands: ["npm install --prefer-offline"], shims };
 }
 
-/** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
 interface PyProject {
   readonly project?: { readonly "optional-dependencies"?: Record<string, unknown> };
   readonly "dependency-groups"?: Record<string, unknown>;
@@ -146,6 +144,7 @@ function pyprojectOf(facts: ProjectFacts): PyProject | undefined {
   return parsed;
 }
 
+/** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
 export function pythonExtras(facts: ProjectFacts): string[] {
   const declared = new Set<string>();
   for (const name of Object.keys(pyprojectOf(facts)?.project?.["optional-dependencies"] ?? {})) declared.add(name);

@@ -4,7 +4,7 @@
  * the test runner and passes back as `pytestAvailable`.
  */
 
-import { chainedTestScript, partCommand, swallowedCommand, teedCommand } from "./chained-script.js";
+import { chainedTestScript, partCommand, swallowedCommand } from "./chained-script.js";
 import { yarnPlugAndPlay } from "./node-manager.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
@@ -75,7 +75,7 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
   const post = scripts["posttest"] !== undefined;
   // A script ending in `|| true`, or piped into `tee`, passes whatever its tests say: what comes before that runs
   // instead.
-  const swallowed = swallowedCommand(test) ?? teedCommand(test);
+  const swallowed = swallowedCommand(test);
   // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
   // each part as npm would run it.
   const chained = chainedTestScript(swallowed ?? test, scripts);

@@ -144,6 +144,8 @@ export interface SandboxedRunner extends SandboxRunner {
 
 export function createSandboxRunner(options: SandboxRunnerOptions = {}): SandboxedRunner {
   const limits = options.limits ?? DEFAULT_LIMITS;
+  const setupHosts = options.setupHosts ?? DEFAULT_SETUP_RULES;
+  const downloadSkips = skippedDownloads(setupHosts);
   let context: Promise<Context> | undefined;
   const ready = (): Promise<Context> => (context ??= prepareContext(options, limits));
 
@@ -165,7 +167,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       } else if (request.cache !== undefined) await mkdir(request.cache.dir, { recursive: true, mode: 0o700 });
       const inside = (name: string): string => (sandboxed ? join(RUN_DIR_INSIDE, name) : join(runDir.dir, name));
       if (network === "proxy") {
-        proxy = await startEgressProxy(join(runDir.dir, runDir.socketName), options.setupHosts ?? DEFAULT_SETUP_RULES);
+        proxy = await startEgressProxy(join(runDir.dir, runDir.socketName), setupHosts);
       }
       if (!sandboxed) plainHome = await mkdtemp(join(tmpdir(), "patchsmith-home-"));
       const home = sandboxed ? HOME_INSIDE : plainHome!;
@@ -182,7 +184,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         gitConfig: sandboxed ? inside("gitconfig") : undefined,
         network,
         cacheEnv: cacheRoot === undefined || request.cache === undefined ? {} : request.cache.env(cacheRoot),
-        downloadSkips: skippedDownloads(options.setupHosts ?? DEFAULT_SETUP_RULES),
+        downloadSkips,
         extra: request.env ?? {},
       });
       const forwarder =

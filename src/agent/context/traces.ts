@@ -3,6 +3,7 @@
  * `File "x.py", line 12`), and `path:line` mentions in an issue. Absolute paths from someone else's machine are
  * matched to the repository by their longest suffix that names exactly one file.
  */
+import { posix } from "node:path";
 
 export interface Location {
   readonly path: string;
@@ -62,8 +63,6 @@ export function createPathResolver(paths: readonly string[]): (raw: string) => s
   };
 }
 
-const extensionOf = (path: string): string => /\.[^./]*$/.exec(path)?.[0] ?? "";
-
 /** Every repository location the text mentions, in order of first mention, each path once (its first line). */
 export function mentionedLocations(text: string, resolve: (raw: string) => string | undefined): Location[] {
   const found = new Map<string, Location>();
@@ -74,7 +73,7 @@ export function mentionedLocations(text: string, resolve: (raw: string) => strin
       const path = resolve(raw);
       if (path === undefined) continue;
       // A line of the compiled file says nothing of where its source's lines are.
-      const line = extensionOf(path) === extensionOf(raw) ? Number(match[2]) : Number.NaN;
+      const line = posix.extname(path) === posix.extname(raw) ? Number(match[2]) : Number.NaN;
       hits.push({ index: match.index, location: Number.isFinite(line) && line > 0 ? { path, line } : { path } });
     }
   }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  andParts,
-  chainedTestScript,
-  partCommand,
-  swallowedCommand,
-  teedCommand,
-} from "../../../src/agent/chained-script.js";
+import { andParts, chainedTestScript, partCommand, swallowedCommand } from "../../../src/agent/chained-script.js";
 import { shellQuote } from "../../../src/agent/shell-quote.js";
 
 describe("a command's parts joined by && at its top level", () => {
@@ -85,6 +79,8 @@ describe("a test script that passes whatever its tests say", () => {
     expect(swallowedCommand("xo && ava || :")).toBe("xo && ava");
     expect(swallowedCommand(`tape test/*.js || echo "tests failed"`)).toBe("tape test/*.js");
     expect(swallowedCommand("mocha; exit 0")).toBe("mocha");
+    // A pipe before the ending stays part of the command.
+    expect(swallowedCommand("tape test/*.js | tap-spec || true")).toBe("tape test/*.js | tap-spec");
     expect(swallowedCommand("jest --ci; true;")).toBe("jest --ci");
   });
 
@@ -108,9 +104,9 @@ describe("a test script that passes whatever its tests say", () => {
 
 describe("a test script piped into tee", () => {
   it("runs the command before the pipe: the pipeline exits with tee's status", () => {
-    expect(teedCommand("mocha | tee test.log")).toBe("mocha");
-    expect(teedCommand("jest --ci 2>&1 | tee -a out/test.log;")).toBe("jest --ci 2>&1");
-    expect(teedCommand("xo && ava | tee log")).toBe("xo && ava");
+    expect(swallowedCommand("mocha | tee test.log")).toBe("mocha");
+    expect(swallowedCommand("jest --ci 2>&1 | tee -a out/test.log;")).toBe("jest --ci 2>&1");
+    expect(swallowedCommand("xo && ava | tee log")).toBe("xo && ava");
   });
 
   it("is none for a pipe into anything else, a pipe inside, or other sequencing", () => {
@@ -124,7 +120,7 @@ describe("a test script piped into tee", () => {
       "mocha |& tee log",
       "| tee log",
     ])
-      expect(teedCommand(script), script).toBeUndefined();
+      expect(swallowedCommand(script), script).toBeUndefined();
   });
 });
 

@@ -77,7 +77,7 @@ describe("detectEnvironment: Node", () => {
       ".yarn/releases/yarn-4.1.0.cjs": "",
     };
     const detected = detectEnvironment(facts(files), "/clone");
-    expect(detected.commands).toEqual(["node '.yarn/releases/yarn-4.1.0.cjs' install --immutable"]);
+    expect(detected.commands).toEqual(["node '/clone/.yarn/releases/yarn-4.1.0.cjs' install --immutable"]);
     expect(detected.environment.shims).toEqual({ yarn: "node '/clone/.yarn/releases/yarn-4.1.0.cjs'" });
     // Named but not committed: corepack brings the declared version.
     const { ".yarn/releases/yarn-4.1.0.cjs": _release, ...uncommitted } = files;
