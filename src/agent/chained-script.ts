@@ -96,29 +96,31 @@ const SETS_STATE =
 
 /** `npm run name` (or `npm run-script name`), alone: a part that runs another script of the package. */
 const NPM_RUN = /^npm\s+(?:run|run-script)\s+([\w:.@/-]+)$/;
+/** Variables set for one command only: `cross-env TZ=UTC `, `env CI=1 `, `NODE_ENV=test `. */
+const COMMAND_ENV = /^(?:(?:cross-env|env)\s+)?(?:[A-Za-z_]\w*=\S*\s+)*/;
 
 /** Whether a part runs a test runner, itself or through the package's scripts it names (a few levels down). */
 function runsTests(part: string, scripts: Readonly<Record<string, string>>, depth = 0): boolean {
   if (RUNNER.test(part)) return true;
-  const named = NPM_RUN.exec(part)?.[1];
+  const named = NPM_RUN.exec(part.replace(COMMAND_ENV, ""))?.[1];
   const script = named === undefined ? undefined : scripts[named];
   if (script === undefined || depth >= 3) return false;
   return (andParts(script) ?? [script]).some((p) => runsTests(p, scripts, depth + 1));
 }
 
 /**
- * The parts of a test script and which one runs the tests (the first that runs a known test runner, itself or
- * through a script it names; the others, other runners too, are judged as the steps around the tests are), when
- * one does and no part changes the shell the others run in.
+ * The parts of a test script and which of them run tests (a known test runner, itself or through a script it
+ * names; a script may run its runner more than once, per time zone or per configuration), when one does and no
+ * part changes the shell the others run in. The other parts are judged as the steps around the tests are.
  */
 export function chainedTestScript(
   script: string,
   scripts: Readonly<Record<string, string>> = {},
-): { parts: string[]; main: number } | undefined {
+): { parts: string[]; tests: number[] } | undefined {
   const parts = andParts(script);
   if (parts === undefined || parts.some((part) => SETS_STATE.test(part))) return undefined;
-  const main = parts.findIndex((part) => runsTests(part, scripts));
-  return main < 0 ? undefined : { parts, main };
+  const tests = parts.flatMap((part, i) => (runsTests(part, scripts) ? [i] : []));
+  return tests.length === 0 ? undefined : { parts, tests };
 }
 
 /** How a part runs as npm would run it: `npm run name` as it is, anything else in npm's shell and PATH. */

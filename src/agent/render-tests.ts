@@ -5,7 +5,7 @@
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
 import { testNames } from "./test-names.js";
-import { failedSideSteps, mainStep } from "./verdict.js";
+import { failedSideSteps, testStepsPassed, testsStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
@@ -16,13 +16,12 @@ export function describeTestRun(summary: TestSummary | null): string {
     (step) =>
       `\`${step.command}\` failed (${step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message})`,
   );
-  const tests = mainStep(summary);
   const count =
     summary.failing.length > 0
       ? `${summary.failing.length} failing`
-      : tests?.passed === true
+      : testStepsPassed(summary)
         ? "tests pass"
-        : `fail (exit code ${(tests ?? summary).exitCode ?? "none"})`;
+        : `fail (exit code ${(testsStep(summary) ?? summary).exitCode ?? "none"})`;
   return [`${count}${names}`, ...others].join("; ");
 }
 
@@ -31,7 +30,7 @@ export function testCell(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "✅ passed";
   if (summary.timedOut) return "⏱️ timed out";
-  if (mainStep(summary)?.passed === true) {
+  if (testStepsPassed(summary)) {
     return `⚠️ tests passed; ${failedSideSteps(summary)
       .map((step) => `\`${step.command}\``)
       .join(", ")} failed`;

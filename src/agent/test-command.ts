@@ -18,7 +18,7 @@ export interface TestCommand {
 
 export interface TestStep {
   readonly command: string;
-  /** The step whose output names the tests. */
+  /** A step that runs tests, whose output names them (a script may run its runner more than once). */
   readonly main: boolean;
 }
 
@@ -84,7 +84,7 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
   const testSteps =
     chained === undefined
       ? [{ command: swallowed === undefined ? "npm test --ignore-scripts" : partCommand(swallowed), main: true }]
-      : chained.parts.map((part, i) => ({ command: partCommand(part), main: i === chained.main }));
+      : chained.parts.map((part, i) => ({ command: partCommand(part), main: chained.tests.includes(i) }));
   const steps: TestStep[] = [
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,

@@ -1,7 +1,7 @@
 /** A test run's raw result made into what the loop judges and reports (pure). */
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
-import { parseFailures } from "./failures/index.js";
+import { MAX_FAILURES, parseFailures, type FailureBlock } from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
 import type { TestSummary } from "./types.js";
 import { failureLines, outputDigest } from "./verdict.js";
@@ -42,31 +42,37 @@ export interface StepRun {
 
 /**
  * A command run step by step, as one run: the steps' outputs one after the other, passed when every step passed,
- * the exit code of the first that failed; the failing tests read from the main step's output alone, each step's
- * failure lines kept for the verdict. Steps after a timeout did not run.
+ * the exit code of the first that failed; the failing tests read from the outputs of the steps that run tests
+ * alone (each step's names kept too), each step's failure lines kept for the verdict. Steps after a timeout did
+ * not run.
  */
 export function summarizeTestSteps(command: string, runs: readonly StepRun[], root?: string): TestSummary {
-  const main = runs.find((r) => r.step.main)?.run;
-  const parsed = parseFailures(main?.output ?? "", root);
+  const parsedRuns = runs.map(({ step, run }) => (step.main ? parseFailures(run.output, root) : undefined));
+  const byName = new Map<string, FailureBlock>();
+  for (const failure of parsedRuns.flatMap((parsed) => parsed?.failures ?? []))
+    if (!byName.has(failure.name)) byName.set(failure.name, failure);
+  const failures = [...byName.values()].slice(0, MAX_FAILURES);
   const tail = new TailBuffer(REPORT_TAIL_BYTES);
   for (const { run } of runs)
     tail.push(Buffer.from(run.output.endsWith("\n") ? run.output : `${run.output}\n`, "utf8"));
   const failed = runs.find((r) => !r.run.passed)?.run;
   // The limit the tests ran into: a lint stopped by one keeps it on its step, where the report shows it.
-  const limit = (main ?? runs.find((r) => r.run.limit !== undefined)?.run)?.limit;
+  const testRuns = runs.filter((r) => r.step.main);
+  const limit = (testRuns.length > 0 ? testRuns : runs).find((r) => r.run.limit !== undefined)?.run.limit;
   return {
     command,
     passed: failed === undefined,
     exitCode: failed === undefined ? 0 : failed.exitCode,
     timedOut: runs.some((r) => r.run.timedOut),
-    failing: parsed.failures.map((f) => f.name),
-    ...(parsed.failures.length === 0 ? {} : { failures: parsed.failures }),
+    failing: failures.map((f) => f.name),
+    ...(failures.length === 0 ? {} : { failures }),
     tail: tail.text(),
     durationMs: runs.reduce((sum, r) => sum + r.run.durationMs, 0),
     ...(limit === undefined ? {} : { limit }),
-    steps: runs.map(({ step, run }) => ({
+    steps: runs.map(({ step, run }, i) => ({
       command: step.command,
       main: step.main,
+      ...(step.main ? { failing: (parsedRuns[i]?.failures ?? []).map((f) => f.name) } : {}),
       passed: run.passed,
       exitCode: run.exitCode,
       failureLines: [...failureLines(run.output)],

@@ -123,7 +123,7 @@ export interface TestSummary {
   readonly limit?: LimitHit;
   /**
    * For a command run step by step (npm's `pretest`, `test`, `posttest`), each step in order; `failing` and
-   * `failures` are read from the main step's output alone.
+   * `failures` are read from the outputs of the steps that run tests alone.
    */
   readonly steps?: readonly TestStepRun[];
 }
@@ -131,15 +131,17 @@ export interface TestSummary {
 /** One step of a test command run step by step. */
 export interface TestStepRun {
   readonly command: string;
-  /** The step that runs the tests; the others (a lint, a build, an audit) are judged by how they fail. */
+  /** A step that runs tests; the others (a lint, a build, an audit) are judged by how they fail. */
   readonly main: boolean;
+  /** For a step that runs tests, the failing tests its output names. */
+  readonly failing?: readonly string[];
   readonly passed: boolean;
   readonly exitCode: number | null;
   /** The lines of its output that report a failure (verdict.ts `failureLines`), to compare with the baseline's. */
   readonly failureLines: readonly string[];
   /** verdict.ts `outputDigest` of its output: a step that prints the same as in the baseline fails as it did. */
   readonly outputDigest: string;
-  /** The end of its output, for the step that runs the tests (what tells whether they could run at all). */
+  /** The end of its output, for a step that runs tests (what tells whether they could run at all). */
   readonly tail?: string;
   /** A sandbox limit the step ran into. */
   readonly limit?: LimitHit;

@@ -67,8 +67,20 @@ export function outputDigest(output: string): string {
   return hash.digest("hex");
 }
 
-/** The step of a run in steps that runs the tests. */
-export const mainStep = (summary: TestSummary): TestStepRun | undefined => summary.steps?.find((step) => step.main);
+/** The steps of a run in steps that run tests (a script may run its runner more than once). */
+export const testSteps = (summary: TestSummary): TestStepRun[] => (summary.steps ?? []).filter((step) => step.main);
+
+/** Whether a run in steps had steps that run tests, and every one of them passed. */
+export const testStepsPassed = (summary: TestSummary): boolean => {
+  const steps = testSteps(summary);
+  return steps.length > 0 && steps.every((step) => step.passed);
+};
+
+/** The first step that runs tests and failed, or else the first that runs tests. */
+export const testsStep = (summary: TestSummary): TestStepRun | undefined => {
+  const steps = testSteps(summary);
+  return steps.find((step) => !step.passed) ?? steps[0];
+};
 
 /** The steps besides the tests (a lint, a build, an audit) that failed. */
 export const failedSideSteps = (summary: TestSummary): TestStepRun[] =>
@@ -84,20 +96,30 @@ interface Ending {
   readonly digest?: string;
 }
 
-const endingOfStep = (step: TestStepRun, failing: readonly string[] = []): Ending => ({
+const endingOfStep = (step: TestStepRun): Ending => ({
   passed: step.passed,
   exitCode: step.exitCode,
-  failing,
+  failing: step.failing ?? [],
   lines: step.failureLines,
   digest: step.outputDigest,
 });
 
-/** The run's main step when it ran step by step and the baseline did too; the whole run otherwise. */
-function endingOf(summary: TestSummary, stepwise: boolean): Ending {
-  const main = stepwise ? mainStep(summary) : undefined;
-  if (main !== undefined) return endingOfStep(main, summary.failing);
+/** The whole run as one ending. */
+function endingOf(summary: TestSummary): Ending {
   const { passed, exitCode, failing } = summary;
   return { passed, exitCode, failing, lines: [...failureLines(summary.tail)] };
+}
+
+/**
+ * The steps that run tests, after the change beside the same steps before it, when both runs went step by step
+ * with the same steps running tests; undefined otherwise (the runs are then compared whole).
+ */
+function testStepPairs(baseline: TestSummary, after: TestSummary): [TestStepRun, TestStepRun][] | undefined {
+  const now = testSteps(after);
+  const was = testSteps(baseline);
+  if (now.length === 0 || now.length !== was.length || now.some((step, i) => step.command !== was[i]!.command))
+    return undefined;
+  return now.map((step, i) => [step, was[i]!]);
 }
 
 /**
@@ -138,8 +160,8 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
  * failing run is "no worse" only if it fails the same way as the baseline: the same exit code, and not one failure
  * line the baseline did not print (a lint step failing before and after the change, on lines the change did not
  * touch), whether or not the baseline also named failing tests. Anything else counts as worse: nothing proves
- * nothing new broke. A command run step by step is judged step by step: every other step as such a run, the tests
- * by the names of those failing.
+ * nothing new broke. A command run step by step is judged step by step: every other step as such a run, each step
+ * that runs tests by the names of those failing in it.
  */
 export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
   if (after.passed) return { verdict: "green" };
@@ -150,15 +172,29 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   const stepwise = after.steps !== undefined && baseline.steps !== undefined;
   const side = stepwise ? compareSideSteps(baseline, after) : { lines: [] };
   if ("why" in side) return { verdict: "worse", newFailures: [], why: side.why };
-  const now = endingOf(after, stepwise);
-  const was = endingOf(baseline, stepwise);
-  if (now.passed) return { verdict: "no-worse", stillFailing: [], unnamed: side.lines };
+  const pairs = stepwise ? testStepPairs(baseline, after) : undefined;
+  if (pairs === undefined) return judgeTests(endingOf(after), endingOf(baseline), side.lines);
+  const verdicts = pairs.map(([now, was]) => judgeTests(endingOfStep(now), endingOfStep(was), []));
+  const worse = verdicts.filter((v) => v.verdict === "worse");
+  if (worse.length > 0) return { ...worse[0]!, newFailures: [...new Set(worse.flatMap((v) => v.newFailures))] };
+  const kept = verdicts.filter((v) => v.verdict === "no-worse");
+  const unnamed = [...side.lines, ...kept.flatMap((v) => v.unnamed ?? [])];
+  return {
+    verdict: "no-worse",
+    stillFailing: [...new Set(kept.flatMap((v) => v.stillFailing))],
+    ...(side.lines.length > 0 || kept.some((v) => v.unnamed !== undefined) ? { unnamed } : {}),
+  };
+}
+
+/** The tests after the change (a run, or a step that runs tests) against the same before it. */
+function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Comparison {
+  if (now.passed) return { verdict: "no-worse", stillFailing: [], unnamed: sideLines };
   if (was.passed) return { verdict: "worse", newFailures: [...now.failing], why: "tests that passed before now fail" };
   // The tests the baseline named may all pass now while a step they share a command with still fails as before
   // (a lint after the tests in one script): the named failures are gone, the rest is the baseline's own.
   if (now.failing.length === 0 && failsAsBefore(now, was)) {
     const same = now.lines.length > 0 ? now.lines : ["the tests fail as before, printing the same"];
-    return { verdict: "no-worse", stillFailing: [], unnamed: [...side.lines, ...same] };
+    return { verdict: "no-worse", stillFailing: [], unnamed: [...sideLines, ...same] };
   }
   if (now.failing.length === 0 || was.failing.length === 0) {
     return {
@@ -175,7 +211,7 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   return {
     verdict: "no-worse",
     stillFailing: [...now.failing],
-    ...(side.lines.length > 0 ? { unnamed: side.lines } : {}),
+    ...(sideLines.length > 0 ? { unnamed: [...sideLines] } : {}),
   };
 }
 

@@ -26,11 +26,18 @@ describe("a command's parts joined by && at its top level", () => {
 });
 
 describe("a chained test script", () => {
-  it("names the first part that runs a test runner", () => {
-    expect(chainedTestScript("xo && c8 ava && tsd")).toEqual({ parts: ["xo", "c8 ava", "tsd"], main: 1 });
-    expect(chainedTestScript("node scripts/lint.js && node --test")?.main).toBe(1);
-    expect(chainedTestScript("tsc && ./node_modules/.bin/jest --ci")?.main).toBe(1);
-    expect(chainedTestScript("jest && vitest")?.main).toBe(0);
+  it("names the parts that run a test runner", () => {
+    expect(chainedTestScript("xo && c8 ava && tsd")).toEqual({ parts: ["xo", "c8 ava", "tsd"], tests: [1] });
+    expect(chainedTestScript("node scripts/lint.js && node --test")?.tests).toEqual([1]);
+    expect(chainedTestScript("tsc && ./node_modules/.bin/jest --ci")?.tests).toEqual([1]);
+    expect(chainedTestScript("jest && vitest")?.tests).toEqual([0, 1]);
+  });
+
+  it("names every part that runs the tests again, with variables set for it alone", () => {
+    const scripts = { "test-tz": "date && jest test/timezone.test --coverage=false" };
+    const chain =
+      "cross-env TZ=Pacific/Auckland npm run test-tz && npm run test-tz && TZ=UTC npm run test-tz && eslint src && jest --coverage";
+    expect(chainedTestScript(chain, scripts)?.tests).toEqual([0, 1, 2, 4]);
   });
 
   it("finds the runner through the scripts a part runs", () => {
@@ -43,7 +50,7 @@ describe("a chained test script", () => {
     const chain = "npm run test:lint && npm run test:unit && npm run test:browser";
     expect(chainedTestScript(chain, scripts)).toEqual({
       parts: ["npm run test:lint", "npm run test:unit", "npm run test:browser"],
-      main: 1,
+      tests: [1, 2],
     });
     expect(chainedTestScript("npm run test:lint && npm run test:types", scripts)).toBeUndefined();
   });
@@ -53,7 +60,7 @@ describe("a chained test script", () => {
     expect(chainedTestScript("cd packages/core && jest")).toBeUndefined();
     expect(chainedTestScript("export NODE_OPTIONS=--no-warnings && mocha")).toBeUndefined();
     expect(chainedTestScript("NODE_ENV=test && mocha")).toBeUndefined();
-    expect(chainedTestScript("eslint . && NODE_ENV=test mocha")?.main).toBe(1);
+    expect(chainedTestScript("eslint . && NODE_ENV=test mocha")?.tests).toEqual([1]);
     // A word that only contains a runner's name is none.
     expect(chainedTestScript("lint-staged && tapestry")).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderReportMarkdown, toJsonReport } from "../../../src/agent/render-report.js";
-import { testCell } from "../../../src/agent/render-tests.js";
+import { describeTestRun, testCell } from "../../../src/agent/render-tests.js";
 import type { FixReport } from "../../../src/agent/types.js";
 import { parseFixArgs } from "../../../src/cli/fix.js";
 import { summary } from "../../fakes/ports/scripted.js";
@@ -81,6 +81,25 @@ describe("report rendering", () => {
     expect(renderReportMarkdown({ ...report, tests: { before: null, after: stopped } })).toContain(
       "after: tests pass; `npm run posttest` failed (the command used more than 4 GiB of memory).",
     );
+  });
+  it("says the tests pass only when every step that runs them passed", () => {
+    const step = (command: string, passed: boolean) => ({
+      command,
+      main: true,
+      passed,
+      exitCode: passed ? 0 : 1,
+      failureLines: passed ? [] : ["Error: Cannot find module './zone'"],
+      outputDigest: "",
+    });
+    const after = summary("npm test", [], {
+      passed: false,
+      exitCode: 1,
+      steps: [step("npm run test-tz", true), step("npm exec -c 'jest --coverage'", false)],
+    });
+    expect(describeTestRun(after)).toBe("fail (exit code 1)");
+    expect(testCell(after)).toBe("❌ failed (exit 1)");
+    const green = { ...after, steps: after.steps!.map((s) => ({ ...s, passed: true, exitCode: 0 })) };
+    expect(describeTestRun(green)).toBe("tests pass");
   });
   it("shows the failure of a run that did not succeed", () => {
     const md = renderReportMarkdown({

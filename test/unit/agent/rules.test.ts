@@ -92,9 +92,10 @@ describe("acceptance rule", () => {
   describe("a command run step by step (npm's pretest, test, posttest)", () => {
     const LINT = "README.md:3:26  error  Sentences end without a full stop";
     const AUDIT = "npm error code ENOTCACHED";
-    const step = (command: string, lines: string[], main = false, output = lines.join("\n")) => ({
+    const step = (command: string, lines: string[], main = false, output = lines.join("\n"), failing?: string[]) => ({
       command,
       main,
+      ...(failing === undefined ? {} : { failing }),
       passed: lines.length === 0 && output === "",
       exitCode: lines.length === 0 && output === "" ? 0 : 1,
       failureLines: lines,
@@ -106,7 +107,7 @@ describe("acceptance rule", () => {
         exitCode: failing.length + lint.length + audit.length === 0 ? 0 : 1,
         steps: [
           step("npm run pretest", lint),
-          step("npm test --ignore-scripts", testLines, true),
+          step("npm test --ignore-scripts", testLines, true, testLines.join("\n"), failing),
           step("npm run posttest", audit),
         ],
       });
@@ -172,6 +173,56 @@ describe("acceptance rule", () => {
         unnamed: ["the tests fail as before, printing the same"],
       });
       expect(compareTests(aborted("Unknown argument: qux"), aborted("Unknown argument: baz")).verdict).toBe("worse");
+    });
+    describe("a script that runs its tests more than once (per time zone)", () => {
+      const zoned = (first: string[], second: string[], secondLines = second.map((f) => `not ok ${f}`)) =>
+        summary("npm test", [...new Set([...first, ...second])], {
+          // The lint between them fails every time.
+          passed: false,
+          exitCode: 1,
+          steps: [
+            step(
+              "npm run test-tz",
+              first.map((f) => `not ok ${f}`),
+              true,
+              first.map((f) => `not ok ${f}`).join("\n"),
+              first,
+            ),
+            step("npm run pretest", [LINT]),
+            step("jest --coverage", secondLines, true, secondLines.join("\n"), second),
+          ],
+        });
+      it("a test failing in any of those steps that passed in it before is worse", () => {
+        expect(compareTests(zoned([], ["year"]), zoned(["year"], ["year"]))).toMatchObject({
+          verdict: "worse",
+          newFailures: ["year"],
+        });
+        expect(compareTests(zoned(["zone"], ["year"]), zoned(["zone"], ["year", "sum"]))).toMatchObject({
+          verdict: "worse",
+          newFailures: ["sum"],
+        });
+      });
+      it("each step failing only as it did is no worse, with every name still failing", () => {
+        expect(compareTests(zoned(["zone"], ["year", "sum"]), zoned(["zone"], ["sum"]))).toEqual({
+          verdict: "no-worse",
+          stillFailing: ["zone", "sum"],
+          unnamed: [LINT],
+        });
+        expect(compareTests(zoned(["zone"], ["year"]), zoned([], []))).toEqual({
+          verdict: "no-worse",
+          stillFailing: [],
+          unnamed: [LINT],
+        });
+      });
+      it("a step that names nothing is judged by what it prints", () => {
+        const crash = ["Error: Cannot find module './zone'"];
+        expect(compareTests(zoned([], ["year"], crash), zoned([], [], crash))).toEqual({
+          verdict: "no-worse",
+          stillFailing: [],
+          unnamed: [LINT, ...crash],
+        });
+        expect(compareTests(zoned([], ["year"]), zoned([], [], crash)).verdict).toBe("worse");
+      });
     });
     it("the tests step is judged on its own lines and names", () => {
       expect(compareTests(baseline, run(["mean", "sum"], [LINT], [AUDIT]))).toMatchObject({

@@ -44,4 +44,26 @@ describe("summarizeTestSteps", () => {
     const stopped = summarizeTestSteps("npm test", [steps[0]!, { ...steps[1]!, run: { ...tests, limit: memory } }]);
     expect(stopped.limit).toEqual(memory);
   });
+
+  it("names the failing tests of every step that runs tests, each step its own", () => {
+    const jestFailure = (name: string) =>
+      `FAIL test/display.test.js\n  ● ${name}\n\n    expect(received).toBe(expected)\n\nTest Suites: 1 failed, 1 total\n`;
+    const zone = run("npm exec -c 'cross-env TZ=Pacific/Auckland npm run test-tz'", 0, "Test Suites: 1 passed\n");
+    const lint = run("npm exec -c 'eslint src'", 1, "src/a.js:1:1  error  Missing semicolon\n");
+    const all = run("npm exec -c 'jest --coverage'", 1, jestFailure("Format › year"));
+    const again = run("npm exec -c 'TZ=UTC jest'", 1, jestFailure("Format › year") + jestFailure("Parse › zone"));
+    const summary = summarizeTestSteps("npm test", [
+      { step: { command: zone.command, main: true }, run: zone },
+      { step: { command: lint.command, main: false }, run: lint },
+      { step: { command: all.command, main: true }, run: all },
+      { step: { command: again.command, main: true }, run: again },
+    ]);
+    expect(summary.failing).toEqual(["Format › year", "Parse › zone"]);
+    expect(summary.steps?.map((s) => s.failing)).toEqual([
+      [],
+      undefined,
+      ["Format › year"],
+      ["Format › year", "Parse › zone"],
+    ]);
+  });
 });
