@@ -12,6 +12,8 @@ export const MAX_SUBJECT_LENGTH = 72;
 
 const TYPES = ["feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"] as const;
 const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\([a-z0-9][a-z0-9._/-]*\\))?!?: \\S.*$`);
+/** A Conventional-Commits head at the start of a request: its type, and its scope if any. */
+const WRITTEN_HEAD = new RegExp(`^(${TYPES.join("|")})(?:\\(([a-z0-9][a-z0-9._/-]*)\\))?!?: (?=\\S)`, "i");
 
 /** Who the app is when its identity cannot be read: GitHub's name for an app called patchsmith. */
 export const FALLBACK_APP: AppIdentity = { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: null };
@@ -111,9 +113,6 @@ function commitScope(paths: readonly string[]): string | undefined {
 
 /** A subject built without the model: type from the instruction's words, scope from the paths. */
 export function fallbackSubject(instruction: string, paths: readonly string[], facts: ChangeFacts = {}): string {
-  const type = commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
-  const scope = commitScope(paths);
-  const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;
   const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   let text = firstLine
     .replace(/^\s*\/fix\b\s*/i, "")
@@ -121,6 +120,14 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
     .replace(/\s+/g, " ")
     .replace(/[.!\s]+$/, "")
     .trim();
+  // A request written as a subject (`fix(persist): …`) keeps its type and scope; one that opens with the scope's
+  // own label (`devtools: …`) does not say it twice.
+  const written = WRITTEN_HEAD.exec(text);
+  const type = written?.[1]?.toLowerCase() ?? commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
+  const scope = written?.[2]?.toLowerCase() ?? commitScope(paths);
+  if (written !== null) text = text.slice(written[0].length);
+  else if (scope !== undefined && text.toLowerCase().startsWith(`${scope}: `)) text = text.slice(scope.length + 2);
+  const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;
   // Avoid "fix: fix the parser" when the instruction already starts with the type's verb.
   if (type === "fix") text = text.replace(/^fix(es|ed)?\s+/i, "");
   if (text === "") text = paths.length > 0 ? `update ${paths.join(", ")}` : "apply requested change";

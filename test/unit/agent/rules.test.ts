@@ -351,6 +351,17 @@ describe("commit subjects", () => {
     expect(fallbackSubject("Fix the entry", ["index.js"])).toBe("fix: the entry");
     expect(fallbackSubject("Fix the entry", ["src/index.ts"])).toBe("fix: the entry");
     expect(fallbackSubject("Document the flags", ["README.md"])).toBe("docs(readme): document the flags");
+    // A request that opens with the scope's label, or that is written as a subject, says its head once.
+    expect(fallbackSubject("devtools: support the Firefox stack", ["src/middleware/devtools.ts"])).toBe(
+      "feat(devtools): support the Firefox stack",
+    );
+    expect(fallbackSubject("fix(Persist): clearStorage must win", ["src/middleware/persist.ts"])).toBe(
+      "fix(persist): clearStorage must win",
+    );
+    expect(fallbackSubject("perf: cache the keys", ["src/a/keys.ts"])).toBe("perf(keys): cache the keys");
+    expect(fallbackSubject("api: reject empty names", ["src/client.ts"])).toBe(
+      "chore(client): api: reject empty names",
+    );
     // A change that made failing tests pass is a fix, whatever the words.
     expect(fallbackSubject("Do not set Content-Length", ["lib/response.js"], { fixesFailingTests: true })).toBe(
       "fix(response): do not set Content-Length",
