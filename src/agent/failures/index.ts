@@ -11,6 +11,7 @@ import { stripAnsi } from "./lines.js";
 import { mocha } from "./mocha.js";
 import { nodeSpec } from "./node-spec.js";
 import { pytest } from "./pytest.js";
+import { outputStreams } from "./streams.js";
 import { tap } from "./tap.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 import { unittest } from "./unittest.js";
@@ -51,13 +52,15 @@ function relativize(text: string, root: string | undefined): string {
 
 export function parseFailures(output: string, root?: string): ParsedFailures {
   const text = relativize(stripAnsi(output).replace(/\r\n?/g, "\n"), root);
-  const lines = text.split("\n");
-  const runners: string[] = [];
+  const runners = new Set<string>();
   const byName = new Map<string, FailureBlock>();
-  for (const format of FORMATS) {
-    if (!format.detect(lines, text)) continue;
-    runners.push(format.runner);
-    for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+  for (const lines of outputStreams(text.split("\n"))) {
+    const streamText = lines.join("\n");
+    for (const format of FORMATS) {
+      if (!format.detect(lines, streamText)) continue;
+      runners.add(format.runner);
+      for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+    }
   }
-  return { runners, failures: [...byName.values()].slice(0, MAX_FAILURES) };
+  return { runners: [...runners], failures: [...byName.values()].slice(0, MAX_FAILURES) };
 }

@@ -1,11 +1,12 @@
 /**
  * Vitest: after "Failed Tests N", each failure is ` FAIL  file > suite > name`, the error, the diff and a code
- * frame, closed by a `⎯⎯⎯[1/2]⎯` rule. A file that failed to load is ` FAIL  file` alone.
+ * frame, closed by a `⎯⎯⎯[1/2]⎯` rule. A file that failed to load is ` FAIL  file` alone. In a workspace of
+ * projects the project's name stands before the file (` FAIL   web  file > …`, `|web|` in older versions).
  */
 import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
-const HEADING = /^\s*FAIL\s+(\S+?)(?:\s+>\s+(.+?))?\s*$/;
+const HEADING = /^\s*FAIL\s+(?:\|[^|]*\|\s+|\S+\s{2,}(?=\S))?(\S+?)(?:\s+>\s+(.+?))?\s*$/;
 const RULE = /^⎯+(?:\[\d+\/\d+\]⎯*)?\s*$/;
 
 export const vitest: RunnerFormat = {

@@ -129,3 +129,47 @@ describe("what the model reads of a failing run", () => {
     expect(text).toMatch(/Also failing \(not shown\): [^\n]*TestCase20/);
   });
 });
+
+describe("parseFailures on outputs of scripts run side by side, each line under its script's label", () => {
+  const vitestRun = [
+    " ✓  web  tests/sum.test.ts (3 tests) 4ms",
+    "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯",
+    "",
+    " FAIL   web  tests/parse.test.ts > parse > reads a negative number",
+    "AssertionError: expected 5 to be -5",
+    " ❯ tests/parse.test.ts:7:22",
+    "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯",
+    " Test Files  1 failed | 1 passed (2)",
+    "      Tests  1 failed | 3 passed (4)",
+  ];
+  const lint = ["Checking formatting...", "All matched files use Prettier code style!"];
+
+  it("pnpm's labels (`. test:spec: `), with the lint's lines between the tests'", () => {
+    const output = [
+      ...lint.map((l) => `. test:format: ${l}`),
+      ...vitestRun.flatMap((l, i) => [`. test:spec: ${l}`, ...(i === 2 ? [`. test:lint: Done`] : [])]),
+      " ELIFECYCLE  Command failed with exit code 1.",
+    ].join("\n");
+    const { runners, failures } = parseFailures(output);
+    expect(runners).toEqual(["vitest"]);
+    expect(failures.map((f) => f.name)).toEqual(["parse > reads a negative number"]);
+    expect(failures[0]!.text).toContain("AssertionError: expected 5 to be -5");
+  });
+
+  it("Turborepo's (`web:test: `) and Yarn's (`[web]: `) labels", () => {
+    for (const label of ["web:test", "[web]"]) {
+      const output = vitestRun.map((l) => `${label}: ${l}`).join("\n");
+      expect(parseFailures(output).failures.map((f) => f.name)).toEqual(["parse > reads a negative number"]);
+    }
+  });
+
+  it("a project's name before the file, and lines that only start with a word and a colon, change nothing", () => {
+    expect(parseFailures(vitestRun.join("\n")).failures.map((f) => f.name)).toEqual([
+      "parse > reads a negative number",
+    ]);
+    const legacy = vitestRun.map((l) => l.replace("FAIL   web  ", "FAIL  |web| ")).join("\n");
+    expect(parseFailures(legacy).failures.map((f) => f.name)).toEqual(["parse > reads a negative number"]);
+    const unlabelled = ["Error: boom", "Error: boom", "Error: boom", ...vitestRun].join("\n");
+    expect(parseFailures(unlabelled).failures.map((f) => f.name)).toEqual(["parse > reads a negative number"]);
+  });
+});
