@@ -12,6 +12,8 @@ export const MAX_SUBJECT_LENGTH = 72;
 
 const TYPES = ["feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"] as const;
 const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\([a-z0-9][a-z0-9._/-]*\\))?!?: \\S.*$`);
+/** A label at the start of a request, as projects name an area in titles: `devtools: …`, `Headers: …`. */
+const LABEL = /^([A-Za-z][\w.-]{0,19}): (?=\S)/;
 /** A Conventional-Commits head at the start of a request: its type, and its scope if any. */
 const WRITTEN_HEAD = new RegExp(`^(${TYPES.join("|")})(?:\\(([a-z0-9][a-z0-9._/-]*)\\))?!?: (?=\\S)`, "i");
 
@@ -123,10 +125,12 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
   // A request written as a subject (`fix(persist): …`) keeps its type and scope; one that opens with the scope's
   // own label (`devtools: …`) does not say it twice.
   const written = WRITTEN_HEAD.exec(text);
+  const label = written === null ? LABEL.exec(text) : null;
   const type = written?.[1]?.toLowerCase() ?? commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
-  const scope = written?.[2]?.toLowerCase() ?? commitScope(paths);
+  const fromPaths = commitScope(paths);
+  const scope = written?.[2]?.toLowerCase() ?? fromPaths ?? label?.[1]?.toLowerCase();
   if (written !== null) text = text.slice(written[0].length);
-  else if (scope !== undefined && text.toLowerCase().startsWith(`${scope}: `)) text = text.slice(scope.length + 2);
+  else if (label !== null && label[1]!.toLowerCase() === scope) text = text.slice(label[0].length);
   const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;
   // Avoid "fix: fix the parser" when the instruction already starts with the type's verb.
   if (type === "fix") text = text.replace(/^fix(es|ed)?\s+/i, "");
