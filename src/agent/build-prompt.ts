@@ -136,6 +136,8 @@ export interface ReflectionInput {
   readonly tests: TestSummary;
   readonly newFailures: readonly string[];
   readonly stillFailing: readonly string[];
+  /** Failing tests that could not run before the change (their file did not load). */
+  readonly notRunBefore?: readonly string[];
   /** Current content of the files changed so far (undefined: deleted). */
   readonly files: ReadonlyMap<string, string | undefined>;
   readonly redact: (text: string) => string;
@@ -171,6 +173,10 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
     parts.push(`Newly failing: ${testNames(input.newFailures, 20)}.`);
   if (input.stillFailing.length > 0)
     parts.push(`Failing before and still failing: ${testNames(input.stillFailing, 20)}.`);
+  if ((input.notRunBefore ?? []).length > 0)
+    parts.push(
+      `Could not run before your change (their file did not load), failing now: ${testNames(input.notRunBefore ?? [], 20)}.`,
+    );
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
     tests.failures === undefined ? "Test output (the end of it):" : "Why the tests failed, then the end of the output:",
@@ -185,7 +191,8 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   if (input.mayDeclareDone === true) {
     parts.push(
       "",
-      "Your change is committed: it broke nothing, since every failure above was there before it. If the request " +
+      "Your change is committed: it broke nothing, since every failure above was there before it or could not " +
+        "run before it. If the request " +
         "needs these failures fixed, fix them with SEARCH/REPLACE blocks against the current content above, then " +
         "the COMMIT line. If they have nothing to do with the request, reply with the single line DONE.",
     );

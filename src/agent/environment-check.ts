@@ -109,7 +109,7 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   }
   // A failing test that names its failures ran: whatever else it printed, the environment works. Unless no test
   // ran at all: then the "failures" are test files that could not load, and the signs below say why.
-  if (baseline.failing.length > 0 && !NO_TEST_RAN.test(tail)) return undefined;
+  if (baseline.failing.length > 0 && !NO_TEST_RAN.test(tail) && baseline.notRun?.all !== true) return undefined;
   for (const sign of signs(names)) {
     const match = sign.pattern.exec(tail);
     if (match === null) continue;

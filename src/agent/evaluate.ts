@@ -121,9 +121,11 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
     comparison.verdict === "worse"
       ? comparison.why
       : comparison.verdict === "no-worse"
-        ? comparison.stillFailing.length === 0 && comparison.unnamed !== undefined
-          ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
-          : `no new failures, but ${comparison.stillFailing.length} test(s) that failed before still fail`
+        ? comparison.notRunBefore !== undefined
+          ? `no new failures, but ${comparison.notRunBefore.length} test(s) that could not run before the change fail`
+          : comparison.stillFailing.length === 0 && comparison.unnamed !== undefined
+            ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
+            : `no new failures, but ${comparison.stillFailing.length} test(s) that failed before still fail`
         : undefined;
   return { tests, comparison, accepted, ...(red ? { red } : {}), ...(note ? { note } : {}) };
 }

@@ -147,12 +147,19 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     };
   }
   if (loop?.leftFailing !== undefined) {
-    const { names, unnamed } = loop.leftFailing;
-    const what = names.length > 0 ? `${String(names.length)} test(s): ${testNames(names, 10)}` : unnamed[0];
-    notes.push(
-      `The tests still fail as they did before the change (${what ?? "unnamed"}); the model judged that unrelated ` +
-        "to the request.",
-    );
+    const { names, unnamed, notRunBefore = [] } = loop.leftFailing;
+    const still = names.filter((name) => !notRunBefore.includes(name));
+    const what = still.length > 0 ? `${String(still.length)} test(s): ${testNames(still, 10)}` : unnamed[0];
+    if (still.length > 0 || notRunBefore.length === 0)
+      notes.push(
+        `The tests still fail as they did before the change (${what ?? "unnamed"}); the model judged that unrelated ` +
+          "to the request.",
+      );
+    if (notRunBefore.length > 0)
+      notes.push(
+        `${String(notRunBefore.length)} test(s) could not run before the change (their file did not load) and fail ` +
+          `with it: ${testNames(notRunBefore, 10)}; the model judged that unrelated to the request.`,
+      );
   }
   const commits = loop?.commits ?? [];
   if (status !== "success" && commits.length > 0) {

@@ -65,6 +65,7 @@ export async function promptAfterTests(
     tests: evaluation.tests,
     newFailures: cmp.verdict === "worse" ? cmp.newFailures : [],
     stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
+    notRunBefore: cmp.verdict === "no-worse" ? (cmp.notRunBefore ?? []) : [],
     files,
     redact: input.redact,
     mayDeclareDone: context.mayDeclareDone,
@@ -164,9 +165,14 @@ export async function acceptAttempt(
   }
   state.done = evaluation.tests === null || evaluation.tests.passed;
   const cmp = evaluation.comparison;
+  const left = cmp?.verdict === "no-worse" ? [...cmp.stillFailing, ...(cmp.notRunBefore ?? [])] : [];
   state.mayDeclareDone =
-    cmp?.verdict === "no-worse" && !namesAny(input.request.instruction, cmp.stillFailing)
-      ? { names: cmp.stillFailing, unnamed: cmp.unnamed ?? [] }
+    cmp?.verdict === "no-worse" && !namesAny(input.request.instruction, left)
+      ? {
+          names: left,
+          unnamed: cmp.unnamed ?? [],
+          ...(cmp.notRunBefore === undefined ? {} : { notRunBefore: cmp.notRunBefore }),
+        }
       : undefined;
   return sha;
 }

@@ -54,7 +54,12 @@ export interface LoopResult {
   readonly touched: ReadonlySet<string>;
   readonly red?: { readonly testPath: string; readonly failedBefore: boolean };
   /** Done with failures left that all failed before the job, which the model judged unrelated to the request. */
-  readonly leftFailing?: { readonly names: readonly string[]; readonly unnamed: readonly string[] };
+  readonly leftFailing?: {
+    readonly names: readonly string[];
+    readonly unnamed: readonly string[];
+    /** Of `names`, those that could not run before the change. */
+    readonly notRunBefore?: readonly string[];
+  };
 }
 
 export async function runLoop(input: LoopInput): Promise<LoopResult> {
@@ -116,7 +121,10 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         ...base,
         tests: null,
         accepted: false,
-        note: "the model judged the failures left, all of which were there before the change, unrelated to the request",
+        note:
+          state.mayDeclareDone.notRunBefore === undefined
+            ? "the model judged the failures left, all of which were there before the change, unrelated to the request"
+            : "the model judged the failures left, which failed or could not run before the change, unrelated to the request",
       });
       state.leftFailing = state.mayDeclareDone;
       state.done = true;

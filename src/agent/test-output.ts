@@ -1,9 +1,9 @@
 /** A test run's raw result made into what the loop judges and reports (pure). */
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
-import { MAX_FAILURES, parseFailures, type FailureBlock } from "./failures/index.js";
+import { MAX_FAILURES, parseFailures, type FailureBlock, type ParsedFailures } from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
-import type { TestSummary } from "./types.js";
+import type { NotRun, TestSummary } from "./types.js";
 import { failureLines, outputDigest } from "./verdict.js";
 
 /** How much of a run's output a report keeps (the model gets less, see verdict.ts). */
@@ -15,6 +15,7 @@ export const REPORT_TAIL_BYTES = 64 * 1024;
  */
 export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
   const parsed = parseFailures(run.output, root);
+  const notRun = notRunOf(parsed);
   return {
     command: run.command,
     passed: run.passed,
@@ -25,7 +26,14 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     tail: tailOf(run.output),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
+    ...(notRun === undefined ? {} : { notRun }),
   };
+}
+
+/** The test files a parsed run could not load, if any. */
+function notRunOf(parsed: ParsedFailures): NotRun | undefined {
+  const files = parsed.failures.flatMap((f) => (f.notRun === true && f.file !== undefined ? [f.file] : []));
+  return files.length === 0 ? undefined : { all: parsed.nothingRan === true, files };
 }
 
 /** The last REPORT_TAIL_BYTES of an output, cut at a character boundary. */
@@ -52,6 +60,16 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
   for (const failure of parsedRuns.flatMap((parsed) => parsed?.failures ?? []))
     if (!byName.has(failure.name)) byName.set(failure.name, failure);
   const failures = [...byName.values()].slice(0, MAX_FAILURES);
+  const stepsNotRun = parsedRuns.map((parsed) => (parsed === undefined ? undefined : notRunOf(parsed)));
+  const notRunFiles = stepsNotRun.flatMap((n) => n?.files ?? []);
+  // No test ran when no step that runs tests got to run one.
+  const notRun =
+    notRunFiles.length === 0
+      ? undefined
+      : {
+          all: parsedRuns.every((parsed, i) => parsed === undefined || stepsNotRun[i]?.all === true),
+          files: notRunFiles,
+        };
   const tail = new TailBuffer(REPORT_TAIL_BYTES);
   for (const { run } of runs)
     tail.push(Buffer.from(run.output.endsWith("\n") ? run.output : `${run.output}\n`, "utf8"));
@@ -69,10 +87,12 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
     tail: tail.text(),
     durationMs: runs.reduce((sum, r) => sum + r.run.durationMs, 0),
     ...(limit === undefined ? {} : { limit }),
+    ...(notRun === undefined ? {} : { notRun }),
     steps: runs.map(({ step, run }, i) => ({
       command: step.command,
       main: step.main,
       ...(step.main ? { failing: (parsedRuns[i]?.failures ?? []).map((f) => f.name) } : {}),
+      ...(stepsNotRun[i] === undefined ? {} : { notRun: stepsNotRun[i] }),
       passed: run.passed,
       exitCode: run.exitCode,
       failureLines: [...failureLines(run.output)],

@@ -121,11 +121,19 @@ export interface TestSummary {
   readonly durationMs: number;
   /** A sandbox limit the run ran into (memory, processes, CPU time). */
   readonly limit?: LimitHit;
+  /** Test files that could not be loaded, so none of their tests ran. */
+  readonly notRun?: NotRun;
   /**
    * For a command run step by step (npm's `pretest`, `test`, `posttest`), each step in order; `failing` and
    * `failures` are read from the outputs of the steps that run tests alone.
    */
   readonly steps?: readonly TestStepRun[];
+}
+
+/** Test files a run could not load: their tests did not run; with `all`, no test ran at all. */
+export interface NotRun {
+  readonly all: boolean;
+  readonly files: readonly string[];
 }
 
 /** One step of a test command run step by step. */
@@ -135,6 +143,8 @@ export interface TestStepRun {
   readonly main: boolean;
   /** For a step that runs tests, the failing tests its output names. */
   readonly failing?: readonly string[];
+  /** For a step that runs tests, the test files it could not load. */
+  readonly notRun?: NotRun;
   readonly passed: boolean;
   readonly exitCode: number | null;
   /** The lines of its output that report a failure (verdict.ts `failureLines`), to compare with the baseline's. */

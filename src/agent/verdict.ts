@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { stripAnsi } from "./failures/lines.js";
 import { testNames } from "./test-names.js";
-import type { TestStepRun, TestSummary } from "./types.js";
+import type { NotRun, TestStepRun, TestSummary } from "./types.js";
 
 export type Comparison =
   /** Nothing fails any more. */
@@ -15,7 +15,13 @@ export type Comparison =
    * Some tests still fail, but each of them failed before too; or, where no test can be named, the run (or a step
    * of it besides the tests) fails with no error line the baseline did not print (`unnamed`: those lines).
    */
-  | { readonly verdict: "no-worse"; readonly stillFailing: readonly string[]; readonly unnamed?: readonly string[] }
+  | {
+      readonly verdict: "no-worse";
+      readonly stillFailing: readonly string[];
+      readonly unnamed?: readonly string[];
+      /** Tests failing now that could not run before the change (their file did not load). */
+      readonly notRunBefore?: readonly string[];
+    }
   /** At least one test fails that passed before (or the run timed out, or failures cannot be compared). */
   | { readonly verdict: "worse"; readonly newFailures: readonly string[]; readonly why: string };
 
@@ -94,20 +100,39 @@ interface Ending {
   readonly lines: readonly string[];
   /** `outputDigest` of its output, where kept (steps). */
   readonly digest?: string;
+  /** The test files it could not load. */
+  readonly notRun?: NotRun;
+  /** The test file of a failing test, where the runner named it. */
+  readonly fileOf: (name: string) => string | undefined;
 }
 
-const endingOfStep = (step: TestStepRun): Ending => ({
+const filesOf = (summary: TestSummary): ((name: string) => string | undefined) => {
+  const files = new Map((summary.failures ?? []).map((f) => [f.name, f.file]));
+  return (name) => files.get(name);
+};
+
+/** A step of `summary` as an ending. */
+const endingOfStep = (step: TestStepRun, summary?: TestSummary): Ending => ({
   passed: step.passed,
   exitCode: step.exitCode,
   failing: step.failing ?? [],
   lines: step.failureLines,
   digest: step.outputDigest,
+  ...(step.notRun === undefined ? {} : { notRun: step.notRun }),
+  fileOf: summary === undefined ? () => undefined : filesOf(summary),
 });
 
 /** The whole run as one ending. */
 function endingOf(summary: TestSummary): Ending {
-  const { passed, exitCode, failing } = summary;
-  return { passed, exitCode, failing, lines: [...failureLines(summary.tail)] };
+  const { passed, exitCode, failing, notRun } = summary;
+  return {
+    passed,
+    exitCode,
+    failing,
+    lines: [...failureLines(summary.tail)],
+    ...(notRun === undefined ? {} : { notRun }),
+    fileOf: filesOf(summary),
+  };
 }
 
 /**
@@ -174,15 +199,17 @@ export function compareTests(baseline: TestSummary | null, after: TestSummary): 
   if ("why" in side) return { verdict: "worse", newFailures: [], why: side.why };
   const pairs = stepwise ? testStepPairs(baseline, after) : undefined;
   if (pairs === undefined) return judgeTests(endingOf(after), endingOf(baseline), side.lines);
-  const verdicts = pairs.map(([now, was]) => judgeTests(endingOfStep(now), endingOfStep(was), []));
+  const verdicts = pairs.map(([now, was]) => judgeTests(endingOfStep(now, after), endingOfStep(was, baseline), []));
   const worse = verdicts.filter((v) => v.verdict === "worse");
   if (worse.length > 0) return { ...worse[0]!, newFailures: [...new Set(worse.flatMap((v) => v.newFailures))] };
   const kept = verdicts.filter((v) => v.verdict === "no-worse");
   const unnamed = [...side.lines, ...kept.flatMap((v) => v.unnamed ?? [])];
+  const notRunBefore = [...new Set(kept.flatMap((v) => v.notRunBefore ?? []))];
   return {
     verdict: "no-worse",
     stillFailing: [...new Set(kept.flatMap((v) => v.stillFailing))],
     ...(side.lines.length > 0 || kept.some((v) => v.unnamed !== undefined) ? { unnamed } : {}),
+    ...(notRunBefore.length > 0 ? { notRunBefore } : {}),
   };
 }
 
@@ -204,14 +231,22 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
     };
   }
   const before = new Set(was.failing);
-  const newFailures = now.failing.filter((name) => !before.has(name));
+  // A test whose file could not be loaded before the change (a test importing what the change adds) did not pass
+  // then: failing now, it is not newly broken.
+  const couldNotRun = (name: string): boolean => {
+    const file = now.fileOf(name);
+    return was.notRun !== undefined && (was.notRun.all || (file !== undefined && was.notRun.files.includes(file)));
+  };
+  const newFailures = now.failing.filter((name) => !before.has(name) && !couldNotRun(name));
   if (newFailures.length > 0) {
     return { verdict: "worse", newFailures, why: `${newFailures.length} test(s) fail that did not fail before` };
   }
+  const notRunBefore = now.failing.filter((name) => !before.has(name));
   return {
     verdict: "no-worse",
-    stillFailing: [...now.failing],
+    stillFailing: now.failing.filter((name) => before.has(name)),
     ...(sideLines.length > 0 ? { unnamed: [...sideLines] } : {}),
+    ...(notRunBefore.length > 0 ? { notRunBefore } : {}),
   };
 }
 

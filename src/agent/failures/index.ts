@@ -7,6 +7,7 @@ import { ava } from "./ava.js";
 import { cargo } from "./cargo.js";
 import { goTest } from "./go.js";
 import { jest } from "./jest.js";
+import { loadError } from "./load-error.js";
 import { stripAnsi } from "./lines.js";
 import { mocha } from "./mocha.js";
 import { nodeSpec } from "./node-spec.js";
@@ -42,6 +43,8 @@ export interface ParsedFailures {
   /** The runners whose output was recognised. */
   readonly runners: readonly string[];
   readonly failures: readonly FailureBlock[];
+  /** The run stopped at a test file it could not load, before any test ran. */
+  readonly nothingRan?: boolean;
 }
 
 /** Absolute paths of the clone become repository paths, as the model knows them. */
@@ -61,6 +64,11 @@ export function parseFailures(output: string, root?: string): ParsedFailures {
       runners.add(format.runner);
       for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
     }
+  }
+  // Nothing any runner knows: the run may have stopped at a test file that could not be loaded.
+  if (runners.size === 0) {
+    const failed = loadError(text.split("\n"));
+    if (failed.length > 0) return { runners: [], failures: failed, nothingRan: true };
   }
   return { runners: [...runners], failures: [...byName.values()].slice(0, MAX_FAILURES) };
 }

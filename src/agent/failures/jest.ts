@@ -23,9 +23,10 @@ export const jest: RunnerFormat = {
       const block: string[] = [];
       for (let j = i + 1; j < lines.length && !HEADING.test(lines[j]!) && !END.test(lines[j]!); j++)
         block.push(lines[j]!);
-      const name =
-        heading[1] === "Test suite failed to run" && file !== undefined ? `${file} (failed to run)` : heading[1];
-      failures.push({ name, text: tidyBlock([`● ${heading[1]}`, ...block]) });
+      const notRun = heading[1] === "Test suite failed to run" && file !== undefined;
+      const name = notRun ? `${file} (failed to run)` : heading[1];
+      const text = tidyBlock([`● ${heading[1]}`, ...block]);
+      failures.push({ name, text, ...(file === undefined ? {} : { file }), ...(notRun ? { notRun } : {}) });
     }
     return failures;
   },

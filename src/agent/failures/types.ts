@@ -3,6 +3,10 @@ export interface FailureBlock {
   readonly name: string;
   /** The assertion, expected and actual, the first stack frames in the repository; bounded. */
   readonly text: string;
+  /** The test file, where the runner says which. */
+  readonly file?: string;
+  /** The test file could not be loaded, so none of its tests ran. */
+  readonly notRun?: boolean;
 }
 
 /** One test runner's output format. */

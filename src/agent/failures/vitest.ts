@@ -22,8 +22,10 @@ export const vitest: RunnerFormat = {
       const block: string[] = [];
       for (let j = i + 1; j < lines.length && !RULE.test(lines[j]!) && !HEADING.test(lines[j]!); j++)
         block.push(lines[j]!);
+      const notRun = heading[2] === undefined;
       const name = heading[2] ?? `${heading[1]} (failed to run)`;
-      failures.push({ name, text: tidyBlock([lines[i]!.trim(), ...block]) });
+      const text = tidyBlock([lines[i]!.trim(), ...block]);
+      failures.push({ name, text, file: heading[1], ...(notRun ? { notRun } : {}) });
     }
     return failures;
   },

@@ -166,4 +166,17 @@ describe("pythonModulesOf", () => {
       "util",
     ]);
   });
+
+  it("a run stopped by a test file that cannot load a package is the environment's, though the file is named", () => {
+    const stopped = failed(
+      " Exception during run: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'chai' imported from /r/test/a.js",
+      { failing: ["test/a.js (failed to run)"], notRun: { all: true, files: ["test/a.js"] } },
+    );
+    expect(environmentProblem(stopped, names)?.why).toBe("the package `chai` is not installed");
+    const ownExport = failed("SyntaxError: The requested module '../src/is.js' does not provide an export named 'x'", {
+      failing: ["test/a.js (failed to run)"],
+      notRun: { all: true, files: ["test/a.js"] },
+    });
+    expect(environmentProblem(ownExport, names)).toBeUndefined();
+  });
 });

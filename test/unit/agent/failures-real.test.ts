@@ -144,6 +144,28 @@ describe("JavaScript runners", () => {
     expect(failures[0]!.text).toContain("test.js:4:");
   });
 
+  it("mocha stopped by a test file it cannot load: the file, as a test that did not run", async () => {
+    const dir = project("mocha-load", {
+      "test/calc.test.mjs": [
+        'import assert from "node:assert/strict";',
+        'import { mean, median } from "../calc.mjs";',
+        'it("takes the median", () => { assert.equal(median([1, 3, 2]), 2); });',
+        "",
+      ].join("\n"),
+      "calc.mjs": "export const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;\n",
+      "test/required.test.js": 'const { parse } = require("../lib/parse.js");\nit("parses", () => parse(""));\n',
+    });
+    const esm = await output(dir, join(projectModules, ".bin/mocha"), ["test/calc.test.mjs"]);
+    const loaded = parseFailures(esm, dir);
+    expect(loaded.failures.map((f) => [f.name, f.file, f.notRun])).toEqual([
+      ["test/calc.test.mjs (failed to run)", "test/calc.test.mjs", true],
+    ]);
+    expect(loaded.nothingRan).toBe(true);
+    expect(loaded.failures[0]!.text).toContain("does not provide an export named 'median'");
+    const cjs = await output(dir, join(projectModules, ".bin/mocha"), ["test/required.test.js"]);
+    expect(parseFailures(cjs, dir).failures.map((f) => f.name)).toEqual(["test/required.test.js (failed to run)"]);
+  });
+
   it("vitest", async () => {
     const dir = project("vitest", {
       "calc.test.js": [

@@ -89,6 +89,60 @@ describe("acceptance rule", () => {
     expect(compareTests(baseline, after(`# ok\n${audit}`, 2)).verdict).toBe("worse");
     expect(compareTests(baseline, after("# tests 171\n# pass  171")).verdict).toBe("worse");
   });
+  describe("tests that could not run before the change (their file did not load)", () => {
+    const block = (name: string, file: string) => ({ name, text: name, file });
+    it("when no test ran at all, a test failing after the change was not passing before: no worse, said apart", () => {
+      const nothing = summary("npm test", ["test/main.js (failed to run)"], {
+        notRun: { all: true, files: ["test/main.js"] },
+      });
+      expect(compareTests(nothing, summary("npm test", ["fetch › follows https", "fetch › family"]))).toEqual({
+        verdict: "no-worse",
+        stillFailing: [],
+        notRunBefore: ["fetch › follows https", "fetch › family"],
+      });
+      // Still failing to load is failing as before.
+      expect(compareTests(nothing, nothing)).toEqual({
+        verdict: "no-worse",
+        stillFailing: ["test/main.js (failed to run)"],
+      });
+    });
+    it("when one file did not load, only that file's tests are excused", () => {
+      const baseline = summary("npm test", ["test/a.test.js (failed to run)", "b › rounds"], {
+        notRun: { all: false, files: ["test/a.test.js"] },
+      });
+      const after = (names: [string, string][]) =>
+        summary(
+          "npm test",
+          names.map(([name]) => name),
+          {
+            failures: names.map(([name, file]) => block(name, file)),
+          },
+        );
+      expect(
+        compareTests(
+          baseline,
+          after([
+            ["a › splits", "test/a.test.js"],
+            ["b › rounds", "test/b.test.js"],
+          ]),
+        ),
+      ).toEqual({ verdict: "no-worse", stillFailing: ["b › rounds"], notRunBefore: ["a › splits"] });
+      expect(
+        compareTests(
+          baseline,
+          after([
+            ["a › splits", "test/a.test.js"],
+            ["b › pads", "test/b.test.js"],
+          ]),
+        ),
+      ).toMatchObject({
+        verdict: "worse",
+        newFailures: ["b › pads"],
+      });
+      // A failure whose file the runner did not name is not excused.
+      expect(compareTests(baseline, summary("npm test", ["a › splits"])).verdict).toBe("worse");
+    });
+  });
   describe("a command run step by step (npm's pretest, test, posttest)", () => {
     const LINT = "README.md:3:26  error  Sentences end without a full stop";
     const AUDIT = "npm error code ENOTCACHED";
@@ -359,6 +413,12 @@ describe("commit subjects", () => {
       "fix(persist): clearStorage must win",
     );
     expect(fallbackSubject("perf: cache the keys", ["src/a/keys.ts"])).toBe("perf(keys): cache the keys");
+    // Without a scope from the paths, the label is the scope.
+    expect(
+      fallbackSubject("Headers: don't forward cookies", ["src/index.js", "src/utils/is.js"], {
+        fixesFailingTests: true,
+      }),
+    ).toBe("fix(headers): don't forward cookies");
     expect(fallbackSubject("api: reject empty names", ["src/client.ts"])).toBe(
       "chore(client): api: reject empty names",
     );
