@@ -57,11 +57,13 @@ export function parseFailures(output: string, root?: string): ParsedFailures {
   const text = relativize(stripAnsi(output).replace(/\r\n?/g, "\n"), root);
   const runners = new Set<string>();
   const byName = new Map<string, FailureBlock>();
+  let stopped = false;
   for (const lines of outputStreams(text.split("\n"))) {
     const streamText = lines.join("\n");
     for (const format of FORMATS) {
       if (!format.detect(lines, streamText)) continue;
       runners.add(format.runner);
+      stopped ||= format.stoppedEarly?.(lines) === true;
       for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
     }
   }
@@ -70,5 +72,6 @@ export function parseFailures(output: string, root?: string): ParsedFailures {
     const failed = loadError(text.split("\n"));
     if (failed.length > 0) return { runners: [], failures: failed, nothingRan: true };
   }
-  return { runners: [...runners], failures: [...byName.values()].slice(0, MAX_FAILURES) };
+  const failures = [...byName.values()].slice(0, MAX_FAILURES);
+  return { runners: [...runners], failures, ...(stopped ? { nothingRan: true } : {}) };
 }

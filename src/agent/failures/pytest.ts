@@ -1,6 +1,8 @@
 /**
  * pytest: the FAILURES (and ERRORS) section has one `____ Class.test ____` section per failure, ending at the next
- * one or at the short summary, whose `FAILED path::Class::test - message` lines give the full, stable names.
+ * one or at the short summary, whose `FAILED path::Class::test - message` lines give the full, stable names. A
+ * file that could not be collected is `ERROR path.py`: none of its tests ran, and unless told to go on pytest then
+ * runs no test at all ("Interrupted: 1 error during collection").
  */
 import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
@@ -12,6 +14,7 @@ const RULE = /^={3,}.*={3,}$/;
 export const pytest: RunnerFormat = {
   runner: "pytest",
   detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
+  stoppedEarly: (lines) => lines.some((l) => /Interrupted: \d+ errors? during collection/.test(l)),
   parse(lines) {
     const ids = lines.map((l) => SUMMARY.exec(l)?.[1]).filter((id): id is string => id !== undefined);
     const sections = new Map<string, string>();
@@ -31,6 +34,11 @@ export const pytest: RunnerFormat = {
       );
     };
     if (ids.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
-    return ids.map((id): FailureBlock => ({ name: id, text: sectionOf(id) ?? id }));
+    return ids.map((id): FailureBlock => ({
+      name: id,
+      text: sectionOf(id) ?? id,
+      file: id.split("::")[0]!,
+      ...(id.includes("::") ? {} : { notRun: true }),
+    }));
   },
 };

@@ -15,4 +15,6 @@ export interface RunnerFormat {
   /** True when the output (ANSI colours removed, split in lines) is this runner's. */
   detect(lines: readonly string[], text: string): boolean;
   parse(lines: readonly string[]): FailureBlock[];
+  /** True when the output says the run stopped before running any test (a file it could not load). */
+  stoppedEarly?(lines: readonly string[]): boolean;
 }

@@ -218,6 +218,20 @@ describe("Python and Rust runners", () => {
     expect(failures[0]!.text).toContain("E       AssertionError: 6.0 != 4");
   });
 
+  it("pytest stopped by a file it cannot collect, where it is installed", async (context) => {
+    if (!(await available("python3", ["-m", "pytest", "--version"]))) context.skip();
+    const dir = project("pytest-collect", {
+      ...pythonFiles,
+      "tests/test_median.py": "from calc import median\n\ndef test_median():\n    assert median([1, 3, 2]) == 2\n",
+    });
+    const out = await output(dir, "python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider"]);
+    const parsed = parseFailures(out, dir);
+    expect(parsed.failures.map((f) => [f.name, f.file, f.notRun])).toEqual([
+      ["tests/test_median.py", "tests/test_median.py", true],
+    ]);
+    expect(parsed.nothingRan).toBe(true);
+  });
+
   it("cargo test, where cargo is installed", async (context) => {
     if (!(await available("cargo", ["--version"]))) context.skip();
     const dir = project("cargo", {

@@ -173,3 +173,43 @@ describe("parseFailures on outputs of scripts run side by side, each line under 
     expect(parseFailures(unlabelled).failures.map((f) => f.name)).toEqual(["parse > reads a negative number"]);
   });
 });
+
+describe("parseFailures on a run stopped before any test ran", () => {
+  it("pytest's file it could not collect is a file whose tests did not run", () => {
+    const output = [
+      "==================================== ERRORS ====================================",
+      "____________________ ERROR collecting tests/test_median.py _____________________",
+      "ImportError while importing test module '/r/tests/test_median.py'.",
+      "E   ImportError: cannot import name 'median' from 'calc' (/r/calc.py)",
+      "=========================== short test summary info ============================",
+      "ERROR tests/test_median.py",
+      "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!",
+    ].join("\n");
+    const parsed = parseFailures(output, "/r");
+    expect(parsed.failures.map((f) => [f.name, f.file, f.notRun])).toEqual([
+      ["tests/test_median.py", "tests/test_median.py", true],
+    ]);
+    expect(parsed.nothingRan).toBe(true);
+  });
+
+  it("Node's report of a test file that threw while loading, under no runner's format", () => {
+    const output = [
+      "> test",
+      "> mocha",
+      "",
+      "/r/test/parse.test.js:3",
+      "const { parse } = loadParser();",
+      "                  ^",
+      "",
+      "TypeError: loadParser is not a function",
+      "    at Object.<anonymous> (/r/test/parse.test.js:3:19)",
+      "    at Module._compile (node:internal/modules/cjs/loader:1521:14)",
+    ].join("\n");
+    const parsed = parseFailures(output, "/r");
+    expect(parsed.failures.map((f) => f.name)).toEqual(["test/parse.test.js (failed to run)"]);
+    expect(parsed.failures[0]!.text).toContain("TypeError: loadParser is not a function");
+    expect(parsed.nothingRan).toBe(true);
+    // Without the caret under the line, an error is only an error.
+    expect(parseFailures("TypeError: loadParser is not a function\n    at x (/r/a.js:1:2)", "/r").failures).toEqual([]);
+  });
+});
