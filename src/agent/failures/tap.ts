@@ -10,6 +10,9 @@ import type { FailureBlock, RunnerFormat } from "./types.js";
 const NOT_OK = /^(\s*)not ok \d+(?:\s+-(?=\s))?\s*(.*?)\s*$/;
 const DIRECTIVE = /\s#\s*(TODO|SKIP)\b/i;
 const SUMMARY_COMMENT = /^#\s*(tests|pass|fail|skip|todo|cancelled|suites|duration_ms|ok)\b/i;
+/** node:test's `location: '/…/test/a.test.mjs:3:1'` (made relative to the clone by then). */
+const LOCATION = /^\s*location:\s*'(?:file:\/\/)?([^':]+):\d+:\d+'/;
+const FILE_FAILED = /^\s*error:\s*'test failed'/;
 
 /** The YAML diagnostics under a `not ok` line: from `---` to `...`, or the deeper-indented lines. */
 function diagnostics(lines: readonly string[], from: number, indent: number): string[] {
@@ -52,7 +55,11 @@ export const tap: RunnerFormat = {
       // tape: "# averages" then "not ok 2 should be equal": the test's name says which; the message says what.
       const tapeTest = !nodeStyle && indent === 0 && comment !== undefined && comment !== description;
       const name = tapeTest ? `${comment} › ${description}` : description;
-      failures.push({ name, text: tidyBlock([`not ok ${description}`, ...block]) });
+      const text = tidyBlock([`not ok ${description}`, ...block]);
+      // node:test says where each test is; a file that could not load is a test named after the file.
+      const file = block.map((l) => LOCATION.exec(l)?.[1]).find((f) => f !== undefined);
+      const notRun = file !== undefined && description === file && block.some((l) => FILE_FAILED.test(l));
+      failures.push({ name, text, ...(file === undefined ? {} : { file }), ...(notRun ? { notRun } : {}) });
     }
     return failures;
   },
