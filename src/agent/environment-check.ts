@@ -5,7 +5,7 @@
  * (a broken relative import) is the code's fault, and the loop goes on.
  */
 import type { TestSummary } from "./types.js";
-import { testStepsPassed, testsStep } from "./verdict.js";
+import { testStepsPassed, firstFailingTestStep } from "./verdict.js";
 
 export interface EnvironmentProblem {
   /** What is wrong, in a sentence that names the missing piece when it can. */
@@ -87,7 +87,7 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   // Run step by step, the tests are the steps that run them: when they pass, a lint or an audit around them failing
   // is for the verdict to weigh, not a sign that the tests cannot run.
   if (baseline.passed || testStepsPassed(baseline)) return undefined;
-  const tests = testsStep(baseline);
+  const tests = firstFailingTestStep(baseline);
   // The tests step's own output: a side step's missing module (a lint plugin) says nothing about the tests.
   const tail = tests?.tail ?? baseline.tail;
   if (baseline.limit !== undefined) return { why: baseline.limit.message };

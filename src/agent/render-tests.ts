@@ -5,7 +5,7 @@
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
 import { testNames } from "./test-names.js";
-import { failedSideSteps, testStepsPassed, testsStep } from "./verdict.js";
+import { failedSideSteps, testStepsPassed, firstFailingTestStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
@@ -21,7 +21,7 @@ export function describeTestRun(summary: TestSummary | null): string {
       ? `${summary.failing.length} failing`
       : testStepsPassed(summary)
         ? "tests pass"
-        : `fail (exit code ${(testsStep(summary) ?? summary).exitCode ?? "none"})`;
+        : `fail (exit code ${(firstFailingTestStep(summary) ?? summary).exitCode ?? "none"})`;
   return [`${count}${names}`, ...others].join("; ");
 }
 

@@ -83,7 +83,7 @@ export const testStepsPassed = (summary: TestSummary): boolean => {
 };
 
 /** The first step that runs tests and failed, or else the first that runs tests. */
-export const testsStep = (summary: TestSummary): TestStepRun | undefined => {
+export const firstFailingTestStep = (summary: TestSummary): TestStepRun | undefined => {
   const steps = testSteps(summary);
   return steps.find((step) => !step.passed) ?? steps[0];
 };
