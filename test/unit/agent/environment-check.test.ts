@@ -86,10 +86,10 @@ describe("environmentProblem", () => {
       steps: [step("npm run pretest", false, lint), step("npm exec -c 'ava'", true, tests)],
     });
     expect(environmentProblem(sideStep, names)).toBeUndefined();
-    const firstFailingTestStep = failed(`${lint}\nError: Cannot find module 'ava'`, {
+    const inTestsStep = failed(`${lint}\nError: Cannot find module 'ava'`, {
       steps: [step("npm run pretest", false, lint), step("npm exec -c 'ava'", true, "Error: Cannot find module 'ava'")],
     });
-    expect(environmentProblem(firstFailingTestStep, names)?.why).toBe("the package `ava` is not installed");
+    expect(environmentProblem(inTestsStep, names)?.why).toBe("the package `ava` is not installed");
   });
 
   it("a run that names failing tests ran, whatever else it printed", () => {
