@@ -47,6 +47,17 @@ function hostsLookedUp(output: string): string[] {
   return [...new Set(hosts)].slice(0, 5);
 }
 
+/**
+ * What a tool said about the Node.js it needs when this one is older: pnpm's "requires at least Node.js v22.13",
+ * Yarn's `The engine "node" is incompatible with this module. Expected version ">=22"`.
+ */
+function nodeTooOld(output: string): string | undefined {
+  return (
+    /requires at least Node\.js (v?[\d.]+)/.exec(output)?.[1] ??
+    /The engine "node" is incompatible with this module\. Expected version "([^"]+)"/.exec(output)?.[1]
+  );
+}
+
 /** The failure a person and the next run can act on: what ran, how it ended, its output's end, what to set. */
 export function describeSetupFailure(setup: SetupReport): string {
   const failure = setup.failure;
@@ -82,6 +93,14 @@ export function describeSetupFailure(setup: SetupReport): string {
       `It looked up ${direct.join(", ")} itself: in the sandbox set-up reaches the network only through the egress ` +
         "proxy that HTTP_PROXY and HTTPS_PROXY name, which this tool did not use. Its own proxy setting needs that " +
         "value (a `setup:` command can pass it on).",
+    );
+  }
+  const needs = nodeTooOld(failure.tail);
+  if (needs !== undefined) {
+    lines.push(
+      "",
+      `It needs Node.js ${needs}, and set-up ran on Node.js ${process.version}: run the service on a newer Node.js ` +
+        "(the Docker image has the current LTS), or name a version of the package manager that supports this one.",
     );
   }
   const from =

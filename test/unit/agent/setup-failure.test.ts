@@ -44,6 +44,23 @@ describe("describeSetupFailure", () => {
     expect(describeSetupFailure(failed())).not.toContain("looked up");
   });
 
+  it("says when a tool needs a newer Node.js than set-up ran on", () => {
+    const pnpm =
+      "warn: This version of pnpm requires at least Node.js v22.13\nwarn: The current version of Node.js is v20.1.0\n";
+    const yarn =
+      'error tsx@5.0.0: The engine "node" is incompatible with this module. Expected version ">=22". Got "20.1.0"\n';
+    for (const [tail, needs] of [
+      [pnpm, "v22.13"],
+      [yarn, ">=22"],
+    ] as const) {
+      const text = describeSetupFailure(
+        failed({ failure: { command: "pnpm install", exitCode: 1, timedOut: false, tail } }),
+      );
+      expect(text).toContain(`It needs Node.js ${needs}, and set-up ran on Node.js ${process.version}`);
+    }
+    expect(describeSetupFailure(failed())).not.toContain("It needs Node.js");
+  });
+
   it("says a limit or a timeout rather than an exit code", () => {
     const timedOut = failed({ failure: { command: "pip install .", exitCode: null, timedOut: true, tail: "" } });
     expect(describeSetupFailure(timedOut)).toContain("`pip install .` timed out");
