@@ -1,12 +1,25 @@
 /**
  * node:test's spec reporter (its default on a terminal, and what `--test-reporter=spec` prints): `✖ name (1.2ms)`
  * with the error indented under it. A suite is marked ✖ too when a child failed; it has no error of its own. The
- * "✖ failing tests:" recap repeats every failure, so only the first report of a name counts.
+ * "✖ failing tests:" recap repeats every failure, so only the first report of a name counts; it also says where each
+ * is (`test at test/a.test.mjs:3:1`). A file that could not load is a failing test named after the file.
  */
 import { indentOf, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const FAILED = /^(\s*)✖ (.+?)(?:\s+\(\d+(?:\.\d+)?m?s\))?\s*$/;
+const WHERE = /^test at (?:file:\/\/)?([^:]+):\d+:\d+\s*$/;
+
+/** Each failure's file, from the recap: `test at <file>:<line>:<column>` above its `✖ name`. */
+function filesInRecap(lines: readonly string[], recap: number): Map<string, string> {
+  const files = new Map<string, string>();
+  for (let i = recap + 1; i < lines.length - 1; i++) {
+    const file = WHERE.exec(lines[i]!)?.[1];
+    const name = FAILED.exec(lines[i + 1]!)?.[2];
+    if (file !== undefined && name !== undefined && !files.has(name)) files.set(name, file);
+  }
+  return files;
+}
 
 export const nodeSpec: RunnerFormat = {
   runner: "node:test",
@@ -17,6 +30,7 @@ export const nodeSpec: RunnerFormat = {
     const failures = new Map<string, FailureBlock>();
     const recap = lines.findIndex((l) => /^✖ failing tests:/.test(l));
     const end = recap === -1 ? lines.length : recap;
+    const files = recap === -1 ? new Map<string, string>() : filesInRecap(lines, recap);
     for (let i = 0; i < end; i++) {
       const match = FAILED.exec(lines[i]!);
       if (match?.[2] === undefined || match[2] === "failing tests:") continue;
@@ -29,8 +43,16 @@ export const nodeSpec: RunnerFormat = {
       }
       // A suite whose children failed carries no error of its own.
       if (block.every((l) => l.trim() === "")) continue;
-      if (!failures.has(match[2]))
-        failures.set(match[2], { name: match[2], text: tidyBlock([`✖ ${match[2]}`, ...block]) });
+      if (failures.has(match[2])) continue;
+      const file = files.get(match[2]);
+      const notRun = file === match[2] && block.some((l) => l.trim() === "'test failed'");
+      const text = tidyBlock([`✖ ${match[2]}`, ...block]);
+      failures.set(match[2], {
+        name: match[2],
+        text,
+        ...(file === undefined ? {} : { file }),
+        ...(notRun ? { notRun } : {}),
+      });
     }
     return [...failures.values()];
   },

@@ -144,30 +144,33 @@ describe("JavaScript runners", () => {
     expect(failures[0]!.text).toContain("test.js:4:");
   });
 
-  it("node --test with a test file it cannot load: that file did not run, the others' tests say where they are", async () => {
-    const dir = project("node-load", {
-      "calc.mjs": "export const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;\n",
-      "test/median.test.mjs": [
-        'import test from "node:test";',
-        'import { median } from "../calc.mjs";',
-        'test("takes the median", () => {});',
-        "",
-      ].join("\n"),
-      "test/mean.test.mjs": [
-        'import test from "node:test";',
-        'import assert from "node:assert/strict";',
-        'import { mean } from "../calc.mjs";',
-        'test("averages", () => { assert.equal(mean([2, 4]), 4); });',
-        "",
-      ].join("\n"),
-    });
-    const out = await output(dir, process.execPath, ["--test", "--test-reporter=tap"]);
-    const failures = parseFailures(out, dir).failures.map((f) => [f.name, f.file, f.notRun === true]);
-    expect(failures).toEqual([
-      ["averages", "test/mean.test.mjs", false],
-      ["test/median.test.mjs", "test/median.test.mjs", true],
-    ]);
-  });
+  it.each(["tap", "spec"])(
+    "node --test (%s) with a test file it cannot load: that file did not run, the others' tests say where they are",
+    async (reporter) => {
+      const dir = project(`node-load-${reporter}`, {
+        "calc.mjs": "export const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;\n",
+        "test/median.test.mjs": [
+          'import test from "node:test";',
+          'import { median } from "../calc.mjs";',
+          'test("takes the median", () => {});',
+          "",
+        ].join("\n"),
+        "test/mean.test.mjs": [
+          'import test from "node:test";',
+          'import assert from "node:assert/strict";',
+          'import { mean } from "../calc.mjs";',
+          'test("averages", () => { assert.equal(mean([2, 4]), 4); });',
+          "",
+        ].join("\n"),
+      });
+      const out = await output(dir, process.execPath, ["--test", `--test-reporter=${reporter}`]);
+      const failures = parseFailures(out, dir).failures.map((f) => [f.name, f.file, f.notRun === true]);
+      expect(failures).toEqual([
+        ["averages", "test/mean.test.mjs", false],
+        ["test/median.test.mjs", "test/median.test.mjs", true],
+      ]);
+    },
+  );
 
   it("mocha stopped by a test file it cannot load: the file, as a test that did not run", async () => {
     const dir = project("mocha-load", {
