@@ -32,6 +32,8 @@ const WHOLE_EXAMPLE_CHARS = 12_000;
 const TOP_SOURCES = 2;
 const TOP_SOURCE_CHARS = 160_000;
 const MARGIN = 60;
+/** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
+const DECLARATION = /\.d\.[cm]?ts$/;
 
 /** The lines to show of a file too big to show whole: around `range`, or where the terms are densest. */
 export function excerpt(
@@ -87,9 +89,16 @@ const ENTRY = /^(?:index|main|lib|mod|__init__|__main__|app|cli)\.[a-z]+$/;
 export function entryFiles(paths: readonly string[]): string[] {
   const depth = (path: string): number => path.split("/").length;
   return paths
-    .filter((path) => isCodePath(path) && !isTestPath(path) && !path.endsWith(".d.ts"))
+    .filter((path) => isCodePath(path) && !isTestPath(path) && !DECLARATION.test(path))
     .filter((path) => /^(?:(?:src|lib)\/)?[^/]+$/.test(path) && ENTRY.test(path.slice(path.lastIndexOf("/") + 1)))
     .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+}
+
+/** The file a declaration file declares (`index.d.ts` → `index.js`), when the repository has it. */
+function implementationOf(path: string, paths: readonly string[]): string | undefined {
+  if (!DECLARATION.test(path)) return undefined;
+  const stem = path.replace(DECLARATION, "");
+  return [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].map((ext) => stem + ext).find((p) => paths.includes(p));
 }
 
 function plan(ranking: Ranking, failing: readonly Location[], contents: ReadonlyMap<string, string>): Wanted[] {
@@ -143,8 +152,12 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
         example: false,
         top: index < TOP_SOURCES,
       });
+      // A declaration file matches the request's words as its code does, which is where a fix goes.
+      const code = implementationOf(source.path, input.paths);
+      if (code !== undefined)
+        add({ path: code, why: "ranked", detail: `what ${source.path} declares`, example: false });
     });
-  if (!wanted.some((w) => !w.example)) {
+  if (!wanted.some((w) => !w.example && !DECLARATION.test(w.path))) {
     // Nothing points at any code (a request in words the code does not use: "fix the regression with numbers"):
     // the project's entry files, the code a request about its behaviour most often means.
     for (const path of entryFiles(input.paths).slice(0, TOP_SOURCES)) {

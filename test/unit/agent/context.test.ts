@@ -313,6 +313,19 @@ describe("context gathering", () => {
     expect(matched.files.map((f) => f.path)).not.toContain("index.js");
   });
 
+  it("shows the code a matching declaration file declares", async () => {
+    const files = {
+      "index.js": "module.exports = (text) => text.replace(/([A-Z]+)([A-Z][a-z]+)/g, '$1 $2');\n",
+      "index.d.ts": "/** Handles acronyms and separators. */\ndeclare function slugify(text: string): string;\n",
+      "test.js": 'test("APIs", () => {});\n',
+    };
+    const context = await gatherContext({ ...memoryInput(files), instruction: "Fix handling of plural acronyms" });
+    expect(context.files.map((f) => [f.path, f.detail])).toEqual([
+      ["index.d.ts", "matches handl, acronym"],
+      ["index.js", "what index.d.ts declares"],
+    ]);
+  });
+
   it("puts the failing tests' files and the sources they import first when the baseline fails", async () => {
     const input = memoryInput({
       "src/mean.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
