@@ -350,6 +350,66 @@ describe("patchsmith fix, real adapters", () => {
     });
   });
 
+  describe("a test file importing what the request asks to add, beside a test that cannot pass offline", () => {
+    const MEDIAN_TEST = [
+      'import { test } from "node:test";',
+      'import assert from "node:assert/strict";',
+      'import { median } from "../src/stats.js";',
+      "",
+      'test("median takes the middle value", () => {',
+      "  assert.equal(median([3, 1, 2]), 2);",
+      "});",
+      "",
+      'test("median of the published sample", () => {',
+      '  assert.fail("the sample is fetched from the network");',
+      "});",
+      "",
+    ].join("\n");
+    const MAX_END = ["  return values.length === 0 ? undefined : Math.max(...values);", "}"].join("\n");
+    const ADD_MEDIAN = block(
+      "src/stats.js",
+      MAX_END,
+      [
+        MAX_END,
+        "",
+        "/** Middle value of the sorted values. */",
+        "export function median(values) {",
+        "  const sorted = [...values].sort((a, b) => a - b);",
+        "  return sorted[Math.floor(sorted.length / 2)];",
+        "}",
+      ].join("\n"),
+      "feat(stats): add median",
+    );
+
+    it("commits the change: the file's tests could not run before, so the one failing now is not new", async () => {
+      const repo = makeNodeRepo({ bug: false, files: { "test/median.test.js": MEDIAN_TEST } });
+      const { report } = await fix([ADD_MEDIAN, "DONE"], { instruction: "Add median to the stats helpers" }, repo);
+      expect(report.tests.before!.failing).toEqual(["test/median.test.js"]);
+      expect(report.tests.before!.notRun).toEqual({ all: false, files: ["test/median.test.js"] });
+      expect(report.attempts[0]!.accepted).toBe(true);
+      expect(report.attempts[0]!.tests!.failing).toEqual(["median of the published sample"]);
+      expect(report.attempts[0]!.note).toBe("no new failures, but 1 test(s) that could not run before the change fail");
+      expect((report.notes ?? []).join("\n")).toContain(
+        "1 test(s) could not run before the change (their file did not load) and fail with it: median of the published sample",
+      );
+      expect(report.status).toBe("success");
+      expectAttributedCommits(report, 1);
+    });
+
+    it("a change that breaks a test of another file is still refused", async () => {
+      const repo = makeNodeRepo({ bug: false, files: { "test/median.test.js": MEDIAN_TEST } });
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const breaking = [ADD_MEDIAN, block("src/stats.js", MAX, MAX.replace("Math.max", "Math.min"))].join("\n\n");
+      const { report } = await fix(
+        [breaking],
+        { instruction: "Add median to the stats helpers", maxAttempts: 1 },
+        repo,
+      );
+      expect(report.attempts[0]!.accepted).toBe(false);
+      expect(report.commits).toEqual([]);
+    });
+  });
+
   it("gives up, bounded, on garbage output, leaving no commit", async () => {
     const { report, server } = await fix(Array<string>(4).fill("\u0000\u0001 lorem ipsum {{{ <<<<<<< SEARCH"), {
       maxAttempts: 2,
