@@ -123,10 +123,12 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
   }
   const scored = new Set(relevance.sources.map((s) => s.path));
   for (const { path, line } of failing) {
+    // A failure's frames may point into the code (where an error was thrown): that is code to read, not a test.
+    const test = isTestPath(path);
     add({
       path,
-      why: "failing-test",
-      example: true,
+      why: test ? "failing-test" : "trace",
+      example: test,
       ...(line === undefined ? {} : { range: { start: line, end: line } }),
     });
     const content = contents.get(path);

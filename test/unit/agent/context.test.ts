@@ -342,6 +342,24 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows code a failure's frames point into as a trace, not as a failing test", async () => {
+    const input = memoryInput({
+      "lib/errors.js": "export class HttpError extends Error {}\n",
+      "test/fetch.test.js": 'import { HttpError } from "../lib/errors.js";\ntest("fails offline", () => {});\n',
+    });
+    const failures = [
+      {
+        name: "fails offline",
+        text: "Error: getaddrinfo EAI_AGAIN\n    at new HttpError (lib/errors.js:1:1)\n    at test/fetch.test.js:2:1",
+      },
+    ];
+    const context = await gatherContext({ ...input, instruction: "make it right" }, failures);
+    expect(context.files.map((f) => [f.path, f.why])).toEqual([
+      ["lib/errors.js", "trace"],
+      ["test/fetch.test.js", "failing-test"],
+    ]);
+  });
+
   it("follows a compiled test's failure to its TypeScript source, and shows the source it is named after first", async () => {
     const imports = ["md5", "sha1", "v3", "v35", "v5"].map((n) => `import ${n} from "../${n}.js";`).join("\n");
     const input = memoryInput({
