@@ -19,6 +19,8 @@ export interface ContextCase {
   readonly instruction: string;
   /** The source files the fix changed (existing before it). */
   readonly gold: readonly string[];
+  /** The existing test files the fix changed: the tests that fail before it, as a red baseline names them. */
+  readonly failingTests: readonly string[];
 }
 
 const FIX = /\b(fix(e[sd])?|bug|regression|crash(es)?|broken|incorrect(ly)?|wrong(ly)?)\b/i;
@@ -68,4 +70,9 @@ export function parseNameStatus(output: string): CommitRecord["changes"] {
     .map((line) => line.split("\t"))
     .filter((fields) => fields.length >= 2)
     .map((fields) => ({ status: (fields[0] ?? "").charAt(0), path: fields.at(-1) ?? "" }));
+}
+
+/** The test files a fix changed that existed before it: what fails until the fix is made. */
+export function failingTestFiles(changes: CommitRecord["changes"]): string[] {
+  return changes.filter((c) => c.status === "M" && SOURCE.test(c.path) && isTestPath(c.path)).map((c) => c.path);
 }

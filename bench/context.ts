@@ -5,7 +5,9 @@
  * gold files are the source files it changed, the tree is the one before it. The first prompt is built exactly as
  * the loop builds it (set-up and tests aside, so no failing test adds files), and scored: the share of cases with
  * every gold file in full, the share with every gold file at least named (shown in part, listed, or in the map),
- * and the prompt's size (characters / 4).
+ * and the prompt's size (characters / 4). Where the fix changed existing test files, the context is built a second
+ * time as after a red baseline, with those files' tests failing (a failure at the first line the fix changed in
+ * each): the path every request whose tests already fail takes.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -18,6 +20,7 @@ import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
 import { DEFAULT_FORBIDDEN } from "../src/config/repo-config.js";
 import { DEFAULT_EDIT_FORMAT, buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
 import { gatherContext } from "../src/agent/context/gather.js";
+import type { FailureBlock } from "../src/agent/failures/types.js";
 import { readMany } from "../src/agent/read-files.js";
 import { looksLikeBugReport } from "../src/agent/reproduction.js";
 import {
@@ -27,6 +30,7 @@ import {
   MIN_TERMS,
   parseNameStatus,
   type ContextCase,
+  failingTestFiles,
 } from "./context-cases.js";
 import type { Section, SectionReport } from "./section.js";
 import { markdownTable, percent } from "./table.js";
@@ -74,7 +78,8 @@ async function casesOf(mirror: string): Promise<ContextCase[]> {
     const changes = parseNameStatus(await git(mirror, ["diff-tree", "--no-commit-id", "-r", "--name-status", sha]));
     const gold = goldFiles(changes);
     if (gold === undefined) continue;
-    cases.push({ repo: name, sha, instruction: instructionOf(subject, body), gold });
+    const failingTests = failingTestFiles(changes);
+    cases.push({ repo: name, sha, instruction: instructionOf(subject, body), gold, failingTests });
   }
   return cases;
 }
@@ -87,6 +92,22 @@ export interface CaseResult {
   readonly tokens: number;
   readonly ms: number;
   readonly missing: readonly string[];
+  /** With the tests the fix changed failing: every gold file in full, and the prompt's size; none without such tests. */
+  readonly withFailing?: { readonly full: boolean; readonly tokens: number; readonly missing: readonly string[] };
+}
+
+/** A failure in each test file the fix changed, at the first line it changed there, as a runner's frame names it. */
+async function failuresOf(checkout: string, item: ContextCase): Promise<FailureBlock[]> {
+  const failures: FailureBlock[] = [];
+  for (const file of item.failingTests) {
+    const diff = await git(checkout, ["diff", "--unified=0", `${item.sha}^`, item.sha, "--", file]);
+    const line = /^@@ -(\d+)/m.exec(diff)?.[1] ?? "1";
+    failures.push({
+      name: `${file} (changed by the fix)`,
+      text: `Error: failed\n    at Context.<anonymous> (${file}:${line}:1)`,
+    });
+  }
+  return failures;
 }
 
 async function measureCase(checkout: string, item: ContextCase): Promise<CaseResult> {
@@ -97,13 +118,14 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
   try {
     const tree = createFsTree(sandbox.dir);
     const paths = await sandbox.listFiles();
-    const context = await gatherContext({
+    const input = {
       instruction: item.instruction,
       paths,
-      read: (wanted) => readMany(tree, wanted),
-      termCounts: (terms) => sandbox.termCounts(terms),
+      read: (wanted: readonly string[]) => readMany(tree, wanted),
+      termCounts: (terms: readonly string[]) => sandbox.termCounts(terms),
       sizes: () => sandbox.fileSizes(),
-    });
+    };
+    const context = await gatherContext(input);
     const system = buildSystemPrompt({
       forbidden: [...DEFAULT_FORBIDDEN],
       reproduce: looksLikeBugReport(item.instruction),
@@ -123,6 +145,8 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       context.omitted.includes(path) ||
       context.repoMap.text.includes(path);
     const missing = item.gold.filter((p) => !whole.has(p));
+    const withFailing =
+      item.failingTests.length === 0 ? undefined : await redBaseline(input, item, checkout, system.length);
     return {
       repo: item.repo,
       sha: item.sha,
@@ -131,10 +155,31 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       tokens: Math.ceil((system.length + task.length) / 4),
       ms,
       missing,
+      ...(withFailing === undefined ? {} : { withFailing }),
     };
   } finally {
     await sandbox.dispose();
   }
+}
+
+/** The context as after a red baseline whose failing tests are those the fix changed. */
+async function redBaseline(
+  input: Parameters<typeof gatherContext>[0],
+  item: ContextCase,
+  checkout: string,
+  systemChars: number,
+): Promise<NonNullable<CaseResult["withFailing"]>> {
+  const context = await gatherContext(input, await failuresOf(checkout, item));
+  const task = buildTaskPrompt({
+    instruction: item.instruction,
+    context,
+    testCommand: undefined,
+    before: null,
+    redact: (t) => t,
+  });
+  const whole = new Set(context.files.filter((f) => f.lines === undefined).map((f) => f.path));
+  const missing = item.gold.filter((p) => !whole.has(p));
+  return { full: missing.length === 0, tokens: Math.ceil((systemChars + task.length) / 4), missing };
 }
 
 const median = (values: readonly number[]): number => {
@@ -218,6 +263,22 @@ export const contextSection: Section = {
     const full = results.filter((r) => r.full).length / Math.max(1, results.length);
     const tokens = median(results.map((r) => r.tokens));
     const misses = results.filter((r) => !r.full).map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
+    const red = results.flatMap((r) => (r.withFailing === undefined ? [] : [{ ...r, ...r.withFailing }]));
+    const redFull = red.filter((r) => r.full).length;
+    const redMisses = red.filter((r) => !r.full).map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
+    const redLines = [
+      `With the tests the fix changed failing (${String(red.length)} of the cases, the context after a red baseline): ` +
+        `all gold files in full ${percent(redFull, red.length)} (the same cases without failures: ` +
+        `${percent(results.filter((r) => r.withFailing !== undefined && r.full).length, red.length)}); median ` +
+        `${String(median(red.map((r) => r.tokens)))} tokens, p90 ${String(
+          quantile(
+            red.map((r) => r.tokens),
+            0.9,
+          ),
+        )}.`,
+      "",
+      ...(redMisses.length > 0 ? ["Not in full with failing tests:", "", ...redMisses.map((m) => `- ${m}`), ""] : []),
+    ];
     return {
       markdown: [
         "## Context: the first prompt on real bug-fix commits",
@@ -227,12 +288,14 @@ export const contextSection: Section = {
         table,
         "",
         ...(misses.length > 0 ? ["Gold files not given in full:", "", ...misses.map((m) => `- ${m}`), ""] : []),
+        ...redLines,
       ].join("\n"),
       figures: {
         cases: results.length,
         full,
         named: results.filter((r) => r.named).length / Math.max(1, results.length),
         medianTokens: tokens,
+        redBaseline: { cases: red.length, full: redFull / Math.max(1, red.length) },
         results,
       },
       targets: [

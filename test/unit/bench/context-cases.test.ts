@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { goldFiles, instructionOf, isFixMessage, parseNameStatus } from "../../../bench/context-cases.js";
+import {
+  failingTestFiles,
+  goldFiles,
+  instructionOf,
+  isFixMessage,
+  parseNameStatus,
+} from "../../../bench/context-cases.js";
 
 describe("context bench cases", () => {
   it("takes commits that read like fixes and say enough to locate code", () => {
@@ -20,5 +26,12 @@ describe("context bench cases", () => {
     expect(goldFiles(changes)).toEqual(["lib/parse.js"]);
     expect(goldFiles(parseNameStatus("M\tdocs/a.js\nM\ttest/x.js"))).toBeUndefined();
     expect(goldFiles(parseNameStatus("M\ta.js\nM\tb.js\nM\tc.js"))).toBeUndefined();
+  });
+
+  it("takes the existing test files a fix changed as the tests failing before it", () => {
+    const changes = parseNameStatus(
+      "M\tlib/parse.js\nM\ttest/parse.test.js\nA\ttest/new.test.js\nM\ttest/fixture.json",
+    );
+    expect(failingTestFiles(changes)).toEqual(["test/parse.test.js"]);
   });
 });
