@@ -20,6 +20,7 @@ import { createGitSandboxFactory } from "../src/adapters/git-sandbox.js";
 import { DEFAULT_FORBIDDEN } from "../src/config/repo-config.js";
 import { DEFAULT_EDIT_FORMAT, buildSystemPrompt, buildTaskPrompt } from "../src/agent/build-prompt.js";
 import { gatherContext } from "../src/agent/context/gather.js";
+import type { GatheredContext } from "../src/agent/context/types.js";
 import type { FailureBlock } from "../src/agent/failures/types.js";
 import { readMany } from "../src/agent/read-files.js";
 import { looksLikeBugReport } from "../src/agent/reproduction.js";
@@ -126,35 +127,23 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       sizes: () => sandbox.fileSizes(),
     };
     const context = await gatherContext(input);
-    const system = buildSystemPrompt({
-      forbidden: [...DEFAULT_FORBIDDEN],
-      reproduce: looksLikeBugReport(item.instruction),
-      format: DEFAULT_EDIT_FORMAT,
-    });
-    const task = buildTaskPrompt({
-      instruction: item.instruction,
-      context,
-      testCommand: undefined,
-      before: null,
-      redact: (t) => t,
-    });
+    const first = scoreContext(context, item);
     const ms = performance.now() - started;
-    const whole = new Set(context.files.filter((f) => f.lines === undefined).map((f) => f.path));
     const seen = (path: string): boolean =>
       context.files.some((f) => f.path === path) ||
       context.omitted.includes(path) ||
       context.repoMap.text.includes(path);
-    const missing = item.gold.filter((p) => !whole.has(p));
+    // As after a red baseline whose failing tests are those the fix changed (their output itself left out).
     const withFailing =
-      item.failingTests.length === 0 ? undefined : await redBaseline(input, item, checkout, system.length);
+      item.failingTests.length === 0
+        ? undefined
+        : scoreContext(await gatherContext(input, await failuresOf(checkout, item)), item);
     return {
       repo: item.repo,
       sha: item.sha,
-      full: missing.length === 0,
+      ...first,
       named: item.gold.every(seen),
-      tokens: Math.ceil((system.length + task.length) / 4),
       ms,
-      missing,
       ...(withFailing === undefined ? {} : { withFailing }),
     };
   } finally {
@@ -162,14 +151,13 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
   }
 }
 
-/** The context as after a red baseline whose failing tests are those the fix changed. */
-async function redBaseline(
-  input: Parameters<typeof gatherContext>[0],
-  item: ContextCase,
-  checkout: string,
-  systemChars: number,
-): Promise<NonNullable<CaseResult["withFailing"]>> {
-  const context = await gatherContext(input, await failuresOf(checkout, item));
+/** Whether a context holds every gold file in full, and the first prompt's size with it (characters / 4). */
+function scoreContext(context: GatheredContext, item: ContextCase): NonNullable<CaseResult["withFailing"]> {
+  const system = buildSystemPrompt({
+    forbidden: [...DEFAULT_FORBIDDEN],
+    reproduce: looksLikeBugReport(item.instruction),
+    format: DEFAULT_EDIT_FORMAT,
+  });
   const task = buildTaskPrompt({
     instruction: item.instruction,
     context,
@@ -179,7 +167,7 @@ async function redBaseline(
   });
   const whole = new Set(context.files.filter((f) => f.lines === undefined).map((f) => f.path));
   const missing = item.gold.filter((p) => !whole.has(p));
-  return { full: missing.length === 0, tokens: Math.ceil((systemChars + task.length) / 4), missing };
+  return { full: missing.length === 0, tokens: Math.ceil((system.length + task.length) / 4), missing };
 }
 
 const median = (values: readonly number[]): number => {
