@@ -12,7 +12,7 @@ import { describeTestRun } from "./render-tests.js";
 import { testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
-import { testRunForModel } from "./verdict.js";
+import { testRunForModel } from "./test-run-for-model.js";
 
 export interface SystemPromptInput {
   readonly forbidden: readonly string[];

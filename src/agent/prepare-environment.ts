@@ -12,7 +12,7 @@ import { DEFAULT_SETUP_TIMEOUT_MS, runSetup, type SetupReport } from "./setup-st
 import { DETECTION_FILES, type TestCommand } from "./test-command.js";
 import { resolveTestCommand } from "./test-runs.js";
 import type { FixRequest } from "./types.js";
-import { tailForModel } from "./verdict.js";
+import { tailForModel } from "./test-run-for-model.js";
 
 export type Prepared =
   | {

@@ -26,7 +26,7 @@ import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, importedElsewhere, runTests } from "./test-runs.js";
 import type { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
-import { tailForModel } from "./verdict.js";
+import { tailForModel } from "./test-run-for-model.js";
 
 export interface RunScope {
   readonly sandbox: Sandbox;

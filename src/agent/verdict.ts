@@ -1,11 +1,10 @@
 /**
  * The acceptance rule (pure): only the test command's runs decide. An attempt becomes a commit when its edits
- * applied and the tests are no worse than before it: no test fails that did not fail already, and no step run
- * with them (npm's pretest, posttest) fails in a way it did not already.
+ * applied and the tests are no worse than before it: no test fails that did not fail already (or could not run,
+ * its file not loading), and no step run with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
 import { stripAnsi } from "./failures/lines.js";
-import { testNames } from "./test-names.js";
 import type { NotRun, TestStepRun, TestSummary } from "./types.js";
 
 export type Comparison =
@@ -248,57 +247,6 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
     ...(sideLines.length > 0 ? { unnamed: [...sideLines] } : {}),
     ...(notRunBefore.length > 0 ? { notRunBefore } : {}),
   };
-}
-
-export const MAX_REFLECTED_LINES = 60;
-export const MAX_REFLECTED_BYTES = 4096;
-
-/**
- * The end of a test output, for the model: the last `maxLines` lines and at most `maxBytes` UTF-8 bytes (failure
- * summaries live at the bottom), with a note saying how much was cut so the model does not assume it saw it all.
- */
-export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, maxBytes = MAX_REFLECTED_BYTES): string {
-  const lines = output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n");
-  let kept = lines.slice(-maxLines);
-  const encoder = new TextEncoder();
-  let bytes = kept.reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);
-  while (kept.length > 1 && bytes > maxBytes) {
-    bytes -= encoder.encode(kept[0]).length + 1;
-    kept = kept.slice(1);
-  }
-  let text = kept.join("\n");
-  // One enormous line (a minified stack, a JSON dump) still has to fit: keep its end.
-  if (encoder.encode(text).length > maxBytes) text = text.slice(-Math.floor(maxBytes / 2));
-  const cut = lines.length - kept.length;
-  return cut > 0 ? `… (${cut} earlier line${cut === 1 ? "" : "s"} not shown)\n${text}` : text;
-}
-
-const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
-
-/**
- * What the model reads of a test run: why each test failed (the runner's own failure blocks, parsed), then the end
- * of the output, together within `maxBytes`. The blocks get up to three quarters of it; failures beyond that are
- * named. An output no parser knows is the tail alone, as before.
- */
-export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
-  const blocks = summary.failures ?? [];
-  if (blocks.length === 0) return tailForModel(summary.tail, MAX_REFLECTED_LINES, maxBytes);
-  let budget = Math.floor(maxBytes * 0.75);
-  const shown: string[] = [];
-  for (const block of blocks) {
-    const size = byteLength(block.text) + 2;
-    if (size > budget) {
-      if (shown.length === 0) shown.push(`${block.text.slice(0, Math.max(0, budget - 40))}…`);
-      break;
-    }
-    shown.push(block.text);
-    budget -= size;
-  }
-  const rest = blocks.slice(shown.length).map((b) => b.name);
-  const more = rest.length === 0 ? "" : `\n\nAlso failing (not shown): ${testNames(rest, 20)}`;
-  const head = `${shown.join("\n\n")}${more}`;
-  const left = Math.max(256, maxBytes - byteLength(head) - 40);
-  return `${head}\n\nThe end of the output:\n${tailForModel(summary.tail, MAX_REFLECTED_LINES, left)}`;
 }
 
 /**

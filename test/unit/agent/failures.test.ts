@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
 import { summarizeTestRun } from "../../../src/agent/test-output.js";
-import { testRunForModel } from "../../../src/agent/verdict.js";
+import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 
 const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, "../../fixtures/runners", name), "utf8");

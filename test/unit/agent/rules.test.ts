@@ -9,7 +9,8 @@ import {
   parseIdentity,
   validateSubject,
 } from "../../../src/agent/commit-message.js";
-import { compareTests, failureLines, outputDigest, showsNewFailure, tailForModel } from "../../../src/agent/verdict.js";
+import { tailForModel } from "../../../src/agent/test-run-for-model.js";
+import { compareTests, failureLines, outputDigest, showsNewFailure } from "../../../src/agent/verdict.js";
 import { summary } from "../../fakes/ports/scripted.js";
 
 describe("budgets", () => {
