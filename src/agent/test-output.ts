@@ -1,7 +1,7 @@
 /** A test run's raw result made into what the loop judges and reports (pure). */
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
-import { MAX_FAILURES, parseFailures, type FailureBlock, type ParsedFailures } from "./failures/index.js";
+import { mergeFailures, parseFailures, type ParsedFailures } from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
 import type { NotRun, TestSummary } from "./types.js";
 import { failureLines, outputDigest } from "./verdict.js";
@@ -56,10 +56,7 @@ export interface StepRun {
  */
 export function summarizeTestSteps(command: string, runs: readonly StepRun[], root?: string): TestSummary {
   const parsedRuns = runs.map(({ step, run }) => (step.main ? parseFailures(run.output, root) : undefined));
-  const byName = new Map<string, FailureBlock>();
-  for (const failure of parsedRuns.flatMap((parsed) => parsed?.failures ?? []))
-    if (!byName.has(failure.name)) byName.set(failure.name, failure);
-  const failures = [...byName.values()].slice(0, MAX_FAILURES);
+  const failures = mergeFailures(parsedRuns.map((parsed) => parsed?.failures ?? []));
   const stepsNotRun = parsedRuns.map((parsed) => (parsed === undefined ? undefined : notRunOf(parsed)));
   const notRunFiles = stepsNotRun.flatMap((n) => n?.files ?? []);
   // No test ran when no step that runs tests got to run one.

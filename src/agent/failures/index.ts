@@ -53,25 +53,32 @@ function relativize(text: string, root: string | undefined): string {
   return text.split(`file://${root}/`).join("").split(`${root}/`).join("");
 }
 
+/** The first failure of each name, of lists read from several outputs (or parts of one), at most MAX_FAILURES. */
+export function mergeFailures(lists: readonly (readonly FailureBlock[])[]): FailureBlock[] {
+  const byName = new Map<string, FailureBlock>();
+  for (const failure of lists.flat()) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+  return [...byName.values()].slice(0, MAX_FAILURES);
+}
+
 export function parseFailures(output: string, root?: string): ParsedFailures {
   const text = relativize(stripAnsi(output).replace(/\r\n?/g, "\n"), root);
+  const all = text.split("\n");
   const runners = new Set<string>();
-  const byName = new Map<string, FailureBlock>();
+  const found: FailureBlock[][] = [];
   let stopped = false;
-  for (const lines of outputStreams(text.split("\n"))) {
+  for (const lines of outputStreams(all)) {
     const streamText = lines.join("\n");
     for (const format of FORMATS) {
       if (!format.detect(lines, streamText)) continue;
       runners.add(format.runner);
       stopped ||= format.stoppedEarly?.(lines) === true;
-      for (const failure of format.parse(lines)) if (!byName.has(failure.name)) byName.set(failure.name, failure);
+      found.push(format.parse(lines));
     }
   }
   // Nothing any runner knows: the run may have stopped at a test file that could not be loaded.
   if (runners.size === 0) {
-    const failed = loadError(text.split("\n"));
+    const failed = loadError(all);
     if (failed.length > 0) return { runners: [], failures: failed, nothingRan: true };
   }
-  const failures = [...byName.values()].slice(0, MAX_FAILURES);
-  return { runners: [...runners], failures, ...(stopped ? { nothingRan: true } : {}) };
+  return { runners: [...runners], failures: mergeFailures(found), ...(stopped ? { nothingRan: true } : {}) };
 }

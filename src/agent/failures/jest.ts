@@ -3,7 +3,7 @@
  * up to the next heading or the summary. "Test suite failed to run" is a file that could not load: it is reported
  * under the file's name.
  */
-import { tidyBlock } from "./lines.js";
+import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const HEADING = /^\s*● (.+?)\s*$/;
@@ -24,7 +24,7 @@ export const jest: RunnerFormat = {
       for (let j = i + 1; j < lines.length && !HEADING.test(lines[j]!) && !END.test(lines[j]!); j++)
         block.push(lines[j]!);
       const notRun = heading[1] === "Test suite failed to run" && file !== undefined;
-      const name = notRun ? `${file} (failed to run)` : heading[1];
+      const name = notRun && file !== undefined ? failedToRun(file) : heading[1];
       const text = tidyBlock([`● ${heading[1]}`, ...block]);
       failures.push({ name, text, ...(file === undefined ? {} : { file }), ...(notRun ? { notRun } : {}) });
     }

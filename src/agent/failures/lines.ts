@@ -5,6 +5,9 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 export const stripAnsi = (text: string): string => text.replace(ANSI, "");
 
+/** How a test file that could not be loaded is named among the failures. */
+export const failedToRun = (file: string): string => `${file} (failed to run)`;
+
 /** A block's bounds: enough for an assertion with a diff and a few frames. */
 export const MAX_BLOCK_LINES = 30;
 export const MAX_BLOCK_CHARS = 1500;

@@ -6,7 +6,7 @@
  * when no runner's format is in the output: a runner that reports such a file itself (Jest's "Test suite failed to
  * run") names it there.
  */
-import { tidyBlock } from "./lines.js";
+import { failedToRun, tidyBlock } from "./lines.js";
 import { isTestPath } from "../test-paths.js";
 import type { FailureBlock } from "./types.js";
 
@@ -44,5 +44,5 @@ export function loadError(lines: readonly string[]): FailureBlock[] {
   const file = files.find((f) => isTestPath(f)) ?? files[0];
   if (file === undefined) return [];
   const text = tidyBlock(report.filter((line) => line.trim() !== ""));
-  return [{ name: `${file} (failed to run)`, text, file, notRun: true }];
+  return [{ name: failedToRun(file), text, file, notRun: true }];
 }

@@ -3,7 +3,7 @@
  * frame, closed by a `⎯⎯⎯[1/2]⎯` rule. A file that failed to load is ` FAIL  file` alone. In a workspace of
  * projects the project's name stands before the file (` FAIL   web  file > …`, `|web|` in older versions).
  */
-import { tidyBlock } from "./lines.js";
+import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const HEADING = /^\s*FAIL\s+(?:\|[^|]*\|\s+|\S+\s{2,}(?=\S))?(\S+?)(?:\s+>\s+(.+?))?\s*$/;
@@ -23,7 +23,7 @@ export const vitest: RunnerFormat = {
       for (let j = i + 1; j < lines.length && !RULE.test(lines[j]!) && !HEADING.test(lines[j]!); j++)
         block.push(lines[j]!);
       const notRun = heading[2] === undefined;
-      const name = heading[2] ?? `${heading[1]} (failed to run)`;
+      const name = heading[2] ?? failedToRun(heading[1]);
       const text = tidyBlock([lines[i]!.trim(), ...block]);
       failures.push({ name, text, file: heading[1], ...(notRun ? { notRun } : {}) });
     }
