@@ -173,9 +173,10 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
     parts.push(`Newly failing: ${testNames(input.newFailures, 20)}.`);
   if (input.stillFailing.length > 0)
     parts.push(`Failing before and still failing: ${testNames(input.stillFailing, 20)}.`);
-  if ((input.notRunBefore ?? []).length > 0)
+  const notRunBefore = input.notRunBefore ?? [];
+  if (notRunBefore.length > 0)
     parts.push(
-      `Could not run before your change (their file did not load), failing now: ${testNames(input.notRunBefore ?? [], 20)}.`,
+      `Could not run before your change (their file did not load), failing now: ${testNames(notRunBefore, 20)}.`,
     );
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
@@ -191,10 +192,10 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   if (input.mayDeclareDone === true) {
     parts.push(
       "",
-      "Your change is committed: it broke nothing, since every failure above was there before it or could not " +
-        "run before it. If the request " +
-        "needs these failures fixed, fix them with SEARCH/REPLACE blocks against the current content above, then " +
-        "the COMMIT line. If they have nothing to do with the request, reply with the single line DONE.",
+      "Your change is committed: it broke nothing, since every failure above was there before it or could not run " +
+        "before it. If the request needs these failures fixed, fix them with SEARCH/REPLACE blocks against the " +
+        "current content above, then the COMMIT line. If they have nothing to do with the request, reply with the " +
+        "single line DONE.",
     );
     return parts.join("\n");
   }

@@ -6,7 +6,7 @@ import type { TestStep } from "./test-command.js";
 import type { NotRun, TestSummary } from "./types.js";
 import { failureLines, outputDigest } from "./verdict.js";
 
-/** How much of a run's output a report keeps (the model gets less, see verdict.ts). */
+/** How much of a run's output a report keeps (the model gets less, see test-run-for-model.ts). */
 export const REPORT_TAIL_BYTES = 64 * 1024;
 
 /**
