@@ -64,17 +64,21 @@ function resolvePython(from: string, module: string, names: readonly string[], e
   return found;
 }
 
-function pythonImports(from: string, content: string, exists: PathExists): string[] {
-  const found: string[] = [];
+function pythonImports(from: string, content: string, exists: PathExists): Import[] {
+  const found: Import[] = [];
   for (const match of content.matchAll(/^\s*from\s+(\.*[\w.]*)\s+import\s+\(?([\w\s,*]+)/gm)) {
     const names = (match[2] ?? "")
       .split(",")
       .map((n) => n.trim().split(/\s+/)[0] ?? "")
       .filter((n) => /^\w+$/.test(n));
-    found.push(...resolvePython(from, match[1] ?? "", names, exists));
+    const statement = match[0].trim();
+    for (const path of resolvePython(from, match[1] ?? "", names, exists)) found.push({ path, statement });
   }
   for (const match of content.matchAll(/^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)/gm)) {
-    for (const module of (match[1] ?? "").split(",")) found.push(...resolvePython(from, module.trim(), [], exists));
+    const statement = match[0].trim();
+    for (const module of (match[1] ?? "").split(",")) {
+      for (const path of resolvePython(from, module.trim(), [], exists)) found.push({ path, statement });
+    }
   }
   return found;
 }
@@ -127,21 +131,43 @@ export interface ImportContext {
   readonly goModule?: string;
 }
 
-/** The repository files `path` imports, each once, never itself. */
-export function importsOf(path: string, content: string, context: ImportContext): string[] {
-  const found: string[] = [];
+/** A repository file a file imports, and the statement that imports it (what names it takes, and from where). */
+export interface Import {
+  readonly path: string;
+  readonly statement: string;
+}
+
+/** The line of `content` around `index`. */
+function lineAround(content: string, index: number): string {
+  const end = content.indexOf("\n", index);
+  return content.slice(content.lastIndexOf("\n", index) + 1, end < 0 ? undefined : end).trim();
+}
+
+/**
+ * Every import of a repository file in `path`, in the order written, never of itself; a file imported twice is
+ * listed twice. A JavaScript import's statement is the whole `import … from '…'` (or the line of a `require`).
+ */
+export function importStatementsOf(path: string, content: string, context: ImportContext): Import[] {
+  const found: Import[] = [];
+  const bare = (paths: readonly string[], statement = ""): Import[] => paths.map((p) => ({ path: p, statement }));
   if (/\.(?:[cm]?[jt]sx?)$/.test(path)) {
-    for (const pattern of JS_SPECIFIERS) {
+    for (const [n, pattern] of JS_SPECIFIERS.entries()) {
       for (const match of content.matchAll(pattern)) {
         const target = resolveJs(path, match[1] ?? "", context.exists);
-        if (target !== undefined) found.push(target);
+        const statement = n === 0 ? match[0].slice(match[0].search(/import|export/)) : lineAround(content, match.index);
+        if (target !== undefined) found.push({ path: target, statement });
       }
     }
   } else if (path.endsWith(".py")) found.push(...pythonImports(path, content, context.exists));
-  else if (path.endsWith(".go")) found.push(...goImports(path, content, context.paths, context.goModule));
-  else if (path.endsWith(".rs")) found.push(...rustImports(path, content, context.exists));
-  return [...new Set(found)].filter((p) => p !== path);
+  else if (path.endsWith(".go")) found.push(...bare(goImports(path, content, context.paths, context.goModule)));
+  else if (path.endsWith(".rs")) found.push(...bare(rustImports(path, content, context.exists)));
+  return found.filter((i) => i.path !== path);
 }
+
+/** The repository files `path` imports, each once, never itself. */
+export const importsOf = (path: string, content: string, context: ImportContext): string[] => [
+  ...new Set(importStatementsOf(path, content, context).map((i) => i.path)),
+];
 
 /** The module path a go.mod declares. */
 export const goModuleOf = (goMod: string | undefined): string | undefined =>

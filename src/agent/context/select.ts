@@ -16,7 +16,7 @@ import {
   type ContextReason,
   type GatheredContext,
 } from "./types.js";
-import { importsOf } from "./imports.js";
+import { importStatementsOf } from "./imports.js";
 import type { Ranking } from "./rank.js";
 import { sourceKey, subjectKeys } from "./relevance.js";
 import { buildRepoMap } from "./repo-map.js";
@@ -77,11 +77,6 @@ interface Wanted {
   readonly top?: boolean;
 }
 
-/** Locations the failing tests' blocks point at, as the runner named them. */
-function failureLocations(failures: readonly FailureBlock[], resolve: (raw: string) => string | undefined): Location[] {
-  return mentionedLocations(failures.map((f) => `${f.name}\n${f.text}`).join("\n"), resolve);
-}
-
 /** Names of the files a package starts from. */
 const ENTRY = /^(?:index|main|lib|mod|__init__|__main__|app|cli)\.[a-z]+$/;
 
@@ -101,7 +96,31 @@ function implementationOf(path: string, paths: readonly string[]): string | unde
   return [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].map((ext) => stem + ext).find((p) => paths.includes(p));
 }
 
-function plan(ranking: Ranking, failing: readonly Location[], contents: ReadonlyMap<string, string>): Wanted[] {
+/** Words of an import statement that name nothing imported. */
+const IMPORT_WORDS = new Set(["import", "export", "from", "require", "const", "let", "var", "type", "default"]);
+
+/**
+ * Whether a failure's text names what an import statement takes: its specifier (`'../src/utils/is.js' does not
+ * provide an export named …`) or one of its names (`isSameProtocol is not a function`). That source is what the
+ * failure is about, whatever the request's words say.
+ */
+export function blamedBy(statement: string, failureText: string): boolean {
+  const specifier = /['"]([^'"\n]+)['"]/.exec(statement)?.[1];
+  if (specifier !== undefined && failureText.includes(specifier)) return true;
+  const names = statement.replace(/['"][^'"\n]*['"]/g, " ").match(/[A-Za-z_$][\w$]{2,}/g) ?? [];
+  return names.some((name) => {
+    if (IMPORT_WORDS.has(name)) return false;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+    return word.test(failureText);
+  });
+}
+
+function plan(
+  ranking: Ranking,
+  failing: readonly Location[],
+  failureText: string,
+  contents: ReadonlyMap<string, string>,
+): Wanted[] {
   const { input, relevance } = ranking;
   const wanted: Wanted[] = [];
   const add = (entry: Wanted): void => {
@@ -132,11 +151,15 @@ function plan(ranking: Ranking, failing: readonly Location[], contents: Readonly
       ...(line === undefined ? {} : { range: { start: line, end: line } }),
     });
     const content = contents.get(path);
-    const imported = content === undefined ? [] : importsOf(path, content, ranking.imports);
-    // The sources a failing test imports: the one it is named after, then the ones the request's words match.
+    const imports = content === undefined ? [] : importStatementsOf(path, content, ranking.imports);
+    const blamed = new Set(imports.filter((i) => blamedBy(i.statement, failureText)).map((i) => i.path));
+    const imported = [...new Set(imports.map((i) => i.path))];
+    // The sources a failing test imports: those the failures name, the one it is named after, then the ones the
+    // request's words match.
     const subject = subjectKeys(path)[0];
-    const rank = (source: string): number => 2 * Number(sourceKey(source) === subject) + Number(scored.has(source));
-    for (const source of [...imported].sort((a, b) => rank(b) - rank(a)).slice(0, 3)) {
+    const rank = (source: string): number =>
+      4 * Number(blamed.has(source)) + 2 * Number(sourceKey(source) === subject) + Number(scored.has(source));
+    for (const source of imported.sort((a, b) => rank(b) - rank(a)).slice(0, 3)) {
       add({ path: source, why: "imported", detail: `by ${path}`, example: false });
     }
   }
@@ -188,11 +211,12 @@ export async function selectContext(
   failures: readonly FailureBlock[] = [],
 ): Promise<GatheredContext> {
   const { input } = ranking;
-  const failing = failureLocations(failures, ranking.resolve);
+  const failureText = failures.map((f) => `${f.name}\n${f.text}`).join("\n");
+  const failing = mentionedLocations(failureText, ranking.resolve);
   const contents = new Map(ranking.contents);
   const unread = failing.map((l) => l.path).filter((p) => !contents.has(p));
   for (const [path, content] of await input.read(unread)) contents.set(path, content);
-  const wanted = plan(ranking, failing, contents);
+  const wanted = plan(ranking, failing, failureText, contents);
   for (const [path, content] of await input.read(wanted.map((w) => w.path).filter((p) => !contents.has(p)))) {
     contents.set(path, content);
   }

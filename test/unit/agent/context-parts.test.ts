@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rankFiles } from "../../../src/agent/context/bm25.js";
 import { isCodePath } from "../../../src/agent/context/files.js";
-import { importsOf } from "../../../src/agent/context/imports.js";
+import { importStatementsOf, importsOf } from "../../../src/agent/context/imports.js";
+import { blamedBy } from "../../../src/agent/context/select.js";
 import { relevance } from "../../../src/agent/context/relevance.js";
 import { queryTerms, stem } from "../../../src/agent/context/terms.js";
 import { createPathResolver, mentionedLocations } from "../../../src/agent/context/traces.js";
@@ -92,6 +93,27 @@ describe("importsOf", () => {
       "src/net/http.rs",
     ]);
     expect(importsOf("calc/x_test.go", 'package calc\nimport "testing"', context)).toEqual(["calc/x.go"]);
+  });
+  it("keeps the statement of each import: the whole import, a require's line, Python's from-import", () => {
+    const js = 'import a, {\n  b,\n} from "../lib/a.js";\nconst { c } = require("../");';
+    expect(importStatementsOf("test/t.js", js, context)).toEqual([
+      { path: "lib/a.ts", statement: 'import a, {\n  b,\n} from "../lib/a.js"' },
+      { path: "index.js", statement: 'const { c } = require("../");' },
+    ]);
+    expect(importStatementsOf("tests/test_x.py", "from pkg.mod import f, g\n", context)).toEqual([
+      { path: "src/pkg/mod.py", statement: "from pkg.mod import f, g" },
+    ]);
+  });
+});
+
+describe("blamedBy", () => {
+  it("reads a failure as naming an import by its specifier or by a name it takes, never by a keyword", () => {
+    const statement = "import {isDomain, isSameProtocol} from '../src/utils/is.js'";
+    expect(blamedBy(statement, "module '../src/utils/is.js' does not provide an export named 'x'")).toBe(true);
+    expect(blamedBy(statement, "TypeError: isSameProtocol is not a function")).toBe(true);
+    expect(blamedBy(statement, "TypeError: isSameProtocolX is not a function")).toBe(false);
+    expect(blamedBy(statement, "cannot import from here")).toBe(false);
+    expect(blamedBy("from pkg.stats import mean_of", "NameError: mean_of")).toBe(true);
   });
 });
 

@@ -383,6 +383,33 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows the source a failure names among a failing test's many imports", async () => {
+    const names = ["body", "headers", "request", "response", "server"];
+    const imports = names.map((n) => `import ${n} from "../src/${n}.js";`).join("\n");
+    const input = memoryInput({
+      ...Object.fromEntries(names.map((n) => [`src/${n}.js`, `export default function ${n}() {}\n`])),
+      "src/utils/is.js": "export const isDomain = (a, b) => a === b;\n",
+      "test/main.js": `${imports}\nimport {isDomain, isSameProtocol} from '../src/utils/is.js';\ntest("x", () => {});\n`,
+    });
+    const loadError = {
+      name: "test/main.js (failed to run)",
+      text:
+        "test/main.js:6\nimport {isDomain, isSameProtocol} from '../src/utils/is.js';\n" +
+        "SyntaxError: The requested module '../src/utils/is.js' does not provide an export named 'isSameProtocol'",
+    };
+    const typeError = {
+      name: "compares protocols",
+      text: "TypeError: isSameProtocol is not a function\n    at test/main.js:7:3",
+    };
+    for (const failure of [loadError, typeError]) {
+      const context = await gatherContext({ ...input, instruction: "make it right" }, [failure]);
+      expect(context.files.slice(0, 2).map((f) => [f.path, f.why])).toEqual([
+        ["test/main.js", "failing-test"],
+        ["src/utils/is.js", "imported"],
+      ]);
+    }
+  });
+
   it("shows a window around the focus lines of a big file", async () => {
     const big = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`).join("\n");
     const context = await gatherContext(
