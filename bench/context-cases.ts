@@ -76,3 +76,11 @@ export function parseNameStatus(output: string): CommitRecord["changes"] {
 export function failingTestFiles(changes: CommitRecord["changes"]): string[] {
   return changes.filter((c) => c.status === "M" && SOURCE.test(c.path) && isTestPath(c.path)).map((c) => c.path);
 }
+
+/** The first `count` test files (by path) a fix did not change: tests to fail whatever the request. */
+export function untouchedTestFiles(paths: readonly string[], failingTests: readonly string[], count: number): string[] {
+  return paths
+    .filter((p) => SOURCE.test(p) && isTestPath(p) && !failingTests.includes(p))
+    .sort()
+    .slice(0, count);
+}

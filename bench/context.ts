@@ -7,7 +7,9 @@
  * every gold file in full, the share with every gold file at least named (shown in part, listed, or in the map),
  * and the prompt's size (characters / 4). Where the fix changed existing test files, the context is built a second
  * time as after a red baseline, with those files' tests failing (a failure at the first line the fix changed in
- * each): the path every request whose tests already fail takes.
+ * each): the path every request whose tests already fail takes. And a third time with other tests failing too, as
+ * in a repository where some tests fail offline or on this platform whatever the request: the first test files
+ * the fix did not touch, one failure each, in a frame at their first line.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -32,6 +34,7 @@ import {
   parseNameStatus,
   type ContextCase,
   failingTestFiles,
+  untouchedTestFiles,
 } from "./context-cases.js";
 import type { Section, SectionReport } from "./section.js";
 import { markdownTable, percent } from "./table.js";
@@ -95,6 +98,19 @@ export interface CaseResult {
   readonly missing: readonly string[];
   /** With the tests the fix changed failing: every gold file in full, and the prompt's size; none without such tests. */
   readonly withFailing?: { readonly full: boolean; readonly tokens: number; readonly missing: readonly string[] };
+  /** As `withFailing`, with UNRELATED_FAILING other test files failing too. */
+  readonly withUnrelated?: { readonly full: boolean; readonly tokens: number; readonly missing: readonly string[] };
+}
+
+/** How many test files the fix did not touch fail in the crowded variant. */
+const UNRELATED_FAILING = 3;
+
+/** Failures of test files the fix did not touch, as an offline test fails: nothing to do with the request. */
+function unrelatedFailures(paths: readonly string[], item: ContextCase): FailureBlock[] {
+  return untouchedTestFiles(paths, item.failingTests, UNRELATED_FAILING).map((file) => ({
+    name: `${file} (fails whatever the request)`,
+    text: `Error: getaddrinfo EAI_AGAIN registry.example\n    at Context.<anonymous> (${file}:1:1)`,
+  }));
 }
 
 /** A failure in each test file the fix changed, at the first line it changed there, as a runner's frame names it. */
@@ -134,10 +150,12 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       context.omitted.includes(path) ||
       context.repoMap.text.includes(path);
     // As after a red baseline whose failing tests are those the fix changed (their output itself left out).
-    const withFailing =
-      item.failingTests.length === 0
+    const failing = item.failingTests.length === 0 ? [] : await failuresOf(checkout, item);
+    const withFailing = failing.length === 0 ? undefined : scoreContext(await gatherContext(input, failing), item);
+    const withUnrelated =
+      failing.length === 0
         ? undefined
-        : scoreContext(await gatherContext(input, await failuresOf(checkout, item)), item);
+        : scoreContext(await gatherContext(input, [...unrelatedFailures(paths, item), ...failing]), item);
     return {
       repo: item.repo,
       sha: item.sha,
@@ -145,6 +163,7 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       named: item.gold.every(seen),
       ms,
       ...(withFailing === undefined ? {} : { withFailing }),
+      ...(withUnrelated === undefined ? {} : { withUnrelated }),
     };
   } finally {
     await sandbox.dispose();
@@ -267,6 +286,20 @@ export const contextSection: Section = {
       "",
       ...(redMisses.length > 0 ? ["Not in full with failing tests:", "", ...redMisses.map((m) => `- ${m}`), ""] : []),
     ];
+    const crowded = results.flatMap((r) => (r.withUnrelated === undefined ? [] : [{ ...r, ...r.withUnrelated }]));
+    const crowdedFull = crowded.filter((r) => r.full).length;
+    const crowdedMisses = crowded
+      .filter((r) => !r.full)
+      .map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
+    const crowdedLines = [
+      `With ${String(UNRELATED_FAILING)} other test files failing too (whatever the request, as offline tests do): ` +
+        `all gold files in full ${percent(crowdedFull, crowded.length)}; median ` +
+        `${String(median(crowded.map((r) => r.tokens)))} tokens.`,
+      "",
+      ...(crowdedMisses.length > 0
+        ? ["Not in full with other tests failing too:", "", ...crowdedMisses.map((m) => `- ${m}`), ""]
+        : []),
+    ];
     return {
       markdown: [
         "## Context: the first prompt on real bug-fix commits",
@@ -277,6 +310,7 @@ export const contextSection: Section = {
         "",
         ...(misses.length > 0 ? ["Gold files not given in full:", "", ...misses.map((m) => `- ${m}`), ""] : []),
         ...redLines,
+        ...crowdedLines,
       ].join("\n"),
       figures: {
         cases: results.length,
@@ -284,6 +318,7 @@ export const contextSection: Section = {
         named: results.filter((r) => r.named).length / Math.max(1, results.length),
         medianTokens: tokens,
         redBaseline: { cases: red.length, full: redFull / Math.max(1, red.length) },
+        crowdedBaseline: { cases: crowded.length, full: crowdedFull / Math.max(1, crowded.length) },
         results,
       },
       targets: [
