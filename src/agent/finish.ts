@@ -183,6 +183,13 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
         "with its hash (`corepack use pnpm@x.y.z` writes one) lets corepack check it.",
     );
   }
+  if (input.setup?.legacyPeerDeps === true) {
+    notes.push(
+      "npm could not install the dependencies as they are declared: their peer dependencies conflict (ERESOLVE). " +
+        "Set-up installed them as npm 6 did (`--legacy-peer-deps`), as npm suggests; a lockfile, or that flag in " +
+        "`setup:` of .github/patchsmith.yml, says so once for every run.",
+    );
+  }
   if (input.setup?.restored !== undefined) {
     notes.push(
       `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,

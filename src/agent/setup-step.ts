@@ -34,20 +34,42 @@ export interface SetupReport {
   readonly restored?: readonly string[];
   /** corepack could not check the package manager's registry signature, and installed it unchecked. */
   readonly unsignedPackageManager?: boolean;
+  /** npm found conflicting peer dependencies, and installed them as npm 6 did (`--legacy-peer-deps`). */
+  readonly legacyPeerDeps?: boolean;
 }
 
 /**
- * corepack refusing a package manager because the registry's metadata carries no signature it knows: a mirror or
- * a proxy that strips `dist.signatures`, or keys newer than this corepack's.
+ * A failure set-up answers by running the same command once more with an environment npm or corepack documents
+ * for it, and says so in the report. Each is asked for at most once a set-up, and stays on for the commands after.
  */
-const UNSIGNED = /No compatible signature found in package metadata|Cannot find matching keyid/;
+interface Relaxation {
+  readonly name: "unsignedPackageManager" | "legacyPeerDeps";
+  readonly failure: RegExp;
+  readonly env: Readonly<Record<string, string>>;
+  /** Only for commands set-up detected itself: a command the repository or the request gave is run as written. */
+  readonly detectedOnly: boolean;
+}
 
-/**
- * What corepack is told after such a refusal: skip the check (its documented switch). The package manager then
- * comes from the registry as the dependencies do (npm and pnpm check no signature either), so the project's trust
- * in its registry is what it was.
- */
-const SKIP_SIGNATURES = { COREPACK_INTEGRITY_KEYS: "0" } as const;
+const RELAXATIONS: readonly Relaxation[] = [
+  {
+    // corepack refusing a package manager because the registry's metadata carries no signature it knows (a mirror
+    // or a proxy that strips `dist.signatures`, or keys newer than this corepack's). It is told to skip the check:
+    // the package manager then comes from the registry as the dependencies do (npm and pnpm check no signature
+    // either), so the project's trust in its registry is what it was.
+    name: "unsignedPackageManager",
+    failure: /No compatible signature found in package metadata|Cannot find matching keyid/,
+    env: { COREPACK_INTEGRITY_KEYS: "0" },
+    detectedOnly: false,
+  },
+  {
+    // npm 7+ refusing a tree whose peer dependencies conflict (ERESOLVE), which npm 6 installed: projects without a
+    // lockfile that never moved on install with `--legacy-peer-deps` in their own CI, as npm's message suggests.
+    name: "legacyPeerDeps",
+    failure: /^npm (?:error|ERR!) code ERESOLVE$/m,
+    env: { npm_config_legacy_peer_deps: "true" },
+    detectedOnly: true,
+  },
+];
 
 const tailOf = (output: string, bytes: number): string => {
   const buffer = Buffer.from(output, "utf8");
@@ -72,13 +94,14 @@ export async function runSetup(
   const refused = new Set<string>();
   const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
-  let unsigned = false;
+  const relaxed: Relaxation[] = [];
   const runOnce = async (command: string): Promise<RunSummary> => {
     const left = timeoutMs - (deps.clock.now() - started);
     const request = runRequest(place);
+    const relaxedEnv = Object.assign({}, ...relaxed.map((r) => r.env)) as Record<string, string>;
     const run = await deps.runner.run({
       ...request,
-      ...(unsigned ? { env: { ...request.env, ...SKIP_SIGNATURES } } : {}),
+      ...(relaxed.length > 0 ? { env: { ...request.env, ...relaxedEnv } } : {}),
       ...cacheMount(place, true),
       command,
       network: true,
@@ -88,10 +111,14 @@ export async function runSetup(
     for (const host of run.unreachableHosts ?? []) unreachable.add(host);
     return run;
   };
+  const answer = (run: RunSummary): Relaxation | undefined =>
+    RELAXATIONS.find(
+      (r) => !relaxed.includes(r) && (!r.detectedOnly || plan.source === "detected") && r.failure.test(run.output),
+    );
   for (const command of plan.commands) {
     let run = await runOnce(command);
-    if (!run.passed && !unsigned && UNSIGNED.test(run.output)) {
-      unsigned = true;
+    for (let next = answer(run); !run.passed && next !== undefined; next = answer(run)) {
+      relaxed.push(next);
       run = await runOnce(command);
     }
     if (!run.passed) {
@@ -107,7 +134,7 @@ export async function runSetup(
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
     ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
-    ...(unsigned ? { unsignedPackageManager: true } : {}),
+    ...Object.fromEntries(relaxed.map((r) => [r.name, true])),
   } as const;
   if (failed !== undefined) {
     return {

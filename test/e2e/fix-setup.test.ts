@@ -10,7 +10,7 @@ import type { FixReport, FixRequest } from "../../src/agent/types.js";
 import { parseEgressRules } from "../../src/adapters/sandbox/egress-rules.js";
 import { type TempRepo } from "../fakes/git-repos.js";
 import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
-import { FAKE_PNPM, startFakeRegistry, TAPE_LITE, type FakeRegistry } from "../fakes/npm-registry.js";
+import { FAKE_PNPM, startFakeRegistry, TAPE_LITE, TAPE_LITE_DOTS, type FakeRegistry } from "../fakes/npm-registry.js";
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
 import { startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
@@ -25,7 +25,7 @@ const servers: FakeOpenAIServer[] = [];
 const kept: string[] = [];
 
 beforeAll(async () => {
-  registry = await startFakeRegistry([TAPE_LITE, FAKE_PNPM]);
+  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM]);
 });
 afterAll(async () => {
   await registry.close();
@@ -103,6 +103,23 @@ describe("set-up before the tests", () => {
     expect(report.failure?.message).toContain("setup:");
     expect(server.chatRequests).toHaveLength(0);
     expect(report.usage.calls).toBe(0);
+  });
+
+  it("installs dependencies whose peers conflict as npm 6 did, when npm refuses them, and says so", async () => {
+    const repo = await makeTapeRepo(registry, { peerConflict: true });
+    repos.push(repo);
+    const { report } = await fix(repo, [FIX]);
+    expect(report.failure).toBeUndefined();
+    expect(report.status).toBe("success");
+    expect(report.setup).toMatchObject({
+      commands: ["npm install --prefer-offline"],
+      status: "ok",
+      legacyPeerDeps: true,
+    });
+    expect(report.tests.before!.failing).toEqual(["--flag=false is false"]);
+    expect(report.notes?.join("\n")).toContain("--legacy-peer-deps");
+    // Nothing set-up wrote is committed, the lockfile npm made included.
+    expect(report.changedFiles.map((f) => f.path)).toEqual(["index.js"]);
   });
 
   it("a set-up that fails stops the run before any model call, quoting its output", async () => {

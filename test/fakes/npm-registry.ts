@@ -18,6 +18,7 @@ export interface FakePackage {
   /** Files of the package besides package.json, relative to its root. */
   readonly files: Readonly<Record<string, string>>;
   readonly dependencies?: Readonly<Record<string, string>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
   readonly bin?: Readonly<Record<string, string>>;
 }
 
@@ -43,6 +44,7 @@ function pack(pkg: FakePackage): Buffer {
       name: pkg.name,
       version: pkg.version,
       ...(pkg.dependencies === undefined ? {} : { dependencies: pkg.dependencies }),
+      ...(pkg.peerDependencies === undefined ? {} : { peerDependencies: pkg.peerDependencies }),
       ...(pkg.bin === undefined ? {} : { bin: pkg.bin }),
     };
     writeFiles(join(dir, "package"), { ...pkg.files, "package.json": `${JSON.stringify(manifest, null, 2)}\n` });
@@ -77,6 +79,7 @@ export async function startFakeRegistry(
         name,
         version: meta.version,
         ...(meta.dependencies === undefined ? {} : { dependencies: meta.dependencies }),
+        ...(meta.peerDependencies === undefined ? {} : { peerDependencies: meta.peerDependencies }),
         ...(meta.bin === undefined ? {} : { bin: meta.bin }),
         dist: {
           tarball: `${base}${name}/-/${tarballName(name, meta.version)}`,
@@ -188,6 +191,14 @@ export const TAPE_LITE: FakePackage = {
       "",
     ].join("\n"),
   },
+};
+
+/** A tape-lite plugin that declares a peer tape-lite 2 no project here has: npm 7+ refuses it next to tape-lite 1. */
+export const TAPE_LITE_DOTS: FakePackage = {
+  name: "tape-lite-dots",
+  version: "1.0.0",
+  peerDependencies: { "tape-lite": "^2.0.0" },
+  files: { "index.js": "module.exports = () => {};\n" },
 };
 
 /**

@@ -16,9 +16,16 @@ const run = promisify(execFile);
 export const FLAGS_BUGGY = '    else if (value === "false") out[key] = true;';
 export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
 
-/** Async: the registry answering npm runs in this same process. */
-export async function makeTapeRepo(registry: FakeRegistry, options: { bug?: boolean } = {}): Promise<TempRepo> {
+/**
+ * Async: the registry answering npm runs in this same process. `peerConflict` adds a dev dependency whose peer
+ * conflicts with tape-lite 1 (TAPE_LITE_DOTS) and commits no lockfile, as a project that never moved past npm 6.
+ */
+export async function makeTapeRepo(
+  registry: FakeRegistry,
+  options: { bug?: boolean; peerConflict?: boolean } = {},
+): Promise<TempRepo> {
   const planted = options.bug ?? true;
+  const conflict = options.peerConflict ?? false;
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-tape-"));
   const files: Record<string, string> = {
     ".npmrc": `registry=${registry.url}\n`,
@@ -29,7 +36,7 @@ export async function makeTapeRepo(registry: FakeRegistry, options: { bug?: bool
         version: "1.0.0",
         main: "index.js",
         scripts: { test: "tape-lite test/*.js" },
-        devDependencies: { "tape-lite": "^1.0.0" },
+        devDependencies: { "tape-lite": "^1.0.0", ...(conflict ? { "tape-lite-dots": "^1.0.0" } : {}) },
       },
       null,
       2,
@@ -72,10 +79,11 @@ export async function makeTapeRepo(registry: FakeRegistry, options: { bug?: bool
     ].join("\n"),
   };
   writeFiles(dir, files);
-  await run("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, npm_config_cache: join(dir, ".npm-cache") },
-  });
+  if (!conflict)
+    await run("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: dir, npm_config_cache: join(dir, ".npm-cache") },
+    });
   rmSync(join(dir, ".npm-cache"), { recursive: true, force: true });
   git(dir, ["init", "--quiet", "--initial-branch", "main"]);
   git(dir, ["add", "--all"]);

@@ -26,7 +26,10 @@ function scriptedRunner(fail: (request: SandboxRunRequest) => string | undefined
   return { requests, runner: { run, describe: () => Promise.resolve({ sandbox: "none" }) } };
 }
 
-function setupWith(fail: (request: SandboxRunRequest) => string | undefined) {
+function setupWith(
+  fail: (request: SandboxRunRequest) => string | undefined,
+  source: "detected" | "repo-config" = "detected",
+) {
   const { requests, runner } = scriptedRunner(fail);
   const deps = { runner, clock: { now: () => 0 } } as unknown as FixDeps;
   const place = {
@@ -34,7 +37,7 @@ function setupWith(fail: (request: SandboxRunRequest) => string | undefined) {
     environment: { shims: { pnpm: "corepack pnpm" }, path: [], env: { FOO: "1" } },
     cacheDir: undefined,
   } as unknown as RunPlace;
-  const plan = { commands: ["corepack pnpm install", "corepack pnpm exec tap build"], source: "detected" } as const;
+  const plan = { commands: ["corepack pnpm install", "corepack pnpm exec tap build"], source } as const;
   return { requests, run: () => runSetup(deps, place, plan, 60_000) };
 }
 
@@ -69,5 +72,39 @@ describe("runSetup and corepack's registry signatures", () => {
     const { requests, run } = setupWith(() => UNSIGNED_ERROR);
     expect((await run()).status).toBe("failed");
     expect(requests).toHaveLength(2);
+  });
+});
+
+const PEER_CONFLICT =
+  "npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree\nnpm error Could not resolve dependency:";
+const legacy = (request: SandboxRunRequest): boolean => request.env?.["npm_config_legacy_peer_deps"] === "true";
+
+describe("runSetup and npm's peer dependency conflicts", () => {
+  it("installs a detected set-up's conflicting peers as npm 6 did, for this command and the ones after", async () => {
+    const { requests, run } = setupWith((r) => (legacy(r) ? undefined : PEER_CONFLICT));
+    const report = await run();
+    expect(report).toMatchObject({ status: "ok", legacyPeerDeps: true });
+    expect(report.unsignedPackageManager).toBeUndefined();
+    expect(requests.map((r) => [r.command, legacy(r)])).toEqual([
+      ["corepack pnpm install", false],
+      ["corepack pnpm install", true],
+      ["corepack pnpm exec tap build", true],
+    ]);
+  });
+
+  it("answers both refusals in turn when one command meets both", async () => {
+    const { requests, run } = setupWith((r) =>
+      checked(r) ? UNSIGNED_ERROR : legacy(r) ? undefined : `${PEER_CONFLICT}\n`,
+    );
+    expect(await run()).toMatchObject({ status: "ok", unsignedPackageManager: true, legacyPeerDeps: true });
+    expect(requests).toHaveLength(4);
+  });
+
+  it("runs a command the repository gave as written, and fails once", async () => {
+    const { requests, run } = setupWith(() => PEER_CONFLICT, "repo-config");
+    const report = await run();
+    expect(report.status).toBe("failed");
+    expect(report.legacyPeerDeps).toBeUndefined();
+    expect(requests).toHaveLength(1);
   });
 });
