@@ -1,8 +1,9 @@
 /**
  * TAP (tape, node-tap, node:test's default reporter when not on a terminal). Each `not ok` is followed by an indented
  * YAML block (`---` … `...`) with the operator, expected and actual. node:test reports children before their
- * parent, so a `not ok` right after deeper ones is a parent and is skipped; tape names its assertions, so the test's
- * own name comes from the `# name` comment above them.
+ * parent, so a `not ok` right after deeper ones is a parent and is skipped. Assertions (node-tap's, tape's) are
+ * named after the test they are in: node-tap's by the `# Subtest:` names around them (the file first), tape's by
+ * the `# name` comment above them.
  */
 import { indentOf, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
@@ -31,30 +32,101 @@ function diagnostics(lines: readonly string[], from: number, indent: number): st
   return out;
 }
 
+const RESULT = /^(\s*)(not ok|ok) \d+(?:\s+-(?=\s))?\s*(.*?)\s*$/;
+const SUBTEST = /^(\s*)# Subtest: (.*?)\s*$/;
+
+/** A result line and what encloses it. */
+interface Result {
+  readonly at: number;
+  readonly indent: number;
+  readonly ok: boolean;
+  readonly description: string;
+  /** The `# Subtest:` names open around it, outermost first (node-tap: the file first). */
+  readonly parents: readonly string[];
+  /** It closes a `# Subtest:` of its own name (a test, not an assertion inside one). */
+  readonly test: boolean;
+  /** tape: the `# name` comment above it. */
+  readonly comment: string | undefined;
+}
+
+function results(lines: readonly string[]): Result[] {
+  const found: Result[] = [];
+  const open = new Map<number, string>();
+  let comment: string | undefined;
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at]!;
+    const subtest = SUBTEST.exec(line);
+    if (subtest !== null) {
+      const indent = subtest[1]!.length;
+      for (const deeper of [...open.keys()]) if (deeper >= indent) open.delete(deeper);
+      open.set(indent, subtest[2]!);
+      continue;
+    }
+    const named = /^#\s+(.+?)\s*$/.exec(line);
+    if (named?.[1] !== undefined && !SUMMARY_COMMENT.test(line)) comment = named[1];
+    const match = RESULT.exec(line);
+    if (match === null) continue;
+    const indent = match[1]!.length;
+    const description = match[3]!.replace(/\s+#.*$/, "");
+    const test = open.get(indent) === description;
+    if (test) open.delete(indent);
+    const parents = [...open]
+      .filter(([depth]) => depth < indent)
+      .sort(([a], [b]) => a - b)
+      .map(([, name]) => name);
+    found.push({ at, indent, ok: match[2] === "ok", description, parents, test, comment });
+  }
+  return found;
+}
+
+/**
+ * An assertion's name: the subtests around it (node-tap), or tape's test comment, then its message. Assertions
+ * keep their default message ("should be equal") unless given one, so a message that repeats among its test's
+ * assertions gets its place among them (`#2`): each failing assertion keeps a name of its own, the same in every
+ * run of the same tests.
+ */
+function assertionNames(all: readonly Result[], nodeStyle: boolean): Map<Result, string> {
+  const base = (r: Result): string | undefined => {
+    if (r.test) return undefined;
+    if (r.parents.length > 0) return [...r.parents, r.description].join(" › ");
+    const tapeTest = !nodeStyle && r.indent === 0 && r.comment !== undefined && r.comment !== r.description;
+    return tapeTest ? `${r.comment} › ${r.description}` : undefined;
+  };
+  const counts = new Map<string, number>();
+  for (const r of all) {
+    const name = base(r);
+    if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  const names = new Map<Result, string>();
+  for (const r of all) {
+    const name = base(r);
+    if (name === undefined) continue;
+    const place = (seen.get(name) ?? 0) + 1;
+    seen.set(name, place);
+    names.set(r, counts.get(name)! > 1 ? `${name} #${String(place)}` : name);
+  }
+  return names;
+}
+
 export const tap: RunnerFormat = {
   runner: "tap",
   detect: (lines, text) => /^TAP version \d+/m.test(text) || lines.some((l) => NOT_OK.test(l)),
   parse(lines) {
     const failures: FailureBlock[] = [];
     const nodeStyle = lines.some((l) => /^\s*# Subtest:/.test(l));
+    const all = results(lines);
+    const names = assertionNames(all, nodeStyle);
     let previousIndent = -1;
-    let comment: string | undefined;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      const named = /^#\s+(?!Subtest:)(.+?)\s*$/.exec(line);
-      if (named?.[1] !== undefined && !SUMMARY_COMMENT.test(line)) comment = named[1];
-      const match = NOT_OK.exec(line);
-      if (match === null) continue;
-      const indent = match[1]?.length ?? 0;
-      const description = (match[2] ?? "").replace(/\s+#.*$/, "");
+    for (const result of all) {
+      if (result.ok) continue;
+      const { at, indent, description } = result;
       const isParent = previousIndent > indent;
       previousIndent = indent;
-      if (isParent || DIRECTIVE.test(line)) continue;
-      const block = diagnostics(lines, i + 1, indent);
+      if (isParent || DIRECTIVE.test(lines[at]!)) continue;
+      const block = diagnostics(lines, at + 1, indent);
       if (block.some((l) => /failureType:\s*'subtestsFailed'/.test(l))) continue;
-      // tape: "# averages" then "not ok 2 should be equal": the test's name says which; the message says what.
-      const tapeTest = !nodeStyle && indent === 0 && comment !== undefined && comment !== description;
-      const name = tapeTest ? `${comment} › ${description}` : description;
+      const name = names.get(result) ?? description;
       const text = tidyBlock([`not ok ${description}`, ...block]);
       // node:test says where each test is; a file that could not load is a test named after the file.
       const file = block.map((l) => LOCATION.exec(l)?.[1]).find((f) => f !== undefined);

@@ -85,6 +85,7 @@ describe("JavaScript runners", () => {
         'const { mean } = require("./calc.js");',
         'test("averages", (t) => { t.equal(mean([2, 4, 6]), 4, "mean of 2, 4, 6"); t.end(); });',
         'test("adds", (t) => { t.equal(1 + 1, 2); t.end(); });',
+        'test("subtracts", (t) => { t.equal(2 - 1, 1); t.equal(3 - 1, 1); t.end(); });',
         "",
       ].join("\n"),
     });
@@ -92,7 +93,11 @@ describe("JavaScript runners", () => {
       NODE_PATH: projectModules,
     });
     const { failures } = parseFailures(out, dir);
-    expect(failures.map((f) => f.name)).toEqual(["averages › mean of 2, 4, 6"]);
+    // tape's default message repeats: the failing assertion is named by its place among its test's.
+    expect(failures.map((f) => f.name)).toEqual([
+      "averages › mean of 2, 4, 6",
+      "subtracts › should be strictly equal #2",
+    ]);
     expect(failures[0]!.text).toMatch(/expected: 4\n\s*actual:\s+6/);
     expect(failures[0]!.text).toContain("test.js:3:");
   });

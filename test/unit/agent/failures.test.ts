@@ -73,6 +73,21 @@ describe("parseFailures on TAP", () => {
   });
 });
 
+describe("parseFailures on node-tap", () => {
+  it("names an assertion by the subtests around it, and a repeated default message by its place", () => {
+    const { runners, failures } = parseFailures(fixture("node-tap.txt"));
+    expect(runners).toEqual(["tap"]);
+    // The second "should be equal" passed: the third keeps its own place.
+    expect(failures.map((f) => f.name)).toEqual([
+      "test/calc.js › should be equal #1",
+      "test/calc.js › should be equal #3",
+      "test/calc.js › parse › reads --flag=false as false",
+    ]);
+    expect(failures[0]!.text).toContain("+3");
+    expect(failures[1]!.text).toContain("+6");
+  });
+});
+
 describe("parseFailures in general", () => {
   it("finds nothing in output it does not know, and caps the list", () => {
     expect(parseFailures("Build failed\nerror: something\n3 tests failed\n").failures).toEqual([]);
