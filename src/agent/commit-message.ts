@@ -11,11 +11,13 @@ import type { Identity } from "./types.js";
 export const MAX_SUBJECT_LENGTH = 72;
 
 const TYPES = ["feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert"] as const;
-const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\([a-z0-9][a-z0-9._/-]*\\))?!?: \\S.*$`);
+/** A scope names code as the project does: `parser`, `isTaxID`, `core/http`. */
+const SCOPE = "[A-Za-z0-9][A-Za-z0-9._/-]*";
+const SUBJECT = new RegExp(`^(${TYPES.join("|")})(\\(${SCOPE}\\))?!?: \\S.*$`);
 /** A label at the start of a request, as projects name an area in titles: `devtools: …`, `Headers: …`. */
 const LABEL = /^([A-Za-z][\w.-]{0,19}): (?=\S)/;
 /** A Conventional-Commits head at the start of a request: its type, and its scope if any. */
-const WRITTEN_HEAD = new RegExp(`^(${TYPES.join("|")})(?:\\(([a-z0-9][a-z0-9._/-]*)\\))?!?: (?=\\S)`, "i");
+const WRITTEN_HEAD = new RegExp(`^(${TYPES.join("|")})(?:\\((${SCOPE})\\))?!?: (?=\\S)`, "i");
 
 /** Who the app is when its identity cannot be read: GitHub's name for an app called patchsmith. */
 export const FALLBACK_APP: AppIdentity = { slug: "patchsmith", botLogin: "patchsmith[bot]", botUserId: null };
@@ -122,13 +124,13 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
     .replace(/\s+/g, " ")
     .replace(/[.!\s]+$/, "")
     .trim();
-  // A request written as a subject (`fix(persist): …`) keeps its type and scope; one that opens with the scope's
-  // own label (`devtools: …`) does not say it twice.
+  // A request written as a subject (`fix(isTaxID): …`) keeps its type and its scope as written; one that opens
+  // with the scope's own label (`devtools: …`) does not say it twice.
   const written = WRITTEN_HEAD.exec(text);
   const label = written === null ? LABEL.exec(text) : null;
   const type = written?.[1]?.toLowerCase() ?? commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
   const fromPaths = commitScope(paths);
-  const scope = written?.[2]?.toLowerCase() ?? fromPaths ?? label?.[1]?.toLowerCase();
+  const scope = written?.[2] ?? fromPaths ?? label?.[1]?.toLowerCase();
   if (written !== null) text = text.slice(written[0].length);
   else if (label !== null && label[1]!.toLowerCase() === scope) text = text.slice(label[0].length);
   const head = `${type}${scope === undefined ? "" : `(${scope})`}: `;

@@ -387,6 +387,7 @@ describe("commit subjects", () => {
       subject: "fix(parser): handle empty input",
     });
     expect(validateSubject("feat!: drop node 18").ok).toBe(true);
+    expect(validateSubject("fix(isTaxID): correct the dk-DK century").ok).toBe(true);
     expect(validateSubject("Fixed stuff").ok).toBe(false);
     expect(validateSubject(`fix: ${"x".repeat(70)}`).ok).toBe(false);
     expect(validateSubject("fix: run /fix again").ok).toBe(false);
@@ -410,8 +411,8 @@ describe("commit subjects", () => {
     expect(fallbackSubject("devtools: support the Firefox stack", ["src/middleware/devtools.ts"])).toBe(
       "feat(devtools): support the Firefox stack",
     );
-    expect(fallbackSubject("fix(Persist): clearStorage must win", ["src/middleware/persist.ts"])).toBe(
-      "fix(persist): clearStorage must win",
+    expect(fallbackSubject("Fix(isTaxID): correct the dk-DK century", ["src/lib/isTaxID.js"])).toBe(
+      "fix(isTaxID): correct the dk-DK century",
     );
     expect(fallbackSubject("perf: cache the keys", ["src/a/keys.ts"])).toBe("perf(keys): cache the keys");
     // Without a scope from the paths, the label is the scope.
