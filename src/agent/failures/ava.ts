@@ -1,10 +1,37 @@
 /**
  * AVA: `✘ [fail]: name` lines name the failures (AVA 4 and later; AVA 3 writes `✖ name`, with a duration when slow);
  * the details follow after a rule, each under the test's name on a line of its own (the file and line, the code,
- * the difference).
+ * the difference). A test file that throws is `Uncaught exception in test/x.js` with the error under it; when that
+ * is Node's report of a module that could not load, none of the file's tests ran, while AVA went on with the others.
  */
-import { tidyBlock } from "./lines.js";
+import { loadError } from "./load-error.js";
+import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
+
+const UNCAUGHT = /^\s*Uncaught exception in (\S+)\s*$/;
+/** Where an uncaught exception's report ends: AVA's line about the file's process, or a rule. */
+const UNCAUGHT_END = /^\s*(?:✘ .* exited with a non-zero exit code|─+\s*$)/;
+/** The first line of a failure's details: the file and line of the assertion. */
+const DETAIL_FILE = /^\s*(\S+\.[cm]?[jt]sx?):\d+\s*$/;
+
+/** The test files that threw: those that could not load (none of their tests ran), and those that threw later. */
+function uncaught(lines: readonly string[]): FailureBlock[] {
+  const failures: FailureBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const file = UNCAUGHT.exec(lines[i]!)?.[1];
+    if (file === undefined) continue;
+    let end = i + 1;
+    while (end < lines.length && !UNCAUGHT_END.test(lines[end]!) && !UNCAUGHT.test(lines[end]!)) end++;
+    const report = lines.slice(i + 1, end);
+    const text = tidyBlock([lines[i]!.trim(), ...report.filter((l) => l.trim() !== "")]);
+    failures.push(
+      loadError(report).length > 0
+        ? { name: failedToRun(file), text, file, notRun: true }
+        : { name: `${file} (uncaught exception)`, text, file },
+    );
+  }
+  return failures;
+}
 
 const FAILED = /^\s*✘ \[fail\]: (.+?)(?:\s+Error thrown in test)?\s*$/;
 const FAILED_V3 = /^\s*✖ (.+?)(?:\s+Error thrown in test)?(?:\s+\(\d+m?s\))?\s*$/;
@@ -22,7 +49,9 @@ function failedNames(lines: readonly string[]): string[] {
 
 export const ava: RunnerFormat = {
   runner: "ava",
-  detect: (lines) => failedNames(lines).length > 0,
+  detect: (lines) =>
+    failedNames(lines).length > 0 ||
+    (lines.some((l) => UNCAUGHT.test(l)) && lines.some((l) => /^\s*\d+ uncaught exceptions?\s*$/.test(l))),
   parse(lines) {
     const names = failedNames(lines);
     const heading = (line: string): string | undefined =>
@@ -41,8 +70,9 @@ export const ava: RunnerFormat = {
           block.push(lines[j]!);
         }
       }
-      failures.push({ name, text: tidyBlock([`✘ ${name}`, ...block]) });
+      const file = DETAIL_FILE.exec(block.find((l) => l.trim() !== "") ?? "")?.[1];
+      failures.push({ name, text: tidyBlock([`✘ ${name}`, ...block]), ...(file === undefined ? {} : { file }) });
     }
-    return failures;
+    return [...failures, ...uncaught(lines)];
   },
 };

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
 import { summarizeTestRun } from "../../../src/agent/test-output.js";
 import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
+import { compareTests } from "../../../src/agent/verdict.js";
 
 const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, "../../fixtures/runners", name), "utf8");
@@ -70,6 +71,34 @@ describe("parseFailures on TAP", () => {
     const { failures } = parseFailures(tap);
     expect(failures.map((f) => f.name)).toEqual(["fails here", "inner fails", "later top-level failure"]);
     expect(failures[0]!.text).toBe("not ok fails here\nerror: '1 == 2'");
+  });
+});
+
+describe("parseFailures on AVA with a test file that cannot load", () => {
+  const run = (file: string) =>
+    summarizeTestRun({
+      command: "npm test",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output: fixture(file),
+      droppedBytes: 0,
+      durationMs: 5,
+    });
+  it("names the file that did not load apart, and gives each failure its file", () => {
+    const { failures } = parseFailures(fixture("ava-load-before.txt"));
+    expect(failures.map((f) => [f.name, f.file, f.notRun === true])).toEqual([
+      ["mean › averages", "test/mean.js", false],
+      ["test/median.js (failed to run)", "test/median.js", true],
+    ]);
+    expect(failures[1]!.text).toContain("does not provide an export named 'median'");
+  });
+  it("does not count the tests of that file, failing once it loads, as new failures", () => {
+    expect(compareTests(run("ava-load-before.txt"), run("ava-load-after.txt"))).toEqual({
+      verdict: "no-worse",
+      stillFailing: ["mean › averages"],
+      notRunBefore: ["median › takes the median"],
+    });
   });
 });
 
