@@ -41,9 +41,34 @@ const NOT_A_TEST =
 /** AVA 3's closing count, which tells its ✖ lines from node:test's (that one closes with `ℹ tests N`). */
 const SUMMARY_V3 = /^\s*\d+ (?:tests? failed|known failures?|uncaught exceptions?|unhandled rejections?)\s*$/;
 
+/** The lines of the failures' details (after the first rule), among which each failure's title stands alone. */
+function detailLines(lines: readonly string[]): string[] {
+  const from = lines.findIndex((l) => /^\s*─+\s*$/.test(l));
+  return from < 0
+    ? []
+    : lines
+        .slice(from + 1)
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
+}
+
+/**
+ * AVA 4+ writes the error's message after a failed test's title on its summary line (`✘ [fail]: title Rejected
+ * promise returned by test`, or the assertion's own message), and the title alone above its details: a summary
+ * name that is a title followed by more words is that title.
+ */
+function titleOf(name: string, titles: readonly string[]): string {
+  const found = titles.filter((t) => name === t || name.startsWith(`${t} `));
+  return found.length === 0 ? name : found.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
 function failedNames(lines: readonly string[]): string[] {
   const names = lines.map((l) => FAILED.exec(l)?.[1]).filter((n): n is string => n !== undefined);
-  if (names.length > 0 || !lines.some((l) => SUMMARY_V3.test(l))) return names;
+  if (names.length > 0) {
+    const titles = detailLines(lines);
+    return names.map((name) => titleOf(name, titles));
+  }
+  if (!lines.some((l) => SUMMARY_V3.test(l))) return names;
   return lines.map((l) => FAILED_V3.exec(l)?.[1]).filter((n): n is string => n !== undefined && !NOT_A_TEST.test(n));
 }
 

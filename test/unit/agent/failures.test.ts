@@ -74,6 +74,17 @@ describe("parseFailures on TAP", () => {
   });
 });
 
+describe("parseFailures on AVA's summary lines, which carry the error's message after the title", () => {
+  it("names each failure by its title alone, as its details do", () => {
+    const { failures } = parseFailures(fixture("ava-messages.txt"));
+    expect(failures.map((f) => [f.name, f.file])).toEqual([
+      ["averages", "test/calc.js"],
+      ["loads a config", undefined],
+    ]);
+    expect(failures[1]!.text).toContain("cannot load config");
+  });
+});
+
 describe("parseFailures on AVA with a test file that cannot load", () => {
   const run = (file: string) =>
     summarizeTestRun({
