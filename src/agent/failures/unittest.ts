@@ -1,12 +1,17 @@
 /**
  * unittest: each failure is a `=====` rule, `FAIL: test_y (tests.test_a.TestX.test_y)` (3.11+; older Pythons put
- * only the class in the parentheses), a `-----` rule and the traceback, up to the next rule.
+ * only the class in the parentheses), a `-----` rule and the traceback, up to the next rule. A test module that
+ * could not be imported is an ERROR of `unittest.loader._FailedTest`: none of its tests ran, while the other
+ * modules' did. Each failure's file is the first test file in its traceback.
  */
-import { tidyBlock } from "./lines.js";
+import { isTestPath } from "../test-paths.js";
+import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const HEADING = /^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)/;
 const RULE = /^(?:={20,}|-{20,})$/;
+/** A traceback frame in the repository (made relative to it): `File "tests/test_a.py", line 6, in test_y`. */
+const FRAME = /^\s*File "([^"/][^"]*)", line \d+, in /;
 
 export const unittest: RunnerFormat = {
   runner: "unittest",
@@ -21,7 +26,11 @@ export const unittest: RunnerFormat = {
       if (RULE.test(lines[j] ?? "")) j++;
       const block: string[] = [];
       for (; j < lines.length && !RULE.test(lines[j]!); j++) block.push(lines[j]!);
-      failures.push({ name, text: tidyBlock([lines[i]!, ...block]) });
+      const file = block.map((l) => FRAME.exec(l)?.[1]).find((f) => f !== undefined && isTestPath(f));
+      const text = tidyBlock([lines[i]!, ...block]);
+      if (match[2].startsWith("unittest.loader._FailedTest") && file !== undefined)
+        failures.push({ name: failedToRun(file), text, file, notRun: true });
+      else failures.push({ name, text, ...(file === undefined ? {} : { file }) });
     }
     return failures;
   },

@@ -242,6 +242,27 @@ describe("Python and Rust runners", () => {
     expect(failures[0]!.text).toContain('File "tests/test_calc.py", line 6');
   });
 
+  it("unittest with a test module it cannot import: that module did not run, the others' tests say where they are", async () => {
+    const dir = project("unittest-import", {
+      ...pythonFiles,
+      "tests/test_median.py": [
+        "import unittest",
+        "from calc import median",
+        "",
+        "class MedianTest(unittest.TestCase):",
+        "    def test_median(self):",
+        "        self.assertEqual(median([1, 3, 2]), 2)",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    const failures = parseFailures(out, dir).failures.map((f) => [f.name, f.file, f.notRun === true]);
+    expect(failures).toEqual([
+      ["tests/test_median.py (failed to run)", "tests/test_median.py", true],
+      ["tests.test_calc.CalcTest.test_mean", "tests/test_calc.py", false],
+    ]);
+  });
+
   it("pytest, where it is installed", async (context) => {
     if (!(await available("python3", ["-m", "pytest", "--version"]))) context.skip();
     const dir = project("pytest", pythonFiles);
