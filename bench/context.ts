@@ -113,15 +113,23 @@ function unrelatedFailures(paths: readonly string[], item: ContextCase): Failure
   }));
 }
 
-/** A failure in each test file the fix changed, at the first line it changed there, as a runner's frame names it. */
+/**
+ * A failure in each test file the fix changed, at the first line it changed there, as a runner's frame names it,
+ * with the first lines the fix wrote there as the runner's code frame (what a failing test's output shows of it).
+ */
 async function failuresOf(checkout: string, item: ContextCase): Promise<FailureBlock[]> {
   const failures: FailureBlock[] = [];
   for (const file of item.failingTests) {
     const diff = await git(checkout, ["diff", "--unified=0", `${item.sha}^`, item.sha, "--", file]);
     const line = /^@@ -(\d+)/m.exec(diff)?.[1] ?? "1";
+    const frame = diff
+      .split("\n")
+      .filter((l) => l.startsWith("+") && !l.startsWith("+++"))
+      .slice(0, 3)
+      .map((l) => `  > ${l.slice(1).trim()}`);
     failures.push({
       name: `${file} (changed by the fix)`,
-      text: `Error: failed\n    at Context.<anonymous> (${file}:${line}:1)`,
+      text: ["Error: failed", ...frame, `    at Context.<anonymous> (${file}:${line}:1)`].join("\n"),
     });
   }
   return failures;

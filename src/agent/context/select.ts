@@ -26,6 +26,13 @@ import { mentionedLocations, type Location } from "./traces.js";
 const RELATIVE_SCORE = 0.3;
 const MAX_SOURCES = 6;
 const MAX_TESTS = 2;
+/**
+ * How many failing tests (and code their frames point into) are shown before the ranked sources, at least: all of
+ * those whose failures share the most of the request's words, then the next ones up to this many. The rest come
+ * after the sources: when a repository has tests that fail whatever the request (offline, a time zone, a
+ * platform), they must not crowd out the code it is about.
+ */
+const FAILING_FIRST = 3;
 /** A test or a document bigger than this is shown as an excerpt: it is there to show usage, not to be edited. */
 const WHOLE_EXAMPLE_CHARS = 12_000;
 /** The most relevant sources may go past the budget to be shown whole, each up to this size. */
@@ -115,9 +122,32 @@ export function blamedBy(statement: string, failureText: string): boolean {
   });
 }
 
+/**
+ * The places the failures point at, each once (its first line), those whose failures share the most of the request's
+ * words first, then in the order the runner reported them.
+ */
+export function rankedFailureLocations(
+  failures: readonly FailureBlock[],
+  resolve: (raw: string) => string | undefined,
+  terms: readonly string[],
+): { location: Location; score: number }[] {
+  const found = new Map<string, { location: Location; score: number; order: number }>();
+  for (const failure of failures) {
+    const text = `${failure.name}\n${failure.text}`;
+    const lower = text.toLowerCase();
+    const score = terms.filter((term) => lower.includes(term)).length;
+    for (const location of mentionedLocations(text, resolve)) {
+      const seen = found.get(location.path);
+      if (seen === undefined) found.set(location.path, { location, score, order: found.size });
+      else seen.score = Math.max(seen.score, score);
+    }
+  }
+  return [...found.values()].sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
 function plan(
   ranking: Ranking,
-  failing: readonly Location[],
+  failing: readonly { location: Location; score: number }[],
   failureText: string,
   contents: ReadonlyMap<string, string>,
 ): Wanted[] {
@@ -141,7 +171,7 @@ function plan(
     });
   }
   const scored = new Set(relevance.sources.map((s) => s.path));
-  for (const { path, line } of failing) {
+  const addFailing = ({ path, line }: Location, withImports: boolean): void => {
     // A failure's frames may point into the code (where an error was thrown): that is code to read, not a test.
     const test = isTestPath(path);
     add({
@@ -150,6 +180,7 @@ function plan(
       example: test,
       ...(line === undefined ? {} : { range: { start: line, end: line } }),
     });
+    if (!withImports) return;
     const content = contents.get(path);
     const imports = content === undefined ? [] : importStatementsOf(path, content, ranking.imports);
     const blamed = new Set(imports.filter((i) => blamedBy(i.statement, failureText)).map((i) => i.path));
@@ -162,7 +193,10 @@ function plan(
     for (const source of imported.sort((a, b) => rank(b) - rank(a)).slice(0, 3)) {
       add({ path: source, why: "imported", detail: `by ${path}`, example: false });
     }
-  }
+  };
+  const best = failing[0]?.score ?? 0;
+  const first = Math.max(FAILING_FIRST, failing.filter((f) => f.score === best).length);
+  for (const { location } of failing.slice(0, first)) addFailing(location, true);
   const top = relevance.sources[0]?.score ?? 0;
   relevance.sources
     .filter((s, i) => i < MAX_SOURCES && s.score >= top * RELATIVE_SCORE)
@@ -195,6 +229,7 @@ function plan(
       });
     }
   }
+  for (const { location } of failing.slice(first)) addFailing(location, false);
   for (const test of relevance.tests.slice(0, MAX_TESTS)) {
     add({
       path: test.path,
@@ -212,9 +247,9 @@ export async function selectContext(
 ): Promise<GatheredContext> {
   const { input } = ranking;
   const failureText = failures.map((f) => `${f.name}\n${f.text}`).join("\n");
-  const failing = mentionedLocations(failureText, ranking.resolve);
+  const failing = rankedFailureLocations(failures, ranking.resolve, ranking.terms);
   const contents = new Map(ranking.contents);
-  const unread = failing.map((l) => l.path).filter((p) => !contents.has(p));
+  const unread = failing.map((f) => f.location.path).filter((p) => !contents.has(p));
   for (const [path, content] of await input.read(unread)) contents.set(path, content);
   const wanted = plan(ranking, failing, failureText, contents);
   for (const [path, content] of await input.read(wanted.map((w) => w.path).filter((p) => !contents.has(p)))) {

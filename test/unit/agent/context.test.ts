@@ -410,6 +410,38 @@ describe("context gathering", () => {
     }
   });
 
+  it("shows the failing tests the request is about first, and tests that fail whatever it says after its code", async () => {
+    const offline = ["fetch", "proxy", "retry", "socket"];
+    const input = memoryInput({
+      "src/format.js": "export function formatOffset(minutes, basic) { return '+05:30'; }\n",
+      ...Object.fromEntries(offline.map((n) => [`src/${n}.js`, `export function ${n}() {}\n`])),
+      ...Object.fromEntries(
+        offline.map((n) => [`test/${n}.test.js`, `import { ${n} } from "../src/${n}.js";\ntest("${n}s", () => {});\n`]),
+      ),
+      "test/format.test.js": 'import { formatOffset } from "../src/format.js";\ntest("basic offset", () => {});\n',
+    });
+    const failures = [
+      ...offline.map((n) => ({
+        name: `${n}s over the network`,
+        text: `Error: getaddrinfo EAI_AGAIN example.org\n    at test/${n}.test.js:2:1`,
+      })),
+      {
+        name: "formats the offset without a colon in the basic format",
+        text: "Expected: '+0530'\nReceived: '+05:30'\n    at test/format.test.js:2:1",
+      },
+    ];
+    const context = await gatherContext(
+      { ...input, instruction: "Fix the offset formatting for the basic format" },
+      failures,
+    );
+    const order = context.files.map((f) => f.path);
+    expect(order.slice(0, 2)).toEqual(["test/format.test.js", "src/format.js"]);
+    // Two of the four offline tests come before the code, the other two after it.
+    expect(order.indexOf("src/format.js")).toBeLessThan(order.indexOf("test/retry.test.js"));
+    expect(order.indexOf("src/format.js")).toBeLessThan(order.indexOf("test/socket.test.js"));
+    expect(order).toContain("test/fetch.test.js");
+  });
+
   it("shows a window around the focus lines of a big file", async () => {
     const big = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`).join("\n");
     const context = await gatherContext(
