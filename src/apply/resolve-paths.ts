@@ -1,6 +1,7 @@
 /**
  * A path the reply names that no file has, read as the one known file it can only mean (pure): models write a
- * file's bare name (`response.js`), or put the repository's folder or a diff's `a/` before its path. Only edits of
+ * file's bare name (`response.js`), put the repository's folder or a diff's `a/` before its path, or write it in
+ * another case. Only edits of
  * an existing file's lines move so, and only to a sole candidate, where they must still be found; a deletion, a
  * rename or a new file keeps its path, and several candidates are named in the failure instead.
  */
@@ -15,13 +16,25 @@ function pathOf(item: ParsedItem): string | undefined {
   return normal.ok ? normal.path : undefined;
 }
 
-/** Known paths that `path` may stand for: one ending with it, or one it ends with, at a folder boundary. */
+/** Known paths whose key ends with `path`'s key, or is its end, at a folder boundary (or equals it). */
+function candidatesBy(path: string, known: readonly string[], key: (p: string) => string): string[] {
+  const wanted = key(path);
+  return known.filter((candidate) => {
+    if (candidate === path) return false;
+    const own = key(candidate);
+    return own === wanted || own.endsWith(`/${wanted}`) || wanted.endsWith(`/${own}`);
+  });
+}
+
+/**
+ * Known paths that `path` may stand for: one ending with it, or one it ends with, at a folder boundary; when none
+ * does, the same in any case (`src/parser.ts` for `src/Parser.ts`, as a case-insensitive file system lets a model
+ * write it).
+ */
 export function pathCandidates(path: string, known: Iterable<string>): string[] {
-  const found: string[] = [];
-  for (const candidate of known) {
-    if (candidate !== path && (candidate.endsWith(`/${path}`) || path.endsWith(`/${candidate}`))) found.push(candidate);
-  }
-  return found.sort();
+  const list = [...known];
+  const exact = candidatesBy(path, list, (p) => p);
+  return (exact.length > 0 ? exact : candidatesBy(path, list, (p) => p.toLowerCase())).sort();
 }
 
 /** An edit of lines it quotes from an existing file. */

@@ -22,6 +22,8 @@ describe("a path no file has, read as the one known file it can only mean", () =
     ["a bare file name", "response.js"],
     ["the repository's folder before the path", "express/lib/response.js"],
     ["a diff's a/ before the path", "a/lib/response.js"],
+    ["the path in another case, as a case-insensitive file system lets it be written", "lib/Response.js"],
+    ["a bare file name in another case", "RESPONSE.JS"],
   ])("%s: the edit lands in that file", async (_, path) => {
     const result = await planReply(searchReplace(path), read, { partial: true, knownPaths: known });
     expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "lib/response.js"]]);
@@ -82,5 +84,11 @@ describe("candidates", () => {
     expect(pathCandidates("response.js", paths)).toEqual(["lib/response.js", "src/lib/response.js"]);
     expect(pathCandidates("pkg/lib/response.js", paths)).toEqual(["lib/response.js"]);
     expect(pathCandidates("lib/response.js", paths)).toEqual(["src/lib/response.js"]);
+  });
+  it("in another case only when none matches in its own", () => {
+    const paths = ["src/Parser.ts", "lib/parser.ts", "test/Parser.test.ts"];
+    expect(pathCandidates("src/parser.ts", paths)).toEqual(["src/Parser.ts"]);
+    expect(pathCandidates("parser.ts", paths)).toEqual(["lib/parser.ts"]);
+    expect(pathCandidates("PARSER.ts", paths)).toEqual(["lib/parser.ts", "src/Parser.ts"]);
   });
 });
