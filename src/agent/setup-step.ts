@@ -62,8 +62,8 @@ const RELAXATIONS: readonly Relaxation[] = [
     detectedOnly: false,
   },
   {
-    // npm 7+ refusing a tree whose peer dependencies conflict (ERESOLVE), which npm 6 installed: projects without a
-    // lockfile that never moved on install with `--legacy-peer-deps` in their own CI, as npm's message suggests.
+    // npm 7+ refusing a tree whose peer dependencies conflict (ERESOLVE), which npm 6 installed: common in projects
+    // without a lockfile whose own CI installs with `--legacy-peer-deps`, the switch npm's message suggests.
     name: "legacyPeerDeps",
     failure: /^npm (?:error|ERR!) code ERESOLVE$/m,
     env: { npm_config_legacy_peer_deps: "true" },

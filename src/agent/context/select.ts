@@ -1,7 +1,8 @@
 /**
  * The second stage of the context, once the baseline has run: the files the first prompt shows, in this order —
  * the lines under review, the files the request names, the files its stack traces point at, the failing tests with
- * the sources they import, the most relevant sources, then a test or two that show how the code is called. A file
+ * the sources they import (those whose failures share the request's words first, up to three past them), the most
+ * relevant sources, the other failing tests, then a test or two that show how the code is called. A file
  * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line, where the
  * request's words are densest), or listed as omitted. The two most relevant sources are shown whole even past the
  * budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
@@ -16,11 +17,12 @@ import {
   type ContextReason,
   type GatheredContext,
 } from "./types.js";
+import { blamedBy, rankedFailureLocations } from "./failing.js";
 import { importStatementsOf } from "./imports.js";
 import type { Ranking } from "./rank.js";
 import { sourceKey, subjectKeys } from "./relevance.js";
 import { buildRepoMap } from "./repo-map.js";
-import { mentionedLocations, type Location } from "./traces.js";
+import type { Location } from "./traces.js";
 
 /** Sources are shown while their score is at least this share of the best one's, and at most this many. */
 const RELATIVE_SCORE = 0.3;
@@ -101,48 +103,6 @@ function implementationOf(path: string, paths: readonly string[]): string | unde
   if (!DECLARATION.test(path)) return undefined;
   const stem = path.replace(DECLARATION, "");
   return [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"].map((ext) => stem + ext).find((p) => paths.includes(p));
-}
-
-/** Words of an import statement that name nothing imported. */
-const IMPORT_WORDS = new Set(["import", "export", "from", "require", "const", "let", "var", "type", "default"]);
-
-/**
- * Whether a failure's text names what an import statement takes: its specifier (`'../src/utils/is.js' does not
- * provide an export named …`) or one of its names (`isSameProtocol is not a function`). That source is what the
- * failure is about, whatever the request's words say.
- */
-export function blamedBy(statement: string, failureText: string): boolean {
-  const specifier = /['"]([^'"\n]+)['"]/.exec(statement)?.[1];
-  if (specifier !== undefined && failureText.includes(specifier)) return true;
-  const names = statement.replace(/['"][^'"\n]*['"]/g, " ").match(/[A-Za-z_$][\w$]{2,}/g) ?? [];
-  return names.some((name) => {
-    if (IMPORT_WORDS.has(name)) return false;
-    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
-    return word.test(failureText);
-  });
-}
-
-/**
- * The places the failures point at, each once (its first line), those whose failures share the most of the request's
- * words first, then in the order the runner reported them.
- */
-export function rankedFailureLocations(
-  failures: readonly FailureBlock[],
-  resolve: (raw: string) => string | undefined,
-  terms: readonly string[],
-): { location: Location; score: number }[] {
-  const found = new Map<string, { location: Location; score: number; order: number }>();
-  for (const failure of failures) {
-    const text = `${failure.name}\n${failure.text}`;
-    const lower = text.toLowerCase();
-    const score = terms.filter((term) => lower.includes(term)).length;
-    for (const location of mentionedLocations(text, resolve)) {
-      const seen = found.get(location.path);
-      if (seen === undefined) found.set(location.path, { location, score, order: found.size });
-      else seen.score = Math.max(seen.score, score);
-    }
-  }
-  return [...found.values()].sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
 function plan(

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rankFiles } from "../../../src/agent/context/bm25.js";
 import { isCodePath } from "../../../src/agent/context/files.js";
 import { importStatementsOf, importsOf } from "../../../src/agent/context/imports.js";
-import { blamedBy } from "../../../src/agent/context/select.js";
+import { blamedBy } from "../../../src/agent/context/failing.js";
 import { relevance } from "../../../src/agent/context/relevance.js";
 import { queryTerms, stem } from "../../../src/agent/context/terms.js";
 import { createPathResolver, mentionedLocations } from "../../../src/agent/context/traces.js";
