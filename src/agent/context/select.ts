@@ -4,8 +4,8 @@
  * the sources they import (those whose failures share the request's words first, up to three past them), the most
  * relevant sources, the other failing tests, then a test or two that show how the code is called. A file
  * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line, where the
- * request's words are densest), or listed as omitted. The two most relevant sources are shown whole even past the
- * budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
+ * request's words are densest), or listed as omitted. The three most relevant sources are shown whole even past
+ * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
  */
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
@@ -37,8 +37,14 @@ const MAX_TESTS = 2;
 const FAILING_FIRST = 3;
 /** A test or a document bigger than this is shown as an excerpt: it is there to show usage, not to be edited. */
 const WHOLE_EXAMPLE_CHARS = 12_000;
-/** The most relevant sources may go past the budget to be shown whole, each up to this size. */
-const TOP_SOURCES = 2;
+/**
+ * The most relevant sources may go past the budget to be shown whole, each up to this size. Three rather than two:
+ * on the context bench (230 fix commits) 93.0 % of cases had every gold file in full against 91.7 %, and 98.5 %
+ * against 96.2 % after a red baseline, for a median prompt 1 % longer (p90 +13 %).
+ */
+const TOP_SOURCES = 3;
+/** How many entry files stand in for code when nothing matched the request's words. */
+const ENTRY_FILES = 2;
 const TOP_SOURCE_CHARS = 160_000;
 const MARGIN = 60;
 /** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
@@ -179,7 +185,7 @@ function plan(
   if (!wanted.some((w) => !w.example && !DECLARATION.test(w.path))) {
     // Nothing points at any code (a request in words the code does not use: "fix the regression with numbers"):
     // the project's entry files, the code a request about its behaviour most often means.
-    for (const path of entryFiles(input.paths).slice(0, TOP_SOURCES)) {
+    for (const path of entryFiles(input.paths).slice(0, ENTRY_FILES)) {
       add({
         path,
         why: "ranked",

@@ -257,7 +257,7 @@ describe("context gathering", () => {
     expect(context.files[2]!.content).toContain("function tokenize(last)");
     expect(context.repoMap.text).toContain("src/lexer.ts:\n  1: export function tokenize()");
 
-    // Over budget: the two most relevant sources are still shown whole when they are not huge; the rest is listed.
+    // Over budget: the most relevant sources are still shown whole when they are not huge; the rest is listed.
     const tiny = await gatherContext({ ...input, fileTokens: 30 });
     expect(tiny.files.map((f) => f.path)).toEqual(["src/parser.ts", "src/lexer.ts"]);
     expect(tiny.omitted).toEqual(["src/big.ts"]);
