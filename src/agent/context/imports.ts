@@ -149,7 +149,8 @@ function lineAround(content: string, index: number): string {
  */
 export function importStatementsOf(path: string, content: string, context: ImportContext): Import[] {
   const found: Import[] = [];
-  const bare = (paths: readonly string[], statement = ""): Import[] => paths.map((p) => ({ path: p, statement }));
+  // Go and Rust imports are followed by module, not by the names they take.
+  const bare = (paths: readonly string[]): Import[] => paths.map((p) => ({ path: p, statement: "" }));
   if (/\.(?:[cm]?[jt]sx?)$/.test(path)) {
     for (const [n, pattern] of JS_SPECIFIERS.entries()) {
       for (const match of content.matchAll(pattern)) {

@@ -8,9 +8,13 @@ import { loadError } from "./load-error.js";
 import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
+/** The rule AVA draws before the failures' details and between them. */
+const RULE = /^\s*─+\s*$/;
 const UNCAUGHT = /^\s*Uncaught exception in (\S+)\s*$/;
+const UNCAUGHT_COUNT = /^\s*\d+ uncaught exceptions?\s*$/;
 /** Where an uncaught exception's report ends: AVA's line about the file's process, or a rule. */
-const UNCAUGHT_END = /^\s*(?:✘ .* exited with a non-zero exit code|─+\s*$)/;
+const endsUncaughtReport = (line: string): boolean =>
+  RULE.test(line) || /^\s*✘ .* exited with a non-zero exit code/.test(line);
 /** The first line of a failure's details: the file and line of the assertion. */
 const DETAIL_FILE = /^\s*(\S+\.[cm]?[jt]sx?):\d+\s*$/;
 
@@ -21,7 +25,7 @@ function uncaught(lines: readonly string[]): FailureBlock[] {
     const file = UNCAUGHT.exec(lines[i]!)?.[1];
     if (file === undefined) continue;
     let end = i + 1;
-    while (end < lines.length && !UNCAUGHT_END.test(lines[end]!) && !UNCAUGHT.test(lines[end]!)) end++;
+    while (end < lines.length && !endsUncaughtReport(lines[end]!) && !UNCAUGHT.test(lines[end]!)) end++;
     const report = lines.slice(i + 1, end);
     const text = tidyBlock([lines[i]!.trim(), ...report.filter((l) => l.trim() !== "")]);
     failures.push(
@@ -43,7 +47,7 @@ const SUMMARY_V3 = /^\s*\d+ (?:tests? failed|known failures?|uncaught exceptions
 
 /** The lines of the failures' details (after the first rule), among which each failure's title stands alone. */
 function detailLines(lines: readonly string[]): string[] {
-  const from = lines.findIndex((l) => /^\s*─+\s*$/.test(l));
+  const from = lines.findIndex((l) => RULE.test(l));
   return from < 0
     ? []
     : lines
@@ -75,23 +79,18 @@ function failedNames(lines: readonly string[]): string[] {
 export const ava: RunnerFormat = {
   runner: "ava",
   detect: (lines) =>
-    failedNames(lines).length > 0 ||
-    (lines.some((l) => UNCAUGHT.test(l)) && lines.some((l) => /^\s*\d+ uncaught exceptions?\s*$/.test(l))),
+    failedNames(lines).length > 0 || (lines.some((l) => UNCAUGHT.test(l)) && lines.some((l) => UNCAUGHT_COUNT.test(l))),
   parse(lines) {
     const names = failedNames(lines);
     const heading = (line: string): string | undefined =>
       names.find((n) => line.trim() === n || line.trim().endsWith(` › ${n}`));
-    const detailsFrom = lines.findIndex((l) => /^\s*─+\s*$/.test(l));
+    const detailsFrom = lines.findIndex((l) => RULE.test(l));
     const failures: FailureBlock[] = [];
     for (const name of names) {
       const at = lines.findIndex((l, i) => i > detailsFrom && detailsFrom >= 0 && heading(l) === name);
       const block: string[] = [];
       if (at !== -1) {
-        for (
-          let j = at + 1;
-          j < lines.length && heading(lines[j]!) === undefined && !/^\s*─+\s*$/.test(lines[j]!);
-          j++
-        ) {
+        for (let j = at + 1; j < lines.length && heading(lines[j]!) === undefined && !RULE.test(lines[j]!); j++) {
           block.push(lines[j]!);
         }
       }

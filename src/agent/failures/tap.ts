@@ -8,7 +8,6 @@
 import { indentOf, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
-const NOT_OK = /^(\s*)not ok \d+(?:\s+-(?=\s))?\s*(.*?)\s*$/;
 const DIRECTIVE = /\s#\s*(TODO|SKIP)\b/i;
 const SUMMARY_COMMENT = /^#\s*(tests|pass|fail|skip|todo|cancelled|suites|duration_ms|ok)\b/i;
 /** node:test's `location: '/…/test/a.test.mjs:3:1'` (made relative to the clone by then). */
@@ -111,10 +110,10 @@ function assertionNames(all: readonly Result[], nodeStyle: boolean): Map<Result,
 
 export const tap: RunnerFormat = {
   runner: "tap",
-  detect: (lines, text) => /^TAP version \d+/m.test(text) || lines.some((l) => NOT_OK.test(l)),
+  detect: (lines, text) => /^TAP version \d+/m.test(text) || lines.some((l) => RESULT.exec(l)?.[2] === "not ok"),
   parse(lines) {
     const failures: FailureBlock[] = [];
-    const nodeStyle = lines.some((l) => /^\s*# Subtest:/.test(l));
+    const nodeStyle = lines.some((l) => SUBTEST.test(l));
     const all = results(lines);
     const names = assertionNames(all, nodeStyle);
     let previousIndent = -1;
