@@ -97,9 +97,16 @@ export interface CaseResult {
   readonly ms: number;
   readonly missing: readonly string[];
   /** With the tests the fix changed failing: every gold file in full, and the prompt's size; none without such tests. */
-  readonly withFailing?: { readonly full: boolean; readonly tokens: number; readonly missing: readonly string[] };
+  readonly withFailing?: Score;
   /** As `withFailing`, with UNRELATED_FAILING other test files failing too. */
-  readonly withUnrelated?: { readonly full: boolean; readonly tokens: number; readonly missing: readonly string[] };
+  readonly withUnrelated?: Score;
+}
+
+/** A context scored: every gold file in full or not (those missing), and the first prompt's size. */
+interface Score {
+  readonly full: boolean;
+  readonly tokens: number;
+  readonly missing: readonly string[];
 }
 
 /** How many test files the fix did not touch fail in the crowded variant. */
@@ -179,7 +186,7 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
 }
 
 /** Whether a context holds every gold file in full, and the first prompt's size with it (characters / 4). */
-function scoreContext(context: GatheredContext, item: ContextCase): NonNullable<CaseResult["withFailing"]> {
+function scoreContext(context: GatheredContext, item: ContextCase): Score {
   const system = buildSystemPrompt({
     forbidden: [...DEFAULT_FORBIDDEN],
     reproduce: looksLikeBugReport(item.instruction),
@@ -205,6 +212,21 @@ const quantile = (values: readonly number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
 };
+
+/** The cases scored in a variant, each with that variant's score in place of the first prompt's. */
+const scoredWith = (results: readonly CaseResult[], variant: "withFailing" | "withUnrelated"): CaseResult[] =>
+  results.flatMap((r) => {
+    const score = r[variant];
+    return score === undefined ? [] : [{ ...r, ...score }];
+  });
+
+const missLine = (r: CaseResult): string => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`;
+
+/** The cases not in full, under a heading; nothing when every case is. */
+function missList(heading: string, list: readonly CaseResult[]): string[] {
+  const misses = list.filter((r) => !r.full).map(missLine);
+  return misses.length === 0 ? [] : [heading, "", ...misses.map((m) => `- ${m}`), ""];
+}
 
 /** A mirror git cannot read (a partial snapshot), named with git's own complaint: left out, not the end of a run. */
 export function unreadableMirror(mirror: string, error: unknown): string {
@@ -277,10 +299,8 @@ export const contextSection: Section = {
     );
     const full = results.filter((r) => r.full).length / Math.max(1, results.length);
     const tokens = median(results.map((r) => r.tokens));
-    const misses = results.filter((r) => !r.full).map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
-    const red = results.flatMap((r) => (r.withFailing === undefined ? [] : [{ ...r, ...r.withFailing }]));
+    const red = scoredWith(results, "withFailing");
     const redFull = red.filter((r) => r.full).length;
-    const redMisses = red.filter((r) => !r.full).map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
     const redLines = [
       `With the tests the fix changed failing (${String(red.length)} of the cases, the context after a red baseline): ` +
         `all gold files in full ${percent(redFull, red.length)} (the same cases without failures: ` +
@@ -292,21 +312,16 @@ export const contextSection: Section = {
           ),
         )}.`,
       "",
-      ...(redMisses.length > 0 ? ["Not in full with failing tests:", "", ...redMisses.map((m) => `- ${m}`), ""] : []),
+      ...missList("Not in full with failing tests:", red),
     ];
-    const crowded = results.flatMap((r) => (r.withUnrelated === undefined ? [] : [{ ...r, ...r.withUnrelated }]));
+    const crowded = scoredWith(results, "withUnrelated");
     const crowdedFull = crowded.filter((r) => r.full).length;
-    const crowdedMisses = crowded
-      .filter((r) => !r.full)
-      .map((r) => `${r.repo}@${r.sha.slice(0, 8)}: ${r.missing.join(", ")}`);
     const crowdedLines = [
       `With ${String(UNRELATED_FAILING)} other test files failing too (whatever the request, as offline tests do): ` +
         `all gold files in full ${percent(crowdedFull, crowded.length)}; median ` +
         `${String(median(crowded.map((r) => r.tokens)))} tokens.`,
       "",
-      ...(crowdedMisses.length > 0
-        ? ["Not in full with other tests failing too:", "", ...crowdedMisses.map((m) => `- ${m}`), ""]
-        : []),
+      ...missList("Not in full with other tests failing too:", crowded),
     ];
     return {
       markdown: [
@@ -316,7 +331,7 @@ export const contextSection: Section = {
         "",
         table,
         "",
-        ...(misses.length > 0 ? ["Gold files not given in full:", "", ...misses.map((m) => `- ${m}`), ""] : []),
+        ...missList("Gold files not given in full:", results),
         ...redLines,
         ...crowdedLines,
       ].join("\n"),

@@ -5,6 +5,7 @@ import {
   instructionOf,
   isFixMessage,
   parseNameStatus,
+  untouchedTestFiles,
 } from "../../../bench/context-cases.js";
 
 describe("context bench cases", () => {
@@ -33,5 +34,17 @@ describe("context bench cases", () => {
       "M\tlib/parse.js\nM\ttest/parse.test.js\nA\ttest/new.test.js\nM\ttest/fixture.json",
     );
     expect(failingTestFiles(changes)).toEqual(["test/parse.test.js"]);
+  });
+
+  it("takes as tests that fail whatever the request the first code test files by path the fix did not change", () => {
+    const paths = [
+      "test/c.test.js",
+      "lib/a.js",
+      "test/a.test.js",
+      "test/b.test.js",
+      "test/data.json",
+      "test/d.test.js",
+    ];
+    expect(untouchedTestFiles(paths, ["test/b.test.js"], 2)).toEqual(["test/a.test.js", "test/c.test.js"]);
   });
 });
