@@ -115,12 +115,19 @@ function commitScope(paths: readonly string[]): string | undefined {
   return clean === undefined || clean === "" || clean.length > 20 ? undefined : clean;
 }
 
+/**
+ * Markdown's `_emphasis_`: underscores that open before a word and close after one. An underscore inside a name
+ * (`INCORRECT_PACKAGE_MAIN`, `parse_args`, `__proto__`) marks nothing and stays.
+ */
+const EMPHASIS = /(?<![\w])_([^_\s](?:[^_]*[^_\s])?)_(?![\w])/g;
+
 /** A subject built without the model: type from the instruction's words, scope from the paths. */
 export function fallbackSubject(instruction: string, paths: readonly string[], facts: ChangeFacts = {}): string {
   const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   let text = firstLine
     .replace(/^\s*\/fix\b\s*/i, "")
-    .replace(/[`*_]/g, "")
+    .replace(/[`*]/g, "")
+    .replace(EMPHASIS, "$1")
     .replace(/\s+/g, " ")
     .replace(/[.!\s]+$/, "")
     .trim();

@@ -304,18 +304,20 @@ describe("acceptance rule", () => {
       "not ok 5 - error messages name the flag",
     ]);
   });
-  it("compares failure lines without colours, timestamps or the positions an edit above them shifts", () => {
+  it("compares failure lines without colours, timestamps (npm's log names too) or the positions an edit above them shifts", () => {
     const once = [
       "\x1b[91m03 02 2026 10:41:07.118:ERROR [launcher]: \x1b[39mNo browser binary found",
       "2026-02-03T10:41:07.5Z error while bundling src/enhanceError.js",
       "  12:5  error  'unused' is assigned a value but never used  no-unused-vars",
       "src/parse.ts(40,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+      "npm error A complete log of this run can be found in: /home/u/.npm/_logs/2026-11-27T17_40_33_071Z-debug-0.log",
     ].join("\n");
     const later = [
       "\x1b[91m03 02 2026 10:42:55.009:ERROR [launcher]: \x1b[39mNo browser binary found",
       "2026-02-03T10:42:59.1Z error while bundling src/enhanceError.js",
       "  14:5  error  'unused' is assigned a value but never used  no-unused-vars",
       "src/parse.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+      "npm error A complete log of this run can be found in: /home/u/.npm/_logs/2026-11-27T17_40_40_377Z-debug-0.log",
     ].join("\n");
     const withSideStep = (output: string) =>
       summary("npm test", ["mean"], {
@@ -415,6 +417,13 @@ describe("commit subjects", () => {
       "fix(isTaxID): correct the dk-DK century",
     );
     expect(fallbackSubject("perf: cache the keys", ["src/a/keys.ts"])).toBe("perf(keys): cache the keys");
+    // Markdown's marks go, the names they do not mark stay whole.
+    expect(fallbackSubject("Fail with *INCORRECT_PACKAGE_MAIN* when main is missing", ["lib/a.js", "lib/b.js"])).toBe(
+      "fix: fail with INCORRECT_PACKAGE_MAIN when main is missing",
+    );
+    expect(fallbackSubject("Make `parse_args` _really_ skip `__proto__`", ["cli/args.py"])).toBe(
+      "chore(args): make parse_args really skip __proto__",
+    );
     // Without a scope from the paths, the label is the scope.
     expect(
       fallbackSubject("Headers: don't forward cookies", ["src/index.js", "src/utils/is.js"], {
