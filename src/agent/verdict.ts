@@ -47,7 +47,8 @@ const DATE = /\b(?:\d{4}([-/.])\d{1,2}\1\d{1,2}|\d{1,2}([ /.-])\d{1,2}\2\d{4})(?
  * A time of day or a place in a file: `10:41:07.118`, `T10:41:07Z`, `12:5`, `a.js:12:5`, tsc's `(12,5)`, and a time
  * written where a file name cannot hold colons (npm's log file `…T17_40_40_377Z-debug-0.log`).
  */
-const TIME_OR_PLACE = /(?<![\d.])\d+(?::\d+)+(?:[.,]\d+)?|\(\d+,\d+\)|(?<![\d_])\d{1,2}(?:_\d{2}){2}(?:_\d{1,3})?(?![\d_])/g;
+const TIME_OR_PLACE =
+  /(?<![\d.])\d+(?::\d+)+(?:[.,]\d+)?|\(\d+,\d+\)|(?<![\d_])\d{1,2}(?:_\d{2}){2}(?:_\d{1,3})?(?![\d_])/g;
 
 /**
  * What a shown line must share with one of another run to be the same failure: also without timestamps, and
