@@ -3,6 +3,7 @@
  * environment, its package cache) and the test command. A set-up that fails ends the run here, before any model
  * call, with the end of its output and what to set.
  */
+import { fetchUsesEnvProxy } from "../core/node-env-proxy.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { readMany } from "./read-files.js";
@@ -58,6 +59,14 @@ function nodeTooOld(output: string): string | undefined {
   );
 }
 
+/**
+ * Whether a download by Node's own fetch failed on a Node.js whose fetch cannot go through set-up's proxy: the
+ * request then went nowhere, and no host shows in the proxy's lists.
+ */
+export function fetchMissedProxy(output: string, version: string = process.version): boolean {
+  return !fetchUsesEnvProxy(version) && /\bfetch failed\b/.test(output);
+}
+
 /** The failure a person and the next run can act on: what ran, how it ended, its output's end, what to set. */
 export function describeSetupFailure(setup: SetupReport): string {
   const failure = setup.failure;
@@ -93,6 +102,14 @@ export function describeSetupFailure(setup: SetupReport): string {
       `It looked up ${direct.join(", ")} itself: in the sandbox set-up reaches the network only through the egress ` +
         "proxy that HTTP_PROXY and HTTPS_PROXY name, which this tool did not use. Its own proxy setting needs that " +
         "value (a `setup:` command can pass it on).",
+    );
+  }
+  if (fetchMissedProxy(failure.tail)) {
+    lines.push(
+      "",
+      `A download by Node.js's own fetch failed: set-up reaches the network only through its proxy, which fetch ` +
+        `uses from Node.js 22.21 and 24 on, and set-up ran on Node.js ${process.version}. Run the service on a newer ` +
+        "Node.js (the Docker image has the current LTS).",
     );
   }
   const needs = nodeTooOld(failure.tail);

@@ -44,6 +44,7 @@ export const RESERVED_NAMES = new Set([
   "all_proxy",
   "npm_config_proxy",
   "npm_config_https_proxy",
+  "NODE_USE_ENV_PROXY",
   "npm_config_offline",
   "LD_PRELOAD",
   "LD_LIBRARY_PATH",
@@ -73,6 +74,9 @@ function proxyEnv(): Record<string, string> {
     // Yarn Berry reads no HTTP(S)_PROXY, only its own settings.
     YARN_HTTP_PROXY: url,
     YARN_HTTPS_PROXY: url,
+    // Node's own fetch and http read the variables above only when told to (core/node-env-proxy.ts; older
+    // versions ignore it): pnpm 11 and later downloads its native binary with fetch, which otherwise finds no way out.
+    NODE_USE_ENV_PROXY: "1",
   };
 }
 

@@ -24,11 +24,14 @@ describe("sandboxEnv", () => {
       expect(env[name], name).toBe(proxy);
     expect(env.OPENAI_API_KEY).toBeUndefined();
     expect(env.PUPPETEER_SKIP_DOWNLOAD).toBe("1");
+    // Node's own fetch reads them only when told to.
+    expect(env.NODE_USE_ENV_PROXY).toBe("1");
   });
 
   it("sets no proxy without network, and tells the package managers they are offline", () => {
     const env = envFor("none");
     expect(Object.keys(env).filter((name) => /_proxy$/i.test(name))).toEqual([]);
+    expect(env.NODE_USE_ENV_PROXY).toBeUndefined();
     expect(env.PUPPETEER_SKIP_DOWNLOAD).toBeUndefined();
     expect(env).toMatchObject({ npm_config_offline: "true", YARN_ENABLE_OFFLINE_MODE: "1", GOPROXY: "off" });
   });

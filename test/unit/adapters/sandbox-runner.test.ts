@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_NICENESS } from "../../../src/adapters/sandbox/process.js";
+import { fetchUsesEnvProxy } from "../../../src/core/node-env-proxy.js";
 import { createSandboxRunner, UNSANDBOXED_WARNING } from "../../../src/adapters/sandbox/runner.js";
 import { cacheEnv, testCacheEnv } from "../../../src/agent/setup-plan.js";
 import { makeNodeRepo, makePythonRepo, type TempRepo } from "../../fakes/git-repos.js";
@@ -280,6 +281,26 @@ describe("set-up's egress through the allow-list proxy (bwrap)", () => {
       });
       expect(offline.output).toContain("npm_config_offline=true");
       expect(hits).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  // Older Node.js has no way to send its fetch through a proxy from the environment; set-up then says so.
+  it.runIf(fetchUsesEnvProxy())("sends Node's own fetch through the proxy", async () => {
+    const repo = track(makeNodeRepo());
+    const server = createHttpServer((_request, response) => response.end("FETCHED"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const runner = createSandboxRunner({ mode: "bwrap", setupHosts: [{ host: "127.0.0.1", port }] });
+      const fetched = await runner.run({
+        command: `node -e "fetch('http://127.0.0.1:${String(port)}/x').then((r) => r.text()).then(console.log)"`,
+        cwd: repo.dir,
+        timeoutMs: 30_000,
+        network: true,
+      });
+      expect(fetched.output).toContain("FETCHED");
     } finally {
       server.close();
     }

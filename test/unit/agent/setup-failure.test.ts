@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheKeyOf, describeSetupFailure } from "../../../src/agent/prepare-environment.js";
+import { cacheKeyOf, describeSetupFailure, fetchMissedProxy } from "../../../src/agent/prepare-environment.js";
 import type { SetupReport } from "../../../src/agent/setup-step.js";
 
 const failed = (extra: Partial<SetupReport> = {}): SetupReport => ({
@@ -42,6 +42,19 @@ describe("describeSetupFailure", () => {
     expect(text).toContain("It looked up registry.yarnpkg.com itself");
     expect(text).toContain("HTTPS_PROXY");
     expect(describeSetupFailure(failed())).not.toContain("looked up");
+  });
+
+  it("says when a download by Node's fetch failed on a Node.js whose fetch cannot use the proxy", () => {
+    const tail =
+      "Downloading the pnpm 12.21.0 binary for linux-x64...\n" +
+      "Could not download the pnpm 12.21.0 binary: Could not reach https://registry.npmjs.org/@pnpm/exe.linux-x64/12.21.0: fetch failed\n";
+    for (const version of ["v20.20.2", "v22.20.0", "v23.11.1"]) expect(fetchMissedProxy(tail, version)).toBe(true);
+    for (const version of ["v22.21.0", "v24.11.1", "v26.1.0"]) expect(fetchMissedProxy(tail, version)).toBe(false);
+    expect(fetchMissedProxy("npm error network request failed", "v20.20.2")).toBe(false);
+    const text = describeSetupFailure(
+      failed({ failure: { command: "corepack pnpm install", exitCode: 1, timedOut: false, tail } }),
+    );
+    expect(text.includes("A download by Node.js's own fetch failed")).toBe(fetchMissedProxy(tail));
   });
 
   it("says when a tool needs a newer Node.js than set-up ran on", () => {
