@@ -64,7 +64,7 @@ function nodeTooOld(output: string): string | undefined {
  * request then went nowhere, and no host shows in the proxy's lists.
  */
 export function fetchMissedProxy(output: string, version: string = process.version): boolean {
-  return !fetchUsesEnvProxy(version) && /\bfetch failed\b/.test(output);
+  return !fetchUsesEnvProxy(version) && /\bfetch failed\b/.test(output) && !/Proxy response \(\d+\)/.test(output);
 }
 
 /** The failure a person and the next run can act on: what ran, how it ended, its output's end, what to set. */
@@ -104,7 +104,8 @@ export function describeSetupFailure(setup: SetupReport): string {
         "value (a `setup:` command can pass it on).",
     );
   }
-  if (fetchMissedProxy(failure.tail)) {
+  // A host the proxy could not reach or refused explains the failure better: that fetch went through it.
+  if (setup.refusedHosts === undefined && setup.unreachableHosts === undefined && fetchMissedProxy(failure.tail)) {
     lines.push(
       "",
       `A download by Node.js's own fetch failed: set-up reaches the network only through its proxy, which fetch ` +

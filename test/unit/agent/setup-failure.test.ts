@@ -55,6 +55,17 @@ describe("describeSetupFailure", () => {
       failed({ failure: { command: "corepack pnpm install", exitCode: 1, timedOut: false, tail } }),
     );
     expect(text.includes("A download by Node.js's own fetch failed")).toBe(fetchMissedProxy(tail));
+    // A fetch that went through the proxy (corepack brings its own agent) failed for the host, not for the route.
+    const tunnelled =
+      "TypeError: fetch failed\n  cause: RequestAbortedError: Proxy response (403) !== 200 when HTTP Tunneling\n";
+    expect(fetchMissedProxy(tunnelled, "v20.20.2")).toBe(false);
+    const unreachable = describeSetupFailure(
+      failed({
+        unreachableHosts: ["repo.yarnpkg.com:443"],
+        failure: { command: "corepack yarn install", exitCode: 1, timedOut: false, tail },
+      }),
+    );
+    expect(unreachable).not.toContain("A download by Node.js's own fetch failed");
   });
 
   it("says when a tool needs a newer Node.js than set-up ran on", () => {
