@@ -162,7 +162,7 @@ export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string
     exact === undefined || exact === "none"
       ? locate(
           parsedFile(doc),
-          { ops: edit.ops, hint: edit.hint },
+          { ops: edit.ops, hint: edit.hint, path: edit.path },
           { hintOffset: offset, noExactWindow: exact === "none" },
         )
       : ({ kind: "found", match: exact } as const);

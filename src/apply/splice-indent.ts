@@ -22,6 +22,7 @@
  */
 import type { ReplaceEdit } from "../core/edit.js";
 import { renderIndent, type IndentStyle } from "../core/indent.js";
+import { bracketContinued } from "../matcher/bracket-continuation.js";
 import { depthRatio, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
 import { isBlank } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
@@ -115,9 +116,12 @@ export type AlignedPairs = readonly (LinePair | undefined)[];
 
 export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, match: Match): AlignedPairs {
   const pairs = new Array<LinePair | undefined>(edit.ops.length);
+  // A line continuing a bracket is laid out, not nested: no added line takes its depth from it.
+  const continued = bracketContinued(line, match.start, match.end, edit.path);
   for (const a of match.alignment) {
     const op = edit.ops[a.op];
     if (op === undefined || op.op === "elision" || op.op === "add" || a.end - a.start !== 1) continue;
+    if (continued.has(a.start)) continue;
     const text = line(a.start);
     if (!isBlank(op.text) && !isBlank(text)) pairs[a.op] = { model: op.text, file: text };
   }

@@ -207,7 +207,7 @@ function alignPartners(
     }
     alignment.push({ op: line.op, start: start + from[i]!, end: start + to[i]! });
     cursor = start + to[i]!;
-    pairs.push({ model: line.text, file: file.lines[start + partner[i]!]! });
+    pairs.push({ model: line.text, file: file.lines[start + partner[i]!]!, line: start + partner[i]! });
   });
   const bounds = { start: start + first, end: start + last + 1 };
   return {

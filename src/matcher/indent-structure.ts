@@ -91,7 +91,13 @@ export const modelIndentStyle = (ops: readonly LineOp[]): IndentStyle | undefine
 export interface LinePair {
   readonly model: string;
   readonly file: string;
+  /** The file line's number (0-based), where the pair knows it. */
+  readonly line?: number;
 }
+
+/** The pairs whose file line is not among `continued` (bracket-continuation.ts): those the nesting rule reads. */
+export const structuralPairs = (pairs: readonly LinePair[], continued: ReadonlySet<number>): LinePair[] =>
+  continued.size === 0 ? [...pairs] : pairs.filter((p) => p.line === undefined || !continued.has(p.line));
 
 /** Units a depth ratio may come from: a misread unit is one of these instead of another. */
 const UNITS = [1, 2, 3, 4, 8] as const;

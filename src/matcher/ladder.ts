@@ -13,7 +13,8 @@ import { alignFuzzyReadings } from "./fuzzy-align.js";
 import { judgeReadings } from "./fuzzy-readings.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
 import { selectByHints, type Window } from "./hints.js";
-import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
+import { bracketContinued } from "./bracket-continuation.js";
+import { fileIndentStyle, modelIndentStyle, nestingCompatible, structuralPairs } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
@@ -42,6 +43,7 @@ export const LINE_RUNGS: readonly LineRung[] = [
 
 interface Pass {
   readonly file: TextFile;
+  readonly path: string | undefined;
   /** The whole edit: added lines are placed by the old lines beside them. */
   readonly ops: readonly LineOp[];
   readonly old: readonly OldLine[];
@@ -122,7 +124,10 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
     const starts = rung.checksNesting
       ? found.filter((s) =>
           nestingCompatible(
-            old.map((l, j) => ({ model: l.text, file: file.lines[s + j]! })),
+            structuralPairs(
+              old.map((l, j) => ({ model: l.text, file: file.lines[s + j]!, line: s + j })),
+              continuedIn(pass, s, s + old.length),
+            ),
             pass.modelStyle,
             fileIndentStyle(file),
             addedLines(pass.ops),
@@ -161,7 +166,8 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   if (verdict.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
   if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };
-  if (!nestingCompatible(aligned.pairs, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
+  const structural = structuralPairs(aligned.pairs, continuedIn(pass, aligned.start, aligned.end));
+  if (!nestingCompatible(structural, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
     return {
       kind: "not-found",
       notes: [
@@ -179,6 +185,10 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   };
   return { kind: "found", match };
 }
+
+/** The lines of the window [start, end) that continue a bracket (bracket-continuation.ts). */
+const continuedIn = (pass: Pass, start: number, end: number): ReadonlySet<number> =>
+  bracketContinued((i) => pass.file.lines[i]!, start, end, pass.path);
 
 /** The loose rungs: elision when the old side has elision lines, else fuzzy. */
 function runLoose(pass: Pass, notes: string[]): PassResult {
@@ -224,6 +234,7 @@ export function locate(file: TextFile, input: LocateInput, options: LocateOption
   }
   const base: Pass = {
     file,
+    path: input.path,
     ops: input.ops,
     old,
     hint: input.hint,

@@ -76,4 +76,6 @@ export interface LocateOptions {
 export interface LocateInput {
   readonly ops: readonly LineOp[];
   readonly hint: EditHint;
+  /** The file's path: what its language's brackets and strings look like (bracket-continuation.ts). */
+  readonly path?: string;
 }
