@@ -23,7 +23,14 @@
 import type { ReplaceEdit } from "../core/edit.js";
 import { renderIndent, type IndentStyle } from "../core/indent.js";
 import { bracketContinued } from "../matcher/bracket-continuation.js";
-import { depthRatio, levelsOf, modelIndentStyle, type LinePair } from "../matcher/indent-structure.js";
+import {
+  addedLines,
+  agreeingPairs,
+  depthRatio,
+  levelsOf,
+  modelIndentStyle,
+  type LinePair,
+} from "../matcher/indent-structure.js";
 import { isBlank } from "../matcher/normalize.js";
 import type { Match } from "../matcher/types.js";
 
@@ -114,18 +121,27 @@ function writesInFileUnit(
 /** The aligned pairs (model's old line, file line) of an edit, by op index (undefined where there is none). */
 export type AlignedPairs = readonly (LinePair | undefined)[];
 
-export function alignedPairs(line: (i: number) => string, edit: ReplaceEdit, match: Match): AlignedPairs {
+export function alignedPairs(
+  line: (i: number) => string,
+  edit: ReplaceEdit,
+  match: Match,
+  fileStyle: () => IndentStyle | undefined,
+): AlignedPairs {
   const pairs = new Array<LinePair | undefined>(edit.ops.length);
-  // A line continuing a bracket is laid out, not nested: no added line takes its depth from it.
-  const continued = bracketContinued(line, match.start, match.end, edit.path);
   for (const a of match.alignment) {
     const op = edit.ops[a.op];
     if (op === undefined || op.op === "elision" || op.op === "add" || a.end - a.start !== 1) continue;
-    if (continued.has(a.start)) continue;
     const text = line(a.start);
-    if (!isBlank(op.text) && !isBlank(text)) pairs[a.op] = { model: op.text, file: text };
+    if (!isBlank(op.text) && !isBlank(text)) pairs[a.op] = { model: op.text, file: text, line: a.start };
   }
-  return pairs;
+  // Lines continuing a bracket that the model laid out its own way (the nesting agrees only without them: the
+  // matcher's rule) place no added line: their depth says nothing about the block's.
+  const continued = bracketContinued(line, match.start, match.end, edit.path);
+  if (continued.size === 0) return pairs;
+  const all = pairs.filter((p) => p !== undefined);
+  const agreeing = agreeingPairs(all, continued, modelIndentStyle(edit.ops), fileStyle(), addedLines(edit.ops));
+  if (agreeing === undefined || agreeing.length === all.length) return pairs;
+  return pairs.map((p) => (p?.line !== undefined && continued.has(p.line) ? undefined : p));
 }
 
 /**

@@ -58,7 +58,7 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
   const from = match.end === total && match.start > 0 ? match.start - 1 : match.start;
   const lineAt = (i: number): string => source.line(i);
   const eolAt = (i: number): Eol => source.eol(i);
-  const pairs = alignedPairs(lineAt, edit, match);
+  const pairs = alignedPairs(lineAt, edit, match, () => indent.style());
   const restated = restatedLines(edit.ops, match.alignment, lineAt);
   const plan = planIndent(indent, edit, pairs);
   // Read only if an added line's indentation is in doubt (string-literals.ts reads a Markdown file's lines above).

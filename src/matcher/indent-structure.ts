@@ -88,16 +88,15 @@ export function inheritIndentStyle(from: TextFile, to: TextFile): void {
 export const modelIndentStyle = (ops: readonly LineOp[]): IndentStyle | undefined =>
   detectIndentStyle(ops.map((o) => o.text));
 
+/** The lines an edit adds. */
+export const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
+
 export interface LinePair {
   readonly model: string;
   readonly file: string;
   /** The file line's number (0-based), where the pair knows it. */
   readonly line?: number;
 }
-
-/** The pairs whose file line is not among `continued` (bracket-continuation.ts): those the nesting rule reads. */
-export const structuralPairs = (pairs: readonly LinePair[], continued: ReadonlySet<number>): LinePair[] =>
-  continued.size === 0 ? [...pairs] : pairs.filter((p) => p.line === undefined || !continued.has(p.line));
 
 /** Units a depth ratio may come from: a misread unit is one of these instead of another. */
 const UNITS = [1, 2, 3, 4, 8] as const;
@@ -179,4 +178,23 @@ export function nestingCompatible(
     return ratio !== undefined && addedLinesFit(real[0]!, added, style, ratio);
   };
   return fits(modelStyle ?? fileStyle) || fits(fileStyle);
+}
+
+/**
+ * The pairs whose nesting agrees (nestingCompatible), or undefined: all of them when they do, which keeps every
+ * line as evidence of the model's unit; else those whose file line does not continue a bracket (`continued`:
+ * bracket-continuation.ts), laid out as the model pleased, when the rest agree without them.
+ */
+export function agreeingPairs(
+  pairs: readonly LinePair[],
+  continued: ReadonlySet<number>,
+  modelStyle: IndentStyle | undefined,
+  fileStyle: IndentStyle | undefined,
+  added: readonly string[] = [],
+): readonly LinePair[] | undefined {
+  if (nestingCompatible(pairs, modelStyle, fileStyle, added)) return pairs;
+  if (continued.size === 0) return undefined;
+  const structural = pairs.filter((p) => p.line === undefined || !continued.has(p.line));
+  if (structural.length === pairs.length) return undefined;
+  return nestingCompatible(structural, modelStyle, fileStyle, added) ? structural : undefined;
 }

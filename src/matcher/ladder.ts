@@ -14,7 +14,7 @@ import { judgeReadings } from "./fuzzy-readings.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
 import { selectByHints, type Window } from "./hints.js";
 import { bracketContinued } from "./bracket-continuation.js";
-import { fileIndentStyle, modelIndentStyle, nestingCompatible, structuralPairs } from "./indent-structure.js";
+import { addedLines, agreeingPairs, fileIndentStyle, modelIndentStyle } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
 import { oldSide, straightAlignment, trimBlankContext, type OldLine } from "./old-side.js";
@@ -94,8 +94,6 @@ const REINDENTING: ReadonlySet<Rung> = new Set(["indentation", "unicode"]);
 
 const rungOf = (r: Settled): Rung => (r.kind === "found" ? r.match.strategy : r.strategy);
 
-const addedLines = (ops: readonly LineOp[]): string[] => ops.flatMap((o) => (o.op === "add" ? [o.text] : []));
-
 function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefined {
   const { file, old } = pass;
   // Lines equal on a rung are equal on every looser one (normalize.ts): the loosest rung's windows hold those of
@@ -122,16 +120,15 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
       old.map((l) => rung.modelKey(l.text)),
     );
     const starts = rung.checksNesting
-      ? found.filter((s) =>
-          nestingCompatible(
-            structuralPairs(
+      ? found.filter(
+          (s) =>
+            agreeingPairs(
               old.map((l, j) => ({ model: l.text, file: file.lines[s + j]!, line: s + j })),
               continuedIn(pass, s, s + old.length),
-            ),
-            pass.modelStyle,
-            fileIndentStyle(file),
-            addedLines(pass.ops),
-          ),
+              pass.modelStyle,
+              fileIndentStyle(file),
+              addedLines(pass.ops),
+            ) !== undefined,
         )
       : found;
     if (starts.length > 0) {
@@ -166,8 +163,11 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   if (verdict.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
   if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };
-  const structural = structuralPairs(aligned.pairs, continuedIn(pass, aligned.start, aligned.end));
-  if (!nestingCompatible(structural, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops))) {
+  const continued = continuedIn(pass, aligned.start, aligned.end);
+  if (
+    agreeingPairs(aligned.pairs, continued, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops)) ===
+    undefined
+  ) {
     return {
       kind: "not-found",
       notes: [
