@@ -2,7 +2,8 @@
  * Can the baseline run tell anything about the code (pure)? A suite that cannot start — its runner not installed,
  * a dependency missing, no test collected, a sandbox limit hit — fails for the environment, and no model can fix
  * that: the run stops before the first model call and says what to set. A missing module of the repository's own
- * (a broken relative import) is the code's fault, and the loop goes on.
+ * (a broken relative import) is the code's fault, and the loop goes on; so is a test the runner names after the
+ * sandbox ended it for its memory.
  */
 import type { TestSummary } from "./types.js";
 import { testStepsPassed, firstFailingTestStep } from "./verdict.js";
@@ -90,7 +91,10 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   const tests = firstFailingTestStep(baseline);
   // The tests step's own output: a side step's missing module (a lint plugin) says nothing about the tests.
   const tail = tests?.tail ?? baseline.tail;
-  if (baseline.limit !== undefined) return { why: baseline.limit.message };
+  // A test process killed for its memory while the runner went on and named it is a test that fails, most likely
+  // the code under test growing without end (the loop a request is about); anything else stopped the whole run.
+  const testOverMemory = baseline.limit?.kind === "memory" && baseline.failing.length > 0;
+  if (baseline.limit !== undefined && !testOverMemory) return { why: baseline.limit.message };
   if ((tests ?? baseline).exitCode === 127) {
     const missing = signs(names)[0]!.pattern.exec(tail);
     return {

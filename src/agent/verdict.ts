@@ -194,6 +194,14 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
 export function compareTests(baseline: TestSummary | null, after: TestSummary): Comparison {
   if (after.passed) return { verdict: "green" };
   if (after.timedOut) return { verdict: "worse", newFailures: [], why: "the tests timed out" };
+  // A limit the baseline did not run into says the change made the tests outgrow the sandbox.
+  if (after.limit !== undefined && baseline?.limit?.kind !== after.limit.kind) {
+    return {
+      verdict: "worse",
+      newFailures: [...after.failing],
+      why: `the tests ran into a limit: ${after.limit.message}`,
+    };
+  }
   if (baseline === null || baseline.passed) {
     return { verdict: "worse", newFailures: [...after.failing], why: "tests that passed before now fail" };
   }

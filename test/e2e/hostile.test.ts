@@ -140,6 +140,51 @@ describe("the bot's commit holds what the engine wrote, and nothing else", () =>
     expect(execFileSync("find", [temp, "-name", "filler-*"], { encoding: "utf8" })).toBe("");
   });
 
+  it("a test whose code grows without end is ended at the memory limit, and the fix that ends the growth lands", async () => {
+    const buggy = "  while (i--) out += alphabet[i % alphabet.length];";
+    const fixed = "  while (i-- > 0) out += alphabet[i % alphabet.length];";
+    const repo = makeNodeRepo({
+      bug: false,
+      files: {
+        "src/ids.js": [
+          'const alphabet = "abcdefghijklmnopqrstuvwxyz";',
+          "/** An id of `size` letters; none for a size below one. */",
+          "export function makeId(size) {",
+          '  let out = "";',
+          "  let i = size | 0;",
+          buggy,
+          "  return out;",
+          "}",
+          "",
+        ].join("\n"),
+        "test/ids.test.js": [
+          'import { test } from "node:test";',
+          'import assert from "node:assert/strict";',
+          'import { makeId } from "../src/ids.js";',
+          'test("makes ids of the size asked", () => assert.equal(makeId(5).length, 5));',
+          'test("a negative size makes an empty id", () => assert.equal(makeId(-1), ""));',
+          "",
+        ].join("\n"),
+      },
+    });
+    cleanups.push(() => {
+      repo.cleanup();
+    });
+    server = await startFakeOpenAI([block("src/ids.js", buggy, fixed, "fix(ids): stop at zero")]);
+    const result = await runCli(["fix", "--repo", repo.dir, "--json", "makeId(-1) never returns"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: KEY,
+      HOME: process.env.HOME ?? "/root",
+      PATCHSMITH_SANDBOX_MEMORY: "256M",
+    });
+    const report = JSON.parse(result.stdout) as Report & { failure?: { message: string } };
+    expect(report.failure).toBeUndefined();
+    expect(report.status).toBe("success");
+    expect(server.chatRequests).toHaveLength(1);
+    expect(report.commits).toHaveLength(1);
+    expect(report.tests.after?.passed).toBe(true);
+  });
+
   it("a model reply that writes the key is refused, and the key is in no commit, message or report", async () => {
     const repo = hostileRepo("true\n");
     const remote = remoteOf(repo);

@@ -148,9 +148,23 @@ describe("environmentProblem", () => {
   });
 
   it("a sandbox limit at the baseline is an environment problem; a passing run never is", () => {
-    const limited = failed("", { limit: { kind: "memory", message: "the command used more than 4 GiB of memory" } });
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    const limited = failed("", { limit: memory });
     expect(environmentProblem(limited, names)?.why).toContain("4 GiB");
+    const processes = { kind: "processes" as const, message: "the command started more than 512 processes" };
+    expect(environmentProblem(failed("", { limit: processes, failing: ["spawns"] }), names)?.why).toBe(
+      processes.message,
+    );
     expect(environmentProblem({ ...failed("sh: 1: x: not found"), passed: true, exitCode: 0 }, names)).toBeUndefined();
+  });
+
+  it("a test file ended for its memory while the runner named it is a failing test, not the environment", () => {
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    const killed = failed("not ok 1 - test/ids.test.js\n  signal: 'SIGKILL'\n# fail 1\n", {
+      limit: memory,
+      failing: ["test/ids.test.js"],
+    });
+    expect(environmentProblem(killed, names)).toBeUndefined();
   });
 
   it("an ordinary assertion failure is not an environment problem", () => {

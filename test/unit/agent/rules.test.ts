@@ -49,6 +49,16 @@ describe("acceptance rule", () => {
     expect(compareTests(summary("t", []), summary("t", ["a"])).verdict).toBe("worse");
     expect(compareTests(before, summary("t", ["a"], { timedOut: true })).verdict).toBe("worse");
   });
+  it("a limit the baseline did not run into is worse; one it ran into too is weighed by the failing names", () => {
+    const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
+    expect(compareTests(before, summary("t", ["a"], { limit: memory }))).toMatchObject({
+      verdict: "worse",
+      why: "the tests ran into a limit: the command used more than 4 GiB of memory",
+    });
+    const killedBefore = summary("t", ["a", "b"], { limit: memory });
+    expect(compareTests(killedBefore, summary("t", ["a"], { limit: memory })).verdict).toBe("no-worse");
+    expect(compareTests(killedBefore, summary("t", []))).toEqual({ verdict: "green" });
+  });
   it("unnamed failures cannot prove no-worse, unless the run fails exactly as the baseline did", () => {
     expect(compareTests(summary("t", [], { passed: false }), summary("t", [], { passed: false })).verdict).toBe(
       "worse",
