@@ -96,8 +96,10 @@ export function describeTests(
   if (summary.passed) return `The tests (\`${command}\`) pass before your change; they must still pass after it.`;
   const names = summary.failing.length > 0 ? `Failing: ${testNames(summary.failing, 20)}.\n` : "";
   const what = summary.timedOut ? "time out" : "fail";
+  // A test ended for its memory shows only a kill signal: the model needs to know what ended it.
+  const limit = summary.limit === undefined ? "" : `The sandbox stopped them: ${summary.limit.message}.\n`;
   return (
-    `The tests (\`${command}\`) ${what} before your change.\n${names}` +
+    `The tests (\`${command}\`) ${what} before your change.\n${names}${limit}` +
     wrapData("test output", redact(sanitizeOutput(testRunForModel(summary))))
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildNoEditsPrompt, buildSystemPrompt } from "../../../src/agent/build-prompt.js";
+import { buildNoEditsPrompt, buildSystemPrompt, describeTests } from "../../../src/agent/build-prompt.js";
 import { FORMAT_NAMES } from "../../../src/core/edit.js";
 import { parseReply } from "../../../src/formats/registry.js";
 
@@ -20,5 +20,26 @@ describe("the dialect the model is taught", () => {
       const marker = { editblock: "<<<<<<< SEARCH", udiff: "+++ b/", patch: "*** Begin Patch", whole: "ENTIRE" }[other];
       expect(system, `${format} prompt mentions ${other}`).not.toContain(marker);
     }
+  });
+});
+
+describe("the tests before the change, as the model reads them", () => {
+  it("says what limit of the sandbox ended them, which their output shows only as a kill signal", () => {
+    const summary = {
+      command: "node --test",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      failing: ["test/ids.test.js"],
+      tail: "not ok 1 - test/ids.test.js\n  signal: 'SIGKILL'\n",
+      durationMs: 66_000,
+      limit: { kind: "memory" as const, message: "the command used more than 4 GiB of memory" },
+    };
+    const text = describeTests("node --test", summary, (t) => t);
+    expect(text).toContain(
+      "Failing: test/ids.test.js.\nThe sandbox stopped them: the command used more than 4 GiB of memory.",
+    );
+    const { limit: _limit, ...unlimited } = summary;
+    expect(describeTests("node --test", unlimited, (t) => t)).not.toContain("sandbox");
   });
 });
