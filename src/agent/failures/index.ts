@@ -7,6 +7,7 @@ import { ava } from "./ava.js";
 import { cargo } from "./cargo.js";
 import { goTest } from "./go.js";
 import { jest } from "./jest.js";
+import { lab } from "./lab.js";
 import { loadError } from "./load-error.js";
 import { stripAnsi } from "./lines.js";
 import { mocha } from "./mocha.js";
@@ -31,6 +32,7 @@ const FORMATS: readonly RunnerFormat[] = [
   jest,
   vitest,
   mocha,
+  lab,
   ava,
   uvu,
   pytest,

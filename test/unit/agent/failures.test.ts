@@ -128,6 +128,20 @@ describe("parseFailures on node-tap", () => {
   });
 });
 
+describe("parseFailures on @hapi/lab", () => {
+  it("names each failure by its joined titles, with the test file its frame points into", () => {
+    const { runners, failures } = parseFailures(fixture("lab.txt"), "/project");
+    expect(runners).toEqual(["lab"]);
+    expect(failures.map((f) => [f.name, f.file])).toEqual([
+      ["calc mean() averages the values", "test/calc.js"],
+      ["throws on an unknown flag", "test/flags.js"],
+    ]);
+    expect(failures[0]!.text).toContain("Expected 6 to equal specified value: 4");
+    // The count and the coverage report after the list belong to no failure.
+    expect(failures[1]!.text).not.toContain("Coverage");
+  });
+});
+
 describe("parseFailures in general", () => {
   it("finds nothing in output it does not know, and caps the list", () => {
     expect(parseFailures("Build failed\nerror: something\n3 tests failed\n").failures).toEqual([]);
