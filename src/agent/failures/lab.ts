@@ -1,6 +1,6 @@
 /**
  * @hapi/lab's console reporter: after `Failed tests:`, each failure is `  1) title:` on one line (the titles of its
- * `describe`s and its own joined with spaces), then the assertion and the frame in the test file, up to the next
+ * `describe`s and its own joined with spaces), then the assertion and its stack, up to the next
  * numbered failure or the `N of M tests failed` count, which tells lab's list from mocha's.
  */
 import { tidyBlock } from "./lines.js";
@@ -11,12 +11,14 @@ const COUNT = /^\s*\d+ of \d+ tests? failed\s*$/;
 /** The frame naming where in which file the test failed: `at test/calc.js:16:45` (or `at fn (test/calc.js:…)`). */
 const FRAME = /^\s*at (?:.*\()?([^\s()]+?):\d+:\d+\)?\s*$/;
 
+/** The test file: the outermost frame in the repository (lab's own frames call the test; the code it calls is above). */
 function fileOf(block: readonly string[]): string | undefined {
+  let file: string | undefined;
   for (const line of block) {
     const path = FRAME.exec(line)?.[1];
-    if (path !== undefined && !/node_modules|^node:|^internal\//.test(path)) return path;
+    if (path !== undefined && !/node_modules|^node:|^internal\//.test(path)) file = path;
   }
-  return undefined;
+  return file;
 }
 
 export const lab: RunnerFormat = {

@@ -140,6 +140,24 @@ describe("parseFailures on @hapi/lab", () => {
     // The count and the coverage report after the list belong to no failure.
     expect(failures[1]!.text).not.toContain("Coverage");
   });
+
+  it("takes the test file from the outermost frame in the repository, below the code the test called", () => {
+    const output = [
+      "Failed tests:",
+      "",
+      "  3) link recursion reports an error:",
+      "",
+      "      Maximum call stack size exceeded",
+      "",
+      "      at internals.Base._generate (/project/lib/base.js:10:14)",
+      "      at Object.validate (/project/lib/types/link.js:66:34)",
+      "      at /project/test/types/link.js:413:38",
+      "      at Immediate.<anonymous> (/project/node_modules/@hapi/lab/lib/runner.js:661:35)",
+      "",
+      "1 of 33 tests failed",
+    ].join("\n");
+    expect(parseFailures(output, "/project").failures.map((f) => f.file)).toEqual(["test/types/link.js"]);
+  });
 });
 
 describe("parseFailures in general", () => {
