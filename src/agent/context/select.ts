@@ -5,7 +5,8 @@
  * relevant sources, the other failing tests, then a test or two that show how the code is called. A file
  * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line, where the
  * request's words are densest), or listed as omitted. The three most relevant sources are shown whole even past
- * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes.
+ * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes; and so are the lines
+ * around a failure in the failing tests shown first: what a test expects is the specification.
  */
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
@@ -46,6 +47,12 @@ const TOP_SOURCES = 3;
 /** How many entry files stand in for code when nothing matched the request's words. */
 const ENTRY_FILES = 2;
 const TOP_SOURCE_CHARS = 160_000;
+/**
+ * A failing test (of those shown first) whose failure names a line is shown around it even when the files before it
+ * took the budget, up to this size: what the test expects is the request's specification (a stack overflow's frames
+ * can fill the budget with the code it recursed through).
+ */
+const FAILING_EXCERPT_CHARS = 8_000;
 const MARGIN = 60;
 /** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
 const DECLARATION = /\.d\.[cm]?ts$/;
@@ -90,6 +97,8 @@ interface Wanted {
   readonly example: boolean;
   /** May exceed the budget to be shown whole, up to TOP_SOURCE_CHARS. */
   readonly top?: boolean;
+  /** A failing test's lines around its failure, shown even past the budget (up to FAILING_EXCERPT_CHARS). */
+  readonly spec?: boolean;
 }
 
 /** Names of the files a package starts from. */
@@ -145,6 +154,7 @@ function plan(
       why: test ? "failing-test" : "trace",
       example: test,
       ...(line === undefined ? {} : { range: { start: line, end: line } }),
+      ...(test && withImports && line !== undefined ? { spec: true } : {}),
     });
     if (!withImports) return;
     const content = contents.get(path);
@@ -235,7 +245,8 @@ export async function selectContext(
       continue;
     }
     const part = excerpt(content, ranking.terms, entry.range);
-    if (part.text.length <= budget && part.text.length < content.length) {
+    const room = entry.spec === true ? Math.max(budget, FAILING_EXCERPT_CHARS) : budget;
+    if (part.text.length <= room && part.text.length < content.length) {
       files.push({
         path: entry.path,
         content: part.text,
@@ -243,7 +254,7 @@ export async function selectContext(
         ...detail,
         lines: { start: part.start, end: part.end },
       });
-      budget -= part.text.length;
+      budget = Math.max(0, budget - part.text.length);
     } else omitted.push(entry.path);
   }
   const repoMap = buildRepoMap({

@@ -383,6 +383,31 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows a failing test around its failure even when the code its frames recurse through took the budget", async () => {
+    const filler = (n: number, word: string) =>
+      Array.from({ length: n }, (_, i) => `// ${word} ${String(i)}`).join("\n");
+    const input = memoryInput(
+      {
+        "lib/base.js": `${filler(400, "base: the schema is walked here again")}\nexport function validate() { return link(); }\n`,
+        "test/link.js": `${filler(300, "case")}\ntest("reports link.depth", () => {\n  expect(error.code).to.equal("link.depth");\n});\n${filler(300, "more")}\n`,
+      },
+      { fileTokens: 1000 },
+    );
+    const failures = [
+      {
+        name: "reports link.depth",
+        text: "Maximum call stack size exceeded\n    at validate (lib/base.js:401:30)\n    at test/link.js:302:3",
+        file: "test/link.js",
+      },
+    ];
+    const context = await gatherContext({ ...input, instruction: "make it right" }, failures);
+    const test = context.files.find((f) => f.path === "test/link.js");
+    expect(test?.why).toBe("failing-test");
+    expect(test?.content).toContain('expect(error.code).to.equal("link.depth")');
+    expect(test?.lines).toEqual({ start: 242, end: 362 });
+    expect(context.omitted).not.toContain("test/link.js");
+  });
+
   it("shows the source a failure names among a failing test's many imports", async () => {
     const names = ["body", "headers", "request", "response", "server"];
     const imports = names.map((n) => `import ${n} from "../src/${n}.js";`).join("\n");
