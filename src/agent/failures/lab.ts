@@ -11,14 +11,17 @@ const COUNT = /^\s*\d+ of \d+ tests? failed\s*$/;
 /** The frame naming where in which file the test failed: `at test/calc.js:16:45` (or `at fn (test/calc.js:…)`). */
 const FRAME = /^\s*at (?:.*\()?([^\s()]+?):\d+:\d+\)?\s*$/;
 
-/** The test file: the outermost frame in the repository (lab's own frames call the test; the code it calls is above). */
-function fileOf(block: readonly string[]): string | undefined {
-  let file: string | undefined;
+/**
+ * The test's own frame: the outermost one in the repository (lab's frames call the test; the code it calls is
+ * above, a stack overflow's hundreds of frames included).
+ */
+function testFrame(block: readonly string[]): { line: string; file: string } | undefined {
+  let found: { line: string; file: string } | undefined;
   for (const line of block) {
-    const path = FRAME.exec(line)?.[1];
-    if (path !== undefined && !/node_modules|^node:|^internal\//.test(path)) file = path;
+    const file = FRAME.exec(line)?.[1];
+    if (file !== undefined && !/node_modules|^node:|^internal\//.test(file)) found = { line: line.trim(), file };
   }
-  return file;
+  return found;
 }
 
 export const lab: RunnerFormat = {
@@ -35,12 +38,11 @@ export const lab: RunnerFormat = {
       for (let j = i + 1; j < lines.length && !NUMBERED.test(lines[j]!) && !COUNT.test(lines[j]!); j++) {
         block.push(lines[j]!);
       }
-      const file = fileOf(block);
-      failures.push({
-        name,
-        text: tidyBlock([`${match[1]!}) ${name}`, ...block]),
-        ...(file === undefined ? {} : { file }),
-      });
+      const frame = testFrame(block);
+      let text = tidyBlock([`${match[1]!}) ${name}`, ...block]);
+      // The first frames kept are the code's; the test's line says where to read what it expects.
+      if (frame !== undefined && !text.includes(frame.line)) text += `\n${frame.line}`;
+      failures.push({ name, text, ...(frame === undefined ? {} : { file: frame.file }) });
     }
     return failures;
   },
