@@ -139,7 +139,7 @@ export function alignedPairs(
   const continued = bracketContinued(line, match.start, match.end, edit.path);
   if (continued.size === 0) return pairs;
   const all = pairs.filter((p) => p !== undefined);
-  const agreeing = agreeingPairs(all, continued, modelIndentStyle(edit.ops), fileStyle(), addedLines(edit.ops));
+  const agreeing = agreeingPairs(all, () => continued, modelIndentStyle(edit.ops), fileStyle(), addedLines(edit.ops));
   if (agreeing === undefined || agreeing.length === all.length) return pairs;
   return pairs.map((p) => (p?.line !== undefined && continued.has(p.line) ? undefined : p));
 }

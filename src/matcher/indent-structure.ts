@@ -182,17 +182,18 @@ export function nestingCompatible(
 
 /**
  * The pairs whose nesting agrees (nestingCompatible), or undefined: all of them when they do, which keeps every
- * line as evidence of the model's unit; else those whose file line does not continue a bracket (`continued`:
- * bracket-continuation.ts), laid out as the model pleased, when the rest agree without them.
+ * line as evidence of the model's unit; else those whose file line does not continue a bracket (`continued`, asked
+ * only then: bracket-continuation.ts), laid out as the model pleased, when the rest agree without them.
  */
 export function agreeingPairs(
   pairs: readonly LinePair[],
-  continued: ReadonlySet<number>,
+  continuedLines: () => ReadonlySet<number>,
   modelStyle: IndentStyle | undefined,
   fileStyle: IndentStyle | undefined,
   added: readonly string[] = [],
 ): readonly LinePair[] | undefined {
   if (nestingCompatible(pairs, modelStyle, fileStyle, added)) return pairs;
+  const continued = continuedLines();
   if (continued.size === 0) return undefined;
   const structural = pairs.filter((p) => p.line === undefined || !continued.has(p.line));
   if (structural.length === pairs.length) return undefined;

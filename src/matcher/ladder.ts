@@ -124,7 +124,7 @@ function runLineRungs(pass: Pass, notes: string[], from = 0): Settled | undefine
           (s) =>
             agreeingPairs(
               old.map((l, j) => ({ model: l.text, file: file.lines[s + j]!, line: s + j })),
-              continuedIn(pass, s, s + old.length),
+              () => continuedIn(pass, s, s + old.length),
               pass.modelStyle,
               fileIndentStyle(file),
               addedLines(pass.ops),
@@ -163,7 +163,7 @@ function runFuzzy(pass: Pass, notes: string[]): PassResult {
   if (verdict.kind === "ambiguous")
     return { kind: "ambiguous", strategy: "fuzzy", lines: toLineNumbers(verdict.starts) };
   if (verdict.kind === "refused") return { kind: "not-found", notes: [...notes, verdict.note] };
-  const continued = continuedIn(pass, aligned.start, aligned.end);
+  const continued = (): ReadonlySet<number> => continuedIn(pass, aligned.start, aligned.end);
   if (
     agreeingPairs(aligned.pairs, continued, pass.modelStyle, fileIndentStyle(pass.file), addedLines(pass.ops)) ===
     undefined
