@@ -8,12 +8,35 @@ import type { TestSummary } from "./types.js";
 export const MAX_REFLECTED_LINES = 60;
 export const MAX_REFLECTED_BYTES = 4096;
 
+/** A line of a dot reporter's progress marks (lab, mocha's `dot`): one mark a test, `x` for a failure. */
+const PROGRESS = /^\s*[.xX·•]{8,}\s*$/;
+
+/**
+ * The lines with each run of progress-mark lines as one line saying how many: joi's 1,800 tests are 36 lines of
+ * dots that would push the lines before them out of the tail, and the summary after them says what they say.
+ */
+function withoutProgress(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!PROGRESS.test(lines[i]!)) {
+      out.push(lines[i]!);
+      continue;
+    }
+    let j = i;
+    while (j + 1 < lines.length && PROGRESS.test(lines[j + 1]!)) j++;
+    if (j === i) out.push(lines[i]!);
+    else out.push(`(${String(j - i + 1)} lines of progress marks)`);
+    i = j;
+  }
+  return out;
+}
+
 /**
  * The end of a test output, for the model: the last `maxLines` lines and at most `maxBytes` UTF-8 bytes (failure
  * summaries live at the bottom), with a note saying how much was cut so the model does not assume it saw it all.
  */
 export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, maxBytes = MAX_REFLECTED_BYTES): string {
-  const lines = output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n");
+  const lines = withoutProgress(output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n"));
   let kept = lines.slice(-maxLines);
   const encoder = new TextEncoder();
   let bytes = kept.reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);

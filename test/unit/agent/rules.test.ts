@@ -385,6 +385,15 @@ describe("reflection truncation", () => {
   it("leaves short output alone", () => {
     expect(tailForModel("ok\n")).toBe("ok");
   });
+  it("says a run of progress-mark lines in one line, keeping a single one as it is", () => {
+    const dots = Array.from({ length: 36 }, () => `  ${".".repeat(50)}`);
+    const output = ["> lab -t 100", ...dots, "  ..", "", "1802 tests complete", "  ....x.....", "ok"].join("\n");
+    expect(tailForModel(output)).toBe(
+      ["> lab -t 100", "(36 lines of progress marks)", "  ..", "", "1802 tests complete", "  ....x.....", "ok"].join(
+        "\n",
+      ),
+    );
+  });
 });
 
 describe("commit subjects", () => {
