@@ -24,8 +24,11 @@ export type Comparison =
   /** At least one test fails that passed before (or the run timed out, or failures cannot be compared). */
   | { readonly verdict: "worse"; readonly newFailures: readonly string[]; readonly why: string };
 
-/** Lines that report a failure: errors, failed assertions, runner summaries. */
-const FAILURE_LINE = /error|fail|✖|✗|not ok|exception|traceback|panic/i;
+/**
+ * Lines that report a failure: errors, failed assertions, runner summaries, and a coverage threshold missed in the
+ * words lab and Jest use (nyc and c8 say ERROR).
+ */
+const FAILURE_LINE = /error|fail|✖|✗|not ok|exception|traceback|panic|below threshold|threshold\b.*\bnot met/i;
 /** A count of none (`# fail 0`, `0 failed`, `errors: 0`): a summary saying nothing failed reports no failure. */
 const NONE_FAILED = /\b0\s+(?:fail\w*|errors?)\b|\b(?:fail\w*|errors?)\s*[:=]?\s*0\b(?![.\d])/gi;
 /**
@@ -235,10 +238,16 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
     return { verdict: "no-worse", stillFailing: [], unnamed: [...sideLines, ...same] };
   }
   if (now.failing.length === 0 || was.failing.length === 0) {
+    // Every named failure gone while the run still fails (a coverage threshold, a leak check): say on what.
+    const printed = new Set(was.lines.map(sameness));
+    const fresh = now.failing.length === 0 ? now.lines.find((line) => !printed.has(sameness(line))) : undefined;
     return {
       verdict: "worse",
       newFailures: [],
-      why: "the tests still fail and the failing tests could not be named, so nothing proves the change is no worse",
+      why:
+        fresh === undefined
+          ? "the tests still fail and the failing tests could not be named, so nothing proves the change is no worse"
+          : `no test fails by name now, but the run fails on a line it did not print before: ${fresh}`,
     };
   }
   const before = new Set(was.failing);

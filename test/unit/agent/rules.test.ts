@@ -49,6 +49,17 @@ describe("acceptance rule", () => {
     expect(compareTests(summary("t", []), summary("t", ["a"])).verdict).toBe("worse");
     expect(compareTests(before, summary("t", ["a"], { timedOut: true })).verdict).toBe("worse");
   });
+  it("says what a run fails on when no test fails by name any more (a coverage threshold)", () => {
+    const was = summary("lab", ["link reports link.depth"], { tail: "1 of 33 tests failed\n" });
+    const tail = "33 tests complete\nCoverage: 99.98% (2/8341)\nCode coverage below threshold: 99.98 < 100\n";
+    expect(compareTests(was, summary("lab", [], { passed: false, exitCode: 1, tail }))).toMatchObject({
+      verdict: "worse",
+      why: "no test fails by name now, but the run fails on a line it did not print before: Code coverage below threshold: 99.98 < 100",
+    });
+    expect([
+      ...failureLines('Jest: "global" coverage threshold for lines (100%) not met: 99.5%\nCoverage: 90%'),
+    ]).toEqual(['Jest: "global" coverage threshold for lines (100%) not met: 99.5%']);
+  });
   it("a limit the baseline did not run into is worse; one it ran into too is weighed by the failing names", () => {
     const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
     expect(compareTests(before, summary("t", ["a"], { limit: memory }))).toMatchObject({
