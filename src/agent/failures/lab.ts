@@ -3,13 +3,11 @@
  * `describe`s and its own joined with spaces), then the assertion and its stack, up to the next
  * numbered failure or the `N of M tests failed` count, which tells lab's list from mocha's.
  */
-import { tidyBlock } from "./lines.js";
+import { repositoryFrame, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const NUMBERED = /^\s{2}(\d+)\) (.+):\s*$/;
 const COUNT = /^\s*\d+ of \d+ tests? failed\s*$/;
-/** The frame naming where in which file the test failed: `at test/calc.js:16:45` (or `at fn (test/calc.js:…)`). */
-const FRAME = /^\s*at (?:.*\()?([^\s()]+?):\d+:\d+\)?\s*$/;
 
 /**
  * The test's own frame: the outermost one in the repository (lab's frames call the test; the code it calls is
@@ -18,8 +16,8 @@ const FRAME = /^\s*at (?:.*\()?([^\s()]+?):\d+:\d+\)?\s*$/;
 function testFrame(block: readonly string[]): { line: string; file: string } | undefined {
   let found: { line: string; file: string } | undefined;
   for (const line of block) {
-    const file = FRAME.exec(line)?.[1];
-    if (file !== undefined && !/node_modules|^node:|^internal\//.test(file)) found = { line: line.trim(), file };
+    const file = repositoryFrame(line);
+    if (file !== undefined) found = { line: line.trim(), file };
   }
   return found;
 }

@@ -24,12 +24,19 @@ const FOREIGN =
 const FRAME =
   /^\s*(?:at\s|File "|\d+: \S)|^\s*(?:async\s+|new\s+)?[\w$.<>[\]]+(?:\s[\w$.<>[\]]+)*\s+\([^()]*\)\s*$|^\s*\S+:\d+(?::\d+)?\s*$|\.go:\d+ \+0x/;
 
-/** Where a frame points: `path:line`, or Python's `"path", line N`. */
-const LOCATION = /([^\s()"']+):\d+|File "([^"]+)", line \d+/;
+/** The file a frame points into: the path of `path:line`, or of Python's `"path", line N`. */
+const LOCATION = /([^\s()"']+?):\d+|File "([^"]+)", line \d+/;
 
 function frameLocation(line: string): string | undefined {
   const match = LOCATION.exec(line);
   return match === null ? undefined : (match[1] ?? match[2]);
+}
+
+/** The file a stack frame points into, when the line is a frame and the file is the repository's own. */
+export function repositoryFrame(line: string): string | undefined {
+  if (!FRAME.test(line)) return undefined;
+  const location = frameLocation(line);
+  return location === undefined || FOREIGN.test(location) ? undefined : location;
 }
 
 /**
@@ -45,8 +52,7 @@ export function tidyBlock(lines: readonly string[]): string {
     if (/^\s*duration_ms:/.test(line)) continue;
     if (FRAME.test(line)) {
       // Only frames in the repository help, and only the first few of them.
-      const location = frameLocation(line);
-      if (location === undefined || FOREIGN.test(location) || frames >= MAX_FRAMES) continue;
+      if (repositoryFrame(line) === undefined || frames >= MAX_FRAMES) continue;
       frames++;
     }
     out.push(line);
