@@ -40,13 +40,21 @@ export function repositoryFrame(line: string): string | undefined {
 }
 
 /**
+ * Where a coverage report starts: istanbul's text table (c8, nyc, Jest, Vitest: `----|----` then `File | % Stmts`)
+ * or its text summary (`=== Coverage summary ===`). The report follows the last failure of the run, and a runner's
+ * parser that reads a failure up to the next one (Mocha's) would otherwise take it as part of that failure.
+ */
+const COVERAGE_REPORT = /^-+(?:\|-+){4,}\|?$|^File\s+\|\s*% Stmts|^=+ Coverage summary =+$/;
+
+/**
  * The block's lines without the noise: frames outside the repository (and all but the first few inside it), code
- * frames with a gutter (`> 12 | …`), timing lines; then trimmed to the bounds.
+ * frames with a gutter (`> 12 | …`), timing lines; nothing from a coverage report on; then trimmed to the bounds.
  */
 export function tidyBlock(lines: readonly string[]): string {
   const out: string[] = [];
   let frames = 0;
   for (const raw of lines) {
+    if (COVERAGE_REPORT.test(raw.trim())) break;
     const line = raw.replace(/\s+$/, "");
     if (/^\s*>?\s*\d+\s*\|/.test(line) || /^\s*\|\s*\^/.test(line)) continue;
     if (/^\s*duration_ms:/.test(line)) continue;

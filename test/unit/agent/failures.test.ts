@@ -128,6 +128,35 @@ describe("parseFailures on node-tap", () => {
   });
 });
 
+describe("parseFailures on Mocha under c8", () => {
+  it("ends the last failure where the coverage report starts", () => {
+    const { runners, failures } = parseFailures(fixture("mocha-c8.txt"));
+    expect(runners).toEqual(["mocha"]);
+    expect(failures.map((f) => f.name)).toEqual(["calc › averages", "calc › reads --flag=false as false"]);
+    expect(failures[1]!.text).toContain('"flag": false');
+    expect(failures[1]!.text).toContain("test/calc.js:5:52");
+    expect(failures[1]!.text).not.toMatch(/% Stmts|calc\.js \s*\||threshold/);
+  });
+
+  it("ends it at istanbul's text summary too", () => {
+    const output = [
+      "  1 failing",
+      "",
+      "  1) calc",
+      "       averages:",
+      "      AssertionError: expected 6 to equal 4",
+      "      at Context.<anonymous> (test/calc.js:4:33)",
+      "",
+      "=============================== Coverage summary ===============================",
+      "Statements   : 100% ( 2/2 )",
+      "================================================================================",
+    ].join("\n");
+    const [failure] = parseFailures(output).failures;
+    expect(failure!.text).toContain("expected 6 to equal 4");
+    expect(failure!.text).not.toContain("Statements");
+  });
+});
+
 describe("parseFailures on @hapi/lab", () => {
   it("names each failure by its joined titles, with the test file its frame points into", () => {
     const { runners, failures } = parseFailures(fixture("lab.txt"), "/project");
