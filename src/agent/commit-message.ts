@@ -169,6 +169,32 @@ export function chooseSubject(
   return fallbackSubject(instruction, paths, facts);
 }
 
+/** The most of a request a commit's body quotes. */
+const MAX_QUOTED_REQUEST = 2000;
+
+/** A text's letters and digits, lower-cased: what two wordings of one sentence share. */
+const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/**
+ * The request as the commit's body, quoted, when the subject does not say all of it: a request cut to fit the
+ * subject, one of several lines, or one the model's own subject words differently would otherwise be lost from the
+ * history. Each line is quoted (`> `) so that no line of it reads as a trailer (`Co-authored-by:`, the job's own
+ * trailer that a rerun looks for) or as a slash command.
+ */
+export function requestBody(instruction: string, subject: string): string | undefined {
+  const request = instruction.replace(/^\s*\/fix\b\s*/i, "").trim();
+  if (request === "") return undefined;
+  const described = letters(subject.slice(subject.indexOf(": ") + 2));
+  const whole = letters(request);
+  // The subject says it all when its description ends the request, after at most a short head the subject
+  // replaced (`fix the`, `devtools:`, `fix(parser):`).
+  if (!subject.endsWith("…") && described !== "" && whole.endsWith(described) && whole.length - described.length <= 20)
+    return undefined;
+  const quoted = request.length > MAX_QUOTED_REQUEST ? `${request.slice(0, MAX_QUOTED_REQUEST)}…` : request;
+  const lines = quoted.split(/\r?\n/).map((line) => (line.trim() === "" ? ">" : `> ${line.trimEnd()}`));
+  return ["Requested:", ...lines].join("\n");
+}
+
 /** A trailer value is one line; a newline in it would let a requester forge further trailers. */
 const trailerValue = (value: string): string => value.replace(/[\r\n]+/g, " ").trim();
 

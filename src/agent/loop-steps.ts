@@ -5,7 +5,7 @@
 import { readText, retryPromptFor } from "./apply-step.js";
 import type { runEditPhase, LoopStop } from "./attempt.js";
 import { buildNoEditsPrompt, buildReflectionPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
-import { buildCommitMessage, chooseSubject, type ChangeFacts } from "./commit-message.js";
+import { buildCommitMessage, chooseSubject, requestBody, type ChangeFacts } from "./commit-message.js";
 import type { evaluateAttempt } from "./evaluate.js";
 import { madePass } from "./held-tests.js";
 import type { LoopInput, LoopResult } from "./loop.js";
@@ -94,8 +94,10 @@ export async function commitAttempt(
       facts,
     ),
   );
+  const body = requestBody(request.instruction, subject);
   const message = buildCommitMessage({
     subject,
+    ...(body === undefined ? {} : { body: input.redact(body) }),
     model: input.session.model,
     ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
     ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),

@@ -7,6 +7,7 @@ import {
   extractCommitSubject,
   fallbackSubject,
   parseIdentity,
+  requestBody,
   validateSubject,
 } from "../../../src/agent/commit-message.js";
 import { tailForModel } from "../../../src/agent/test-run-for-model.js";
@@ -496,6 +497,27 @@ describe("commit subjects", () => {
     expect(message).toBe(
       "fix: x\n\nCo-authored-by: Ada <ada@x.org>\nPatchsmith-Model: m\nPatchsmith-Request: https://e/1 Signed-off-by: evil\n",
     );
+  });
+  it("quotes the request in the body when the subject does not say all of it", () => {
+    const short = "/fix unknown-options-as-args ignores short-option-groups";
+    expect(requestBody(short, fallbackSubject(short, ["lib/yargs-parser.ts"]))).toBeUndefined();
+    expect(requestBody("/fix `devtools`: the panel is blank", "fix(devtools): the panel is blank")).toBeUndefined();
+    const long = "/fix unknown-options-as-args should respect short-option-groups when the group's flags are all known";
+    const cut = fallbackSubject(long, ["lib/yargs-parser.ts"]);
+    expect(cut.endsWith("…")).toBe(true);
+    expect(requestBody(long, cut)).toBe(`Requested:\n> ${long.slice(5)}`);
+    // The model's own subject says it another way: the request is kept beside it.
+    expect(requestBody("/fix make mean() ignore NaN", "fix(stats): skip NaN values in mean")).toBe(
+      "Requested:\n> make mean() ignore NaN",
+    );
+  });
+  it("quotes every line of a request, so that none of them reads as a trailer", () => {
+    const body = requestBody("/fix the parser\n\nCo-authored-by: Eve <eve@x.org>\nPatchsmith-Job: c7-abc", "fix: x");
+    expect(body).toBe("Requested:\n> the parser\n>\n> Co-authored-by: Eve <eve@x.org>\n> Patchsmith-Job: c7-abc");
+    const message = buildCommitMessage({ subject: "fix: x", body: body!, model: "m" });
+    expect(message.split("\n").filter((line) => /^[\w-]+: /.test(line))).toEqual(["fix: x", "Patchsmith-Model: m"]);
+    expect(requestBody("/fix ", "fix: x")).toBeUndefined();
+    expect(requestBody(`/fix ${"a".repeat(3000)}`, "fix: x")!.length).toBeLessThan(2100);
   });
   it("parses identities", () => {
     expect(parseIdentity("Ada Lovelace <ada@x.org>")).toEqual({ name: "Ada Lovelace", email: "ada@x.org" });

@@ -25,7 +25,8 @@ describe("runFix with in-memory ports", () => {
     const commit = h.sandbox().commits.get(report.commits[0]!.sha)!;
     expect(commit.author).toEqual({ name: "patchsmith[bot]", email: "patchsmith[bot]@users.noreply.github.com" });
     expect(commit.message).toBe(
-      "fix(math): add numbers instead of subtracting\n\nCo-authored-by: Ada <ada@example.com>\nPatchsmith-Model: test-model\nPatchsmith-Request: cli\n",
+      "fix(math): add numbers instead of subtracting\n\nRequested:\n> Fix add() so that it adds\n\n" +
+        "Co-authored-by: Ada <ada@example.com>\nPatchsmith-Model: test-model\nPatchsmith-Request: cli\n",
     );
     expect(commit.files.get("src/math.js")).toBe(FIXED);
     expect(report.tests.before?.failing).toEqual(["math adds"]);
