@@ -113,6 +113,16 @@ describe("parseFailures on AVA with a test file that cannot load", () => {
   });
 });
 
+describe("parseFailures on Jest with several test files", () => {
+  it("ends a failure where the next file's result starts", () => {
+    const { failures } = parseFailures(fixture("jest-files.txt"));
+    expect(failures.map((f) => [f.name, f.file])).toEqual([["calc › averages", "test/calc.test.js"]]);
+    expect(failures[0]!.text).toContain("Received: 6");
+    expect(failures[0]!.text).toContain("test/calc.test.js:3:50");
+    expect(failures[0]!.text).not.toContain("PASS");
+  });
+});
+
 describe("parseFailures on node-tap", () => {
   it("names an assertion by the subtests around it, and a repeated default message by its place", () => {
     const { runners, failures } = parseFailures(fixture("node-tap.txt"));
