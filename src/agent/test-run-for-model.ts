@@ -12,20 +12,29 @@ export const MAX_REFLECTED_BYTES = 4096;
 const PROGRESS = /^\s*[.xX·•]{8,}\s*$/;
 
 /**
- * The lines with each run of progress-mark lines as one line saying how many: joi's 1,800 tests are 36 lines of
- * dots that would push the lines before them out of the tail, and the summary after them says what they say.
+ * A line that says a test or a test file passed: Mocha's and node:test's `✔ title`, Vitest's `✓`, Jest's and
+ * Vitest's `PASS file`, TAP's `ok 3 - title`, pytest's `PASSED`.
  */
-function withoutProgress(lines: readonly string[]): string[] {
+const PASSED = /^\s*(?:[✔✓√]\s|ok \d+\b(?!.*#\s*(?:TODO|SKIP)))|^\s*PASS\s+\S|\sPASSED(?:\s|$)/;
+
+/** Runs shorter than this stay as they are: a few lines say more than a count. */
+const SHORTEST_RUN = 4;
+
+/**
+ * The lines with each run of progress-mark lines, and each run of lines about passing tests, as one line saying
+ * how many: joi's 1,800 tests are 36 lines of dots, and a suite's passing tests hundreds of lines, that would push
+ * the lines before them out of the tail; the runner's failures and its summary say what they say.
+ */
+function withoutRuns(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!PROGRESS.test(lines[i]!)) {
-      out.push(lines[i]!);
-      continue;
-    }
+    const kind = PROGRESS.test(lines[i]!) ? PROGRESS : PASSED.test(lines[i]!) ? PASSED : undefined;
     let j = i;
-    while (j + 1 < lines.length && PROGRESS.test(lines[j + 1]!)) j++;
-    if (j === i) out.push(lines[i]!);
-    else out.push(`(${String(j - i + 1)} lines of progress marks)`);
+    while (kind !== undefined && j + 1 < lines.length && kind.test(lines[j + 1]!)) j++;
+    const run = j - i + 1;
+    if (kind === PROGRESS && run > 1) out.push(`(${String(run)} lines of progress marks)`);
+    else if (kind === PASSED && run >= SHORTEST_RUN) out.push(`(${String(run)} lines of passing tests)`);
+    else out.push(...lines.slice(i, j + 1));
     i = j;
   }
   return out;
@@ -36,7 +45,7 @@ function withoutProgress(lines: readonly string[]): string[] {
  * summaries live at the bottom), with a note saying how much was cut so the model does not assume it saw it all.
  */
 export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, maxBytes = MAX_REFLECTED_BYTES): string {
-  const lines = withoutProgress(output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n"));
+  const lines = withoutRuns(output.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n"));
   let kept = lines.slice(-maxLines);
   const encoder = new TextEncoder();
   let bytes = kept.reduce((sum, line) => sum + encoder.encode(line).length + 1, 0);

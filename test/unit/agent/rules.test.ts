@@ -406,6 +406,37 @@ describe("reflection truncation", () => {
       ),
     );
   });
+  it("says a run of lines about passing tests in one line, keeping short runs and failures as they are", () => {
+    const passes = (n: number, line: (k: number) => string): string[] => Array.from({ length: n }, (_, k) => line(k));
+    const output = [
+      "  parser",
+      ...passes(40, (k) => `    ✔ parses case ${k}`),
+      "  options",
+      ...passes(3, (k) => `    ✔ reads option ${k}`),
+      "    1) rejects a bad flag",
+      ...passes(12, (k) => `PASS tests/file${k}.test.js`),
+      "FAIL tests/flags.test.js",
+      ...passes(5, (k) => `ok ${k + 1} - case ${k}`),
+      "not ok 6 - case 5",
+      "ok 7 - case 6 # SKIP no network",
+      "  361 passing (112ms)",
+    ].join("\n");
+    expect(tailForModel(output).split("\n")).toEqual([
+      "  parser",
+      "(40 lines of passing tests)",
+      "  options",
+      "    ✔ reads option 0",
+      "    ✔ reads option 1",
+      "    ✔ reads option 2",
+      "    1) rejects a bad flag",
+      "(12 lines of passing tests)",
+      "FAIL tests/flags.test.js",
+      "(5 lines of passing tests)",
+      "not ok 6 - case 5",
+      "ok 7 - case 6 # SKIP no network",
+      "  361 passing (112ms)",
+    ]);
+  });
 });
 
 describe("commit subjects", () => {
