@@ -13,9 +13,10 @@ import { stripCarriageReturn } from "../matcher/normalize.js";
 import { STYLE_SAMPLE_LINES, fileIndentStyle, inheritIndentStyle } from "../matcher/indent-structure.js";
 import { locate, onlyEllipses } from "../matcher/ladder.js";
 import { oldSide, straightAlignment } from "../matcher/old-side.js";
-import type { Match } from "../matcher/types.js";
+import type { LocateResult, Match } from "../matcher/types.js";
 import { lineWindowDoubt } from "../matcher/window-doubts.js";
 import { alreadyInserted } from "./already-inserted.js";
+import { withDroppedBlankLines } from "./dropped-blank-lines.js";
 import { describe } from "./feedback.js";
 import { plainIndentedEdit } from "./plain-indentation.js";
 import { copiesInDoubt } from "./removal-slides.js";
@@ -146,26 +147,49 @@ const keepsEverything = (edit: ReplaceEdit): boolean =>
   edit.ops.every((op) => op.op === "context") &&
   edit.oldEndsWithoutNewline === edit.newEndsWithoutNewline;
 
+function locateEdit(doc: LineDoc, edit: ReplaceEdit, offset: number): LocateResult {
+  const exact = locateExactly(doc, edit);
+  return exact === undefined || exact === "none"
+    ? locate(
+        parsedFile(doc),
+        { ops: edit.ops, hint: edit.hint, path: edit.path },
+        { hintOffset: offset, noExactWindow: exact === "none" },
+      )
+    : { kind: "found", match: exact };
+}
+
+/**
+ * The edit located as written; when it is found nowhere, read once more with the blank lines the SEARCH dropped
+ * between its lines (dropped-blank-lines.ts), which must then hold verbatim on a line rung: the fuzzy rung already
+ * weighed the lines without them.
+ */
+function locateWithBlankLines(
+  doc: LineDoc,
+  edit: ReplaceEdit,
+  offset: number,
+): { edit: ReplaceEdit; located: LocateResult } {
+  const located = locateEdit(doc, edit, offset);
+  if (located.kind !== "not-found") return { edit, located };
+  const variant = withDroppedBlankLines(edit);
+  if (variant === undefined) return { edit, located };
+  const again = locateEdit(doc, variant, offset);
+  return again.kind === "found" && again.match.strategy !== "fuzzy"
+    ? { edit: variant, located: again }
+    : { edit, located };
+}
+
 export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string): EditResult {
   const entry = ctx.tree.entry(path);
   if (entry.kind !== "text") return refuseExisting(entry, path, written)!;
   const doc = entry.body.doc;
-  const edit = plainIndentedEdit(written, doc.length, (i) => doc.line(i));
-  const key = repeatKey(path, edit);
+  const plain = plainIndentedEdit(written, doc.length, (i) => doc.line(i));
+  const key = repeatKey(path, plain);
   const first = ctx.applied.get(key);
   if (first !== undefined)
-    return unchanged(path, edit, entry.body, first.strategy, { repeatOf: first.edit.origin.line });
+    return unchanged(path, plain, entry.body, first.strategy, { repeatOf: first.edit.origin.line });
   const shifts = ctx.offsets.get(path) ?? [];
-  const exact = locateExactly(doc, edit);
-  const offset = edit.hint.line === undefined ? 0 : hintOffset(shifts, edit.hint.line - 1);
-  const located =
-    exact === undefined || exact === "none"
-      ? locate(
-          parsedFile(doc),
-          { ops: edit.ops, hint: edit.hint, path: edit.path },
-          { hintOffset: offset, noExactWindow: exact === "none" },
-        )
-      : ({ kind: "found", match: exact } as const);
+  const offset = plain.hint.line === undefined ? 0 : hintOffset(shifts, plain.hint.line - 1);
+  const { edit, located } = locateWithBlankLines(doc, plain, offset);
   // An edit that changes nothing changes nothing at any of its places, so where the lines occur several times it is
   // not ambiguous. (A block repeating lines unchanged is a model's habit; refusing it would refuse the whole reply
   // over no difference.)

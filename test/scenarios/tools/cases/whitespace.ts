@@ -1,7 +1,8 @@
 /** whitespace: trailing and whitespace-only drift is forgiven; the file keeps its own bytes. */
+import { editblock } from "../render.js";
 import { crlf, trailing } from "../spec.js";
 import type { CaseSpec } from "../spec.js";
-import { oneFile } from "./common.js";
+import { P, S, oneFile, refusal } from "./common.js";
 
 const REMOVE_FROM = `  remove(count = 1): void {
     if (!this.tryRemove(count)) {
@@ -29,6 +30,27 @@ const SYNC_BLANK = (t: string): string =>
   t
     .replace("store.load_cursor()\n\n", "store.load_cursor()\n    \n")
     .replace("self.errors = 0\n\n", "self.errors = 0\n    \n");
+
+const SERVE_FROM = `\tsrv := newServer(addr)
+
+\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)`;
+const SERVE_TO = `\tsrv := newServer(addr)
+
+\tif err := checkAddr(addr); err != nil {
+\t\tlog.Fatalf("address: %v", err)
+\t}
+
+\tctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)`;
+
+const CURSOR_FROM = `        self.cursor = store.load_cursor()
+
+    def run_once(self) -> int:`;
+const CURSOR_TO = `        self.cursor = store.load_cursor()
+
+    def reset(self) -> None:
+        self.cursor = None
+
+    def run_once(self) -> int:`;
 
 export const WHITESPACE: CaseSpec[] = [
   oneFile({
@@ -133,4 +155,33 @@ export const WHITESPACE: CaseSpec[] = [
         repository.save(order.shipped(trackingNumber, Instant.now(clock)));`,
     say: "Reject shipments without a tracking number:",
   }),
+  oneFile({
+    id: "whitespace-search-drops-blank-line-go",
+    category: "whitespace",
+    note: "The SEARCH lacks the blank line between its two lines, and the REPLACE adds a block set off by blank lines right there: the file's blank line is one of them.",
+    key: "server",
+    from: SERVE_FROM,
+    to: SERVE_TO,
+    search: SERVE_FROM.replace("\n\n", "\n"),
+    say: "Check the address before starting the server:",
+  }),
+  oneFile({
+    id: "whitespace-search-drops-blank-line-py",
+    category: "whitespace",
+    note: "The SEARCH lacks the blank line between two methods, and the REPLACE adds a method with a blank line on each side: one of them is the file's.",
+    key: "sync",
+    from: CURSOR_FROM,
+    to: CURSOR_TO,
+    search: CURSOR_FROM.replace("\n\n", "\n"),
+    say: "Add a way to start over from the beginning:",
+  }),
+  refusal(
+    "whitespace-search-drops-blank-line-insert-refused",
+    "whitespace",
+    "editblock",
+    ["search-not-found"],
+    "The SEARCH lacks the blank line between its two lines, and the REPLACE adds a line between them with no blank line beside it: whether it goes above or below the file's blank line cannot be told.",
+    { [P.server]: S.server },
+    `Check the address first:\n\n${editblock(P.server, SERVE_FROM.replace("\n\n", "\n"), SERVE_FROM.replace("\n\n", "\n\tcheckAddr(addr)\n"))}\n`,
+  ),
 ];
