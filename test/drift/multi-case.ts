@@ -153,14 +153,18 @@ function editFile(rng: Random, id: string, source: SourceFile, dialect: Dialect,
       ops: block.ops,
       oldLine,
       newLine: oldLine + delta,
-      // A stale number must never point exactly at another occurrence: it would then be a right hint. Numbers are
-      // read in the original file's lines (the engine shifts them by the edits above), so an occurrence made of
-      // original lines is avoided where it stood there too.
-      avoid: block.twins.flatMap((t) => {
-        const here = t - block.start;
-        const there = origin[t]! >= 0 && origin[block.start]! >= 0 ? origin[t]! - origin[block.start]! : here;
-        return there === here ? [here] : [here, there];
-      }),
+      // A stale number must never point exactly at another occurrence, nor, once the engine carries an earlier
+      // hunk's offset, at this one (0): it would then be a right hint. Numbers are read in the original file's
+      // lines (the engine shifts them by the edits above), so an occurrence made of original lines is avoided
+      // where it stood there too.
+      avoid: [
+        0,
+        ...block.twins.flatMap((t) => {
+          const here = t - block.start;
+          const there = origin[t]! >= 0 && origin[block.start]! >= 0 ? origin[t]! - origin[block.start]! : here;
+          return there === here ? [here] : [here, there];
+        }),
+      ],
       ...(anchorAt === undefined ? {} : { anchor: file.lines[anchorAt]! }),
     };
     texts.push(text);
