@@ -317,4 +317,53 @@ coverage:
       ),
     ),
   },
+  {
+    id: "indentation-js-call-argument-reindented",
+    category: "indentation",
+    format: "editblock",
+    expect: "apply",
+    note: "The SEARCH indents a call's continued argument line two spaces deeper than the file, the REPLACE as the file does: a line inside an open bracket is layout, not nesting.",
+    before: tree({
+      "src/render.js":
+        "import { compile } from './compile.js';\nimport { escapeHtml } from './escape.js';\n\nexport function renderTemplate(source, options) {\n  const fn = compile(source, options);\n  return function render(data) {\n    const helpers = { escape: escapeHtml, include: options.include };\n    return fn.call(options.context,\n      data || Object.create(null), helpers);\n  };\n}\n",
+    }),
+    after: tree({
+      "src/render.js":
+        "import { compile } from './compile.js';\nimport { escapeHtml } from './escape.js';\n\nexport function renderTemplate(source, options) {\n  const fn = compile(source, options);\n  return function render(data) {\n    const helpers = { escape: escapeHtml, include: options.include };\n    const locals = Object.assign(Object.create(null), data);\n    return fn.call(options.context,\n      locals, helpers);\n  };\n}\n",
+    }),
+    reply:
+      "Copy the data into a prototype-free object before the template sees it:\n\nsrc/render.js\n```js\n<<<<<<< SEARCH\n    return fn.call(options.context,\n        data || Object.create(null), helpers);\n=======\n    const locals = Object.assign(Object.create(null), data);\n    return fn.call(options.context,\n      locals, helpers);\n>>>>>>> REPLACE\n```\n",
+  },
+  {
+    id: "indentation-py-call-arguments-reindented",
+    category: "indentation",
+    format: "editblock",
+    expect: "apply",
+    note: "Python call arguments continued inside the parenthesis, aligned differently in the SEARCH: the offside rule is off inside brackets, and the lines after it still nest as the file does.",
+    before: tree({
+      "app/report.py":
+        'from app.db import fetch_rows\n\n\ndef monthly_totals(conn, month):\n    rows = fetch_rows(conn, "SELECT amount FROM invoices WHERE month = ?",\n                      (month,))\n    total = 0\n    for row in rows:\n        total += row.amount\n    return total\n',
+    }),
+    after: tree({
+      "app/report.py":
+        'from app.db import fetch_rows\n\n\ndef monthly_totals(conn, month):\n    rows = fetch_rows(conn, "SELECT amount FROM invoices WHERE month = ? AND voided = 0",\n                      (month,))\n    total = 0\n    for row in rows:\n        total += row.amount\n    return total\n',
+    }),
+    reply:
+      'Voided invoices must not count:\n\napp/report.py\n```python\n<<<<<<< SEARCH\n    rows = fetch_rows(conn, "SELECT amount FROM invoices WHERE month = ?",\n        (month,))\n    total = 0\n=======\n    rows = fetch_rows(conn, "SELECT amount FROM invoices WHERE month = ? AND voided = 0",\n        (month,))\n    total = 0\n>>>>>>> REPLACE\n```\n',
+  },
+  {
+    id: "indentation-py-nested-differently-after-bracket-refused",
+    category: "indentation",
+    format: "editblock",
+    expect: "refuse",
+    reasons: ["search-not-found"],
+    hint: ['    return [row for row in rows if row.get("active")]'],
+    note: "The SEARCH puts the return inside the with block, the file after it: the bracket closed on the line before, so that line is nesting again and the place is refused.",
+    before: tree({
+      "app/loader.py":
+        'import json\n\n\ndef load(path):\n    with open(path) as handle:\n        rows = json.loads(\n            handle.read(),\n        )\n    return [row for row in rows if row.get("active")]\n\n\ndef save(path, rows):\n    with open(path, "w") as handle:\n        handle.write(json.dumps(rows))\n',
+    }),
+    reply:
+      'Keep inactive rows too:\n\napp/loader.py\n```python\n<<<<<<< SEARCH\n    with open(path) as handle:\n        rows = json.loads(\n            handle.read(),\n        )\n        return [row for row in rows if row.get("active")]\n=======\n    with open(path) as handle:\n        rows = json.loads(\n            handle.read(),\n        )\n        return rows\n>>>>>>> REPLACE\n```\n',
+  },
 ];
