@@ -149,7 +149,8 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
   if (text.length > room) {
     const cut = text.slice(0, room - 1);
     const space = cut.lastIndexOf(" ");
-    text = `${(space > room / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+    // Cut at a word, without the punctuation that ended it (`surrogates;…`).
+    text = `${(space > room / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/, "")}…`;
   }
   return head + text;
 }

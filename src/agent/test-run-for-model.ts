@@ -8,8 +8,11 @@ import type { TestSummary } from "./types.js";
 export const MAX_REFLECTED_LINES = 60;
 export const MAX_REFLECTED_BYTES = 4096;
 
-/** A line of a dot reporter's progress marks (lab, mocha's `dot`): one mark a test, `x` for a failure. */
-const PROGRESS = /^\s*[.xX·•]{8,}\s*$/;
+/**
+ * A line of a dot reporter's progress marks: one mark a test, `x` (lab) or `!` (Mocha) for a failure; Mocha's `dot`
+ * writes U+2024 (one dot leader) for a pass and `,` for a pending test.
+ */
+const PROGRESS = /^\s*[.\u2024xX·•!,]{8,}\s*$/;
 
 /**
  * A line that says a test or a test file passed: Mocha's and node:test's `✔ title`, Vitest's `✓`, Jest's and

@@ -406,6 +406,12 @@ describe("reflection truncation", () => {
       ),
     );
   });
+  it("reads Mocha's dot reporter's marks as progress marks", () => {
+    const dots = Array.from({ length: 5 }, () => `  ${"\u2024".repeat(40)}!${"\u2024".repeat(10)},,`);
+    expect(tailForModel(["> mocha --reporter dot", ...dots, "  1 failing"].join("\n"))).toBe(
+      ["> mocha --reporter dot", "(5 lines of progress marks)", "  1 failing"].join("\n"),
+    );
+  });
   it("says a run of lines about passing tests in one line, keeping short runs and failures as they are", () => {
     const passes = (n: number, line: (k: number) => string): string[] => Array.from({ length: n }, (_, k) => line(k));
     const output = [
@@ -536,6 +542,11 @@ describe("commit subjects", () => {
     const long = "/fix unknown-options-as-args should respect short-option-groups when the group's flags are all known";
     const cut = fallbackSubject(long, ["lib/yargs-parser.ts"]);
     expect(cut.endsWith("…")).toBe(true);
+    expect(
+      fallbackSubject("/fix isByteLength throws on unpaired UTF-16 surrogates; it should count them as three", [
+        "src/lib/isByteLength.js",
+      ]),
+    ).toBe("fix(isbytelength): isByteLength throws on unpaired UTF-16 surrogates…");
     expect(requestBody(long, cut)).toBe(`Requested:\n> ${long.slice(5)}`);
     // The model's own subject says it another way: the request is kept beside it.
     expect(requestBody("/fix make mean() ignore NaN", "fix(stats): skip NaN values in mean")).toBe(
