@@ -141,6 +141,10 @@ export function buildBlock(input: BlockInput): Block | undefined {
     const picked = pickUniqueWindow(lines, rng, fault === "elision" ? 6 : 3, 12, around, accept);
     if (picked === undefined) return undefined;
     [start, size] = picked;
+    // Unique byte for byte, but the engine's looser rungs read a copy that differs in trailing whitespace or
+    // indentation as the same lines (models strip and re-indent): a stale number pointing exactly at it would be a
+    // right hint there too.
+    twins = findAll(lines, lines.slice(start, start + size), looseKey).filter((s) => s !== start);
   }
   const intent = makeIntent(lines, start, size, lang, rng);
   if (intent === undefined) return undefined;
