@@ -535,6 +535,15 @@ describe("commit subjects", () => {
       "fix: x\n\nCo-authored-by: Ada <ada@x.org>\nPatchsmith-Model: m\nPatchsmith-Request: https://e/1 Signed-off-by: evil\n",
     );
   });
+  it("lower-cases a sentence's first word, not a name", () => {
+    expect(fallbackSubject("FnvHasher::write computes FNV-1", ["lib.rs"])).toBe(
+      "chore: FnvHasher::write computes FNV-1",
+    );
+    expect(fallbackSubject("URL parsing drops the port", [])).toMatch(/: URL parsing drops the port$/);
+    expect(fallbackSubject("Trim the description", [])).toMatch(/: trim the description$/);
+    expect(fallbackSubject("Foo.bar should return null", [])).toMatch(/: Foo\.bar should return null$/);
+    expect(fallbackSubject("A flag is ignored", [])).toMatch(/: a flag is ignored$/);
+  });
   it("quotes the request in the body when the subject does not say all of it", () => {
     const short = "/fix unknown-options-as-args ignores short-option-groups";
     expect(requestBody(short, fallbackSubject(short, ["lib/yargs-parser.ts"]))).toBeUndefined();
