@@ -11,6 +11,39 @@ const SECTION = /^_{3,} (.+?) _{3,}$/;
 const SUMMARY = /^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
 const RULE = /^={3,}.*={3,}$/;
 
+/** What separates the entries of pytest's long traceback. */
+const ENTRY_RULE = /^(?:_ ){8,}_?$/;
+/** Source lines pytest lists before the failing one (`>`) of an entry: the ones nearest it are kept. */
+const KEPT_BEFORE = 3;
+
+/**
+ * The block with each traceback entry's source listing cut to the function's first line and the lines just above
+ * the failing one: pytest lists every line of the function up to it (a long docstring, the whole body), which
+ * pushed the `E   IndexError: …` line and its `file:line` out of the block.
+ */
+function withoutListings(block: readonly string[]): string[] {
+  const out: string[] = [];
+  let entry: string[] = [];
+  const flush = (): void => {
+    const failing = entry.findIndex((l) => l.startsWith(">"));
+    const listed = (l: string): boolean => l.startsWith("    ") || l.trim() === "";
+    // The listing: the first line indented as source, up to the failing one.
+    const first = entry.findIndex((l, i) => i < failing && l.startsWith("    ") && l.trim() !== "");
+    const from = Math.max(first + 1, failing - KEPT_BEFORE);
+    if (first < 0 || from <= first + 1 || !entry.slice(first, failing).every(listed)) out.push(...entry);
+    else out.push(...entry.slice(0, first + 1), "    …", ...entry.slice(from));
+    entry = [];
+  };
+  for (const line of block) {
+    if (ENTRY_RULE.test(line)) {
+      flush();
+      out.push(line);
+    } else entry.push(line);
+  }
+  flush();
+  return out;
+}
+
 export const pytest: RunnerFormat = {
   runner: "pytest",
   detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
@@ -24,7 +57,7 @@ export const pytest: RunnerFormat = {
       const block: string[] = [];
       for (let j = i + 1; j < lines.length && !SECTION.test(lines[j]!) && !RULE.test(lines[j]!); j++)
         block.push(lines[j]!);
-      sections.set(title, tidyBlock([`___ ${title} ___`, ...block]));
+      sections.set(title, tidyBlock([`___ ${title} ___`, ...withoutListings(block)]));
     }
     // "CalcTest.test_mean" heads the section of "tests/test_calc.py::CalcTest::test_mean".
     const sectionOf = (id: string): string | undefined => {

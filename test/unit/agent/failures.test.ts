@@ -123,6 +123,20 @@ describe("parseFailures on Jest with several test files", () => {
   });
 });
 
+describe("parseFailures on pytest's long tracebacks", () => {
+  it("keeps the error and its place, not the whole function pytest lists above them", () => {
+    const [failure] = parseFailures(fixture("pytest-long.txt"), "/project").failures;
+    expect(failure!.name).toBe("tests/test_calc.py::SpreadTest::test_empty");
+    expect(failure!.text).toContain("E       IndexError: list index out of range");
+    expect(failure!.text).toContain("calc.py:31: IndexError");
+    expect(failure!.text).toContain(">       lowest = ordered[0]");
+    expect(failure!.text).toContain("    def spread(values):");
+    expect(failure!.text).not.toContain("Equal values have no spread");
+    // The test's own entry is short and stays whole.
+    expect(failure!.text).toContain(">       self.assertEqual(spread([]), 0)");
+  });
+});
+
 describe("parseFailures on node-tap", () => {
   it("names an assertion by the subtests around it, and a repeated default message by its place", () => {
     const { runners, failures } = parseFailures(fixture("node-tap.txt"));
