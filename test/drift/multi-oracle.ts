@@ -5,7 +5,7 @@
  * should be the intended state after the earlier blocks, and its `after` is judged like a single-edit case
  * (oracle.ts `classifyAfter`: correct, a defensible alternative or whitespace-only difference → doubtful, else
  * wrong). When an earlier edit took a doubtful alternative, the later block's intended result is rebased onto
- * the engine's state (its window found by exact text). A block that must be refused (a recurring window without
+ * the engine's state (its window found by exact text), and so are its own alternatives. A block that must be refused (a recurring window without
  * a hint, text from another file) is wrong once applied, unless its drifted text is exactly another place's
  * (oracle.ts alternatives). Wrong also: a path outside the reply written, a failed edit while others were kept (the default is all or nothing), a file
  * the reply edits left unchanged, a created or deleted file not as asked.
@@ -38,18 +38,41 @@ const wrong = (detail: string, tags: Tags, where?: string): MultiVerdict => ({
   ...(where === undefined ? {} : { where }),
 });
 
-/** The block's sub-case over another `before` (the engine's state), its window found by exact text. */
+/**
+ * What an alternative result of the block makes of its window, when it differs from the block's `before` only
+ * there (the insertion on the other side of a dropped line does; one at another place does not).
+ */
+function windowReplacement(sub: MultiBlock["sub"], alternative: string): string[] | undefined {
+  const before = splitFile(sub.before).lines;
+  const lines = splitFile(alternative).lines;
+  const start = sub.window.start - 1;
+  const tail = before.length - (start + sub.window.size);
+  if (lines.length < start + tail) return undefined;
+  for (let i = 0; i < start; i++) if (lines[i] !== before[i]) return undefined;
+  for (let i = 1; i <= tail; i++) if (lines[lines.length - i] !== before[before.length - i]) return undefined;
+  return lines.slice(start, lines.length - tail);
+}
+
+/**
+ * The block's sub-case over another `before` (the engine's state), its window found by exact text; an alternative
+ * that only rewrites the window holds there too.
+ */
 function rebase(block: MultiBlock, before: string): MultiBlock["sub"] | undefined {
   const file = splitFile(before);
   const at = findAll(file.lines, block.window, exactKey);
   if (at.length !== 1) return undefined;
   const p = at[0]!;
-  const lines = [...file.lines.slice(0, p), ...block.replacement, ...file.lines.slice(p + block.window.length)];
+  const placed = (replacement: readonly string[]): string =>
+    joinFile(file, [...file.lines.slice(0, p), ...replacement, ...file.lines.slice(p + block.window.length)]);
+  const alternatives = block.sub.alternatives.flatMap((a) => {
+    const replacement = windowReplacement(block.sub, a.text);
+    return replacement === undefined ? [] : [{ text: placed(replacement), why: a.why }];
+  });
   return {
     ...block.sub,
     before,
-    intended: joinFile(file, lines),
-    alternatives: [],
+    intended: placed(block.replacement),
+    alternatives,
     window: { start: p + 1, size: block.window.length },
   };
 }
