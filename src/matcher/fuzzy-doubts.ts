@@ -147,8 +147,8 @@ export interface Sighting {
 
 /**
  * The old lines a reading pairs with a look-alike (a drifted pair) or leaves unpaired beyond its pairs, while the
- * file has them verbatim near the match: within the old side's length for a drifted pair, twice that for an
- * unpaired line. Each is another reading, in which the model quoted that real line; the caller checks that it puts
+ * file has them verbatim near the match (within twice the old side's length: the copy may end the window the model
+ * meant, just past the one chosen). Each is another reading, in which the model quoted that real line; the caller checks that it puts
  * the edit in the same place. A line left unpaired between pairs has its place fixed by them, unless added lines
  * stand right next to it (the model wrote the insertion after or before it): such a line, taken for invented,
  * decides where they go if it is the real one (anchors, within twice the old side's length). So does one whose copy
@@ -175,7 +175,7 @@ export function sightings(
     const drifted = w >= 0 && windowKeys[w] !== key;
     const beyond = w < 0 && (line < first || line > last);
     if (drifted || beyond) {
-      addCopies(found.sightings, keys, key, line, region, drifted ? oldKeys.length : 2 * oldKeys.length);
+      addCopies(found.sightings, keys, key, line, region, 2 * oldKeys.length);
       return;
     }
     if (w >= 0) return;

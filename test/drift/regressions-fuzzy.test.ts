@@ -558,4 +558,35 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("range\n});", 'range\n  logDrift("probe");\n});');
     expect(landsOrRefuses(await run("date.test.ts", before, reply), intended)).toBe(true);
   });
+
+  // Harness case 14188:1258 (a TypeScript file of two type aliases). The hunk's first line is the first alias's,
+  // its last line the second alias's, both verbatim; the first alias is the more similar window, but the copy of
+  // the last line ends the window just past it, four lines on, which the reach for sightings missed.
+  test("fuzzy: a SEARCH line the file has verbatim just past the window's reach is another reading", async () => {
+    const before = [
+      "export type QueuedTaskWithoutPayload<TaskContext = unknown> = {",
+      "  type: 'queued-task';",
+      "  handler: QueuedHandlerWithoutPayload<TaskContext>;",
+      "};",
+      "export type QueuedTaskWithPayload<Payload extends object, TaskContext = unknown> = {",
+      "  type: 'queued-task';",
+      "  handler: QueuedHandlerWithPayload<Payload, TaskContext>;",
+      "};",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/tasks.ts",
+      "+++ b/tasks.ts",
+      "@@ -40,3 +40,4 @@",
+      " export type QueuedTaskWithoutPayload<TaskContext = unknown> = {",
+      "   type: 'queued-task';",
+      "   handler: QueuedHandlerWithPayload<Payload, TaskContext>;",
+      "+  retries: number;",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("Payload, TaskContext>;\n", "Payload, TaskContext>;\n  retries: number;\n");
+    expect(landsOrRefuses(await run("tasks.ts", before, reply), intended)).toBe(true);
+  });
 });
