@@ -1,8 +1,10 @@
 /**
  * node:test's spec reporter (its default on a terminal, and what `--test-reporter=spec` prints): `✖ name (1.2ms)`
  * with the error indented under it. A suite is marked ✖ too when a child failed; it has no error of its own. The
- * "✖ failing tests:" recap repeats every failure, so only the first report of a name counts; it also says where each
- * is (`test at test/a.test.mjs:3:1`). A file that could not load is a failing test named after the file.
+ * "✖ failing tests:" recap repeats every failure, so only the first report of a name that carries an error counts
+ * (Node.js 20 prints the error in the listing and again in the recap; Node.js 24, the Docker image's, only in the
+ * recap); it also says where each is (`test at test/a.test.mjs:3:1`). A file that could not load is a failing test
+ * named after the file.
  */
 import { indentOf, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
@@ -29,12 +31,13 @@ export const nodeSpec: RunnerFormat = {
   parse(lines) {
     const failures = new Map<string, FailureBlock>();
     const recap = lines.findIndex((l) => /^✖ failing tests:/.test(l));
-    const end = recap === -1 ? lines.length : recap;
     const files = recap === -1 ? new Map<string, string>() : filesInRecap(lines, recap);
-    for (let i = 0; i < end; i++) {
+    for (let i = 0; i < lines.length; i++) {
       const match = FAILED.exec(lines[i]!);
       if (match?.[2] === undefined || match[2] === "failing tests:") continue;
       const indent = match[1]?.length ?? 0;
+      // A block in the listing ends where the recap starts.
+      const end = recap > i ? recap : lines.length;
       const block: string[] = [];
       for (let j = i + 1; j < end; j++) {
         const line = lines[j]!;

@@ -137,6 +137,20 @@ describe("parseFailures on pytest's long tracebacks", () => {
   });
 });
 
+describe("parseFailures on node:test's spec reporter of Node.js 24", () => {
+  it("reads each failure from the recap, where alone it carries its error", () => {
+    const { runners, failures } = parseFailures(fixture("node24-spec.txt"), "/project");
+    expect(runners).toEqual(["node:test"]);
+    expect(failures.map((f) => [f.name, f.file])).toEqual([
+      ["averages", "calc.test.mjs"],
+      ["reads --flag=false as false", "calc.test.mjs"],
+    ]);
+    expect(failures[0]!.text).toContain("6 !== 4");
+    expect(failures[0]!.text).toContain("calc.test.mjs:5:33");
+    expect(failures[1]!.text).toMatch(/\+\s+flag: true/);
+  });
+});
+
 describe("parseFailures on node-tap", () => {
   it("names an assertion by the subtests around it, and a repeated default message by its place", () => {
     const { runners, failures } = parseFailures(fixture("node-tap.txt"));
