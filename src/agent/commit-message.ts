@@ -121,12 +121,19 @@ function commitScope(paths: readonly string[]): string | undefined {
  */
 const EMPHASIS = /(?<![\w])_([^_\s](?:[^_]*[^_\s])?)_(?![\w])/g;
 
+/**
+ * Markdown's `**strong**` and `*emphasis*`, opening after a space and closing before one (or punctuation); a `*`
+ * that wraps nothing that way (`treat * as any`, a glob's `**`) is text.
+ */
+const STRONG_OR_EMPHASIS = /(?<=^|[\s(])(\*{1,2})(?=[^\s*])([^*]*?[^\s*])\1(?=$|[\s.,;:!?)])/g;
+
 /** A subject built without the model: type from the instruction's words, scope from the paths. */
 export function fallbackSubject(instruction: string, paths: readonly string[], facts: ChangeFacts = {}): string {
   const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   let text = firstLine
     .replace(/^\s*\/fix\b\s*/i, "")
-    .replace(/[`*]/g, "")
+    .replace(/`/g, "")
+    .replace(STRONG_OR_EMPHASIS, "$2")
     .replace(EMPHASIS, "$1")
     .replace(/\s+/g, " ")
     .replace(/[.!\s]+$/, "")

@@ -535,6 +535,13 @@ describe("commit subjects", () => {
       "fix: x\n\nCo-authored-by: Ada <ada@x.org>\nPatchsmith-Model: m\nPatchsmith-Request: https://e/1 Signed-off-by: evil\n",
     );
   });
+  it("drops Markdown's emphasis marks, not a star that is text", () => {
+    expect(fallbackSubject("subset() should treat * as a superset of any range", ["ranges/subset.js"])).toBe(
+      "fix(subset): subset() should treat * as a superset of any range",
+    );
+    expect(fallbackSubject("Make **all** errors *fatal* in `parse`", [])).toMatch(/: make all errors fatal in parse$/);
+    expect(fallbackSubject("Support globs like src/**/*.js", [])).toMatch(/: support globs like src\/\*\*\/\*\.js$/);
+  });
   it("lower-cases a sentence's first word, not a name", () => {
     expect(fallbackSubject("FnvHasher::write computes FNV-1", ["lib.rs"])).toBe(
       "chore: FnvHasher::write computes FNV-1",
