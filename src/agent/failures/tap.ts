@@ -1,7 +1,9 @@
 /**
  * TAP (tape, node-tap, node:test's default reporter when not on a terminal). Each `not ok` is followed by an indented
- * YAML block (`---` … `...`) with the operator, expected and actual. node:test reports children before their
- * parent, so a `not ok` right after deeper ones is a parent and is skipped. Assertions (node-tap's, tape's) are
+ * YAML block (`---` … `...`) with the operator, expected and actual. A parent whose children failed is skipped
+ * (their failures say why): node:test and node-tap report the children above the parent's `not ok`, indented
+ * deeper; tap 14 buffers them in `{` … `}` after it. A parent none of whose children failed (a file that exited
+ * early, timed out) is a failure of its own. Assertions (node-tap's, tape's) are
  * named after the test they are in: node-tap's by the `# Subtest:` names around them (the file first), tape's by
  * the `# name` comment above them.
  */
@@ -108,6 +110,23 @@ function assertionNames(all: readonly Result[], nodeStyle: boolean): Map<Result,
   return names;
 }
 
+/**
+ * The lines of a result's children, if it has any: the deeper-indented lines right above it (node:test, node-tap),
+ * or tap 14's `{` … `}` right after its diagnostics, at its own indentation.
+ */
+function childrenOf(lines: readonly string[], at: number, indent: number): { from: number; to: number } | undefined {
+  const deeper = (line: string): boolean => line.trim() === "" || indentOf(line) > indent;
+  let above = at;
+  while (above > 0 && deeper(lines[above - 1]!)) above--;
+  if (above < at) return { from: above - 1, to: at };
+  let after = at + 1;
+  while (after < lines.length && (deeper(lines[after]!) || /^\s*(?:---|\.\.\.)\s*$/.test(lines[after]!))) after++;
+  if (lines[after]?.trim() !== "{" || indentOf(lines[after]!) !== indent) return undefined;
+  let close = after + 1;
+  while (close < lines.length && !(lines[close]!.trim() === "}" && indentOf(lines[close]!) === indent)) close++;
+  return { from: after, to: close };
+}
+
 export const tap: RunnerFormat = {
   runner: "tap",
   detect: (lines, text) => /^TAP version \d+/m.test(text) || lines.some((l) => RESULT.exec(l)?.[2] === "not ok"),
@@ -116,14 +135,15 @@ export const tap: RunnerFormat = {
     const nodeStyle = lines.some((l) => SUBTEST.test(l));
     const all = results(lines);
     const names = assertionNames(all, nodeStyle);
-    let previousIndent = -1;
+    const failingBetween = (from: number, to: number): boolean =>
+      all.some((r) => !r.ok && r.at > from && r.at < to && !DIRECTIVE.test(lines[r.at]!));
     for (const result of all) {
       if (result.ok) continue;
       const { at, indent, description } = result;
-      const isParent = previousIndent > indent;
-      previousIndent = indent;
-      if (isParent || DIRECTIVE.test(lines[at]!)) continue;
+      if (DIRECTIVE.test(lines[at]!)) continue;
       const block = diagnostics(lines, at + 1, indent);
+      const children = childrenOf(lines, at, indent);
+      if (children !== undefined && failingBetween(children.from, children.to)) continue;
       if (block.some((l) => /failureType:\s*'subtestsFailed'/.test(l))) continue;
       const name = names.get(result) ?? description;
       const text = tidyBlock([`not ok ${description}`, ...block]);

@@ -195,6 +195,19 @@ describe("parseFailures on Mocha under c8", () => {
   });
 });
 
+describe("parseFailures on tap 14's buffered subtests", () => {
+  it("names the failing assertions and a file that exited on its own, not a file whose assertions failed", () => {
+    const { failures } = parseFailures(fixture("tap14.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual([
+      "mean › averages the values",
+      "parse › reads --flag=false as false",
+      "test/crash.js",
+    ]);
+    expect(failures[0]!.text).toMatch(/-4\n\s*\+6/);
+    expect(failures[2]!.text).toContain("exitCode: 3");
+  });
+});
+
 describe("parseFailures on @hapi/lab", () => {
   it("names each failure by its joined titles, with the test file its frame points into", () => {
     const { runners, failures } = parseFailures(fixture("lab.txt"), "/project");
