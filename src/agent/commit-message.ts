@@ -127,11 +127,13 @@ const EMPHASIS = /(?<![\w])_([^_\s](?:[^_]*[^_\s])?)_(?![\w])/g;
  */
 const STRONG_OR_EMPHASIS = /(?<=^|[\s(])(\*{1,2})(?=[^\s*])([^*]*?[^\s*])\1(?=$|[\s.,;:!?)])/g;
 
+/** The request without the `/fix` that asked for it. */
+const withoutCommand = (instruction: string): string => instruction.replace(/^\s*\/fix\b\s*/i, "");
+
 /** A subject built without the model: type from the instruction's words, scope from the paths. */
 export function fallbackSubject(instruction: string, paths: readonly string[], facts: ChangeFacts = {}): string {
   const firstLine = instruction.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
-  let text = firstLine
-    .replace(/^\s*\/fix\b\s*/i, "")
+  let text = withoutCommand(firstLine)
     .replace(/`/g, "")
     .replace(STRONG_OR_EMPHASIS, "$2")
     .replace(EMPHASIS, "$1")
@@ -142,7 +144,7 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
   // with the scope's own label (`devtools: …`) does not say it twice.
   const written = WRITTEN_HEAD.exec(text);
   const label = written === null ? LABEL.exec(text) : null;
-  const type = written?.[1]?.toLowerCase() ?? commitType(instruction.replace(/^\s*\/fix\b/i, ""), paths, facts);
+  const type = written?.[1]?.toLowerCase() ?? commitType(withoutCommand(instruction), paths, facts);
   const fromPaths = commitScope(paths);
   const scope = written?.[2] ?? fromPaths ?? label?.[1]?.toLowerCase();
   if (written !== null) text = text.slice(written[0].length);
@@ -191,7 +193,7 @@ const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{
  * trailer that a rerun looks for) or as a slash command.
  */
 export function requestBody(instruction: string, subject: string): string | undefined {
-  const request = instruction.replace(/^\s*\/fix\b\s*/i, "").trim();
+  const request = withoutCommand(instruction).trim();
   if (request === "") return undefined;
   const described = letters(subject.slice(subject.indexOf(": ") + 2));
   const whole = letters(request);

@@ -2,6 +2,7 @@
  * What the model reads of a test run (pure): the runner's failure blocks first, then the end of the output, within a
  * byte budget.
  */
+import { DIRECTIVE } from "./failures/tap.js";
 import { testNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
 
@@ -16,9 +17,11 @@ const PROGRESS = /^\s*[.\u2024xX·•!,]{8,}\s*$/;
 
 /**
  * A line that says a test or a test file passed: Mocha's and node:test's `✔ title`, Vitest's `✓`, Jest's and
- * Vitest's `PASS file`, TAP's `ok 3 - title`, pytest's `PASSED`.
+ * Vitest's `PASS file`, TAP's `ok 3 - title` (not one skipped: that one says something), pytest's `PASSED`.
  */
-const PASSED = /^\s*(?:[✔✓√]\s|ok \d+\b(?!.*#\s*(?:TODO|SKIP)))|^\s*PASS\s+\S|\sPASSED(?:\s|$)/;
+const PASSED_LINE = /^\s*(?:[✔✓√]\s|ok \d+\b)|^\s*PASS\s+\S|\sPASSED(?:\s|$)/;
+const passed = (line: string): boolean => PASSED_LINE.test(line) && !DIRECTIVE.test(line);
+const progress = (line: string): boolean => PROGRESS.test(line);
 
 /** Runs shorter than this stay as they are: a few lines say more than a count. */
 const SHORTEST_RUN = 4;
@@ -31,12 +34,12 @@ const SHORTEST_RUN = 4;
 function withoutRuns(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const kind = PROGRESS.test(lines[i]!) ? PROGRESS : PASSED.test(lines[i]!) ? PASSED : undefined;
+    const kind = progress(lines[i]!) ? progress : passed(lines[i]!) ? passed : undefined;
     let j = i;
-    while (kind !== undefined && j + 1 < lines.length && kind.test(lines[j + 1]!)) j++;
+    while (kind !== undefined && j + 1 < lines.length && kind(lines[j + 1]!)) j++;
     const run = j - i + 1;
-    if (kind === PROGRESS && run > 1) out.push(`(${String(run)} lines of progress marks)`);
-    else if (kind === PASSED && run >= SHORTEST_RUN) out.push(`(${String(run)} lines of passing tests)`);
+    if (kind === progress && run > 1) out.push(`(${String(run)} lines of progress marks)`);
+    else if (kind === passed && run >= SHORTEST_RUN) out.push(`(${String(run)} lines of passing tests)`);
     else out.push(...lines.slice(i, j + 1));
     i = j;
   }

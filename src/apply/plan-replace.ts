@@ -160,7 +160,7 @@ function locateEdit(doc: LineDoc, edit: ReplaceEdit, offset: number): LocateResu
 
 /**
  * The edit located as written; when it is found nowhere, read once more with the blank lines the SEARCH dropped
- * between its lines (dropped-blank-lines.ts), which must then hold verbatim on a line rung: the fuzzy rung already
+ * between its lines (dropped-blank-lines.ts), which must then be found on a line rung: the fuzzy rung already
  * weighed the lines without them.
  */
 function locateWithBlankLines(

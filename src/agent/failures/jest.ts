@@ -1,7 +1,7 @@
 /**
  * Jest: every failure gets a `● suite › name` heading, then the matcher's message, the code frame and the stack,
- * up to the next heading, the next test file's result (`PASS file`, `FAIL file`) or the summary. "Test suite failed to run" is a file that could not load: it is reported
- * under the file's name.
+ * up to the next heading, the next test file's result (`PASS file`, `FAIL file`) or the summary. "Test suite failed
+ * to run" is a file that could not load: it is reported under the file's name.
  */
 import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";

@@ -10,7 +10,8 @@
 import { indentOf, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
-const DIRECTIVE = /\s#\s*(TODO|SKIP)\b/i;
+/** A result TAP marks as not counting: `ok 3 - title # SKIP reason`, `not ok 4 - title # TODO`. */
+export const DIRECTIVE = /\s#\s*(TODO|SKIP)\b/i;
 const SUMMARY_COMMENT = /^#\s*(tests|pass|fail|skip|todo|cancelled|suites|duration_ms|ok)\b/i;
 /** node:test's `location: '/…/test/a.test.mjs:3:1'` (made relative to the clone by then). */
 const LOCATION = /^\s*location:\s*'(?:file:\/\/)?([^':]+):\d+:\d+'/;
