@@ -15,6 +15,7 @@ import { nodeSpec } from "./node-spec.js";
 import { pytest } from "./pytest.js";
 import { outputStreams } from "./streams.js";
 import { tap } from "./tap.js";
+import { tapeReporters } from "./tape-reporters.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 import { unittest } from "./unittest.js";
 import { uvu } from "./uvu.js";
@@ -28,6 +29,7 @@ export const MAX_FAILURES = 100;
 /** In the order they are tried; formats are specific enough that at most one usually matches. */
 const FORMATS: readonly RunnerFormat[] = [
   tap,
+  tapeReporters,
   nodeSpec,
   jest,
   vitest,

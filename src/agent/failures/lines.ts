@@ -75,3 +75,20 @@ export function tidyBlock(lines: readonly string[]): string {
 }
 
 export const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/**
+ * Names made unique where a runner's names repeat: a name that occurs more than once gets its place among its
+ * namesakes (`mean › should be equal #2`), the same in every run of the same tests. Undefined stays undefined (a
+ * result that is named otherwise), and counts for nothing.
+ */
+export function withPlaces(names: readonly (string | undefined)[]): (string | undefined)[] {
+  const counts = new Map<string, number>();
+  for (const name of names) if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    if (name === undefined) return undefined;
+    const place = (seen.get(name) ?? 0) + 1;
+    seen.set(name, place);
+    return counts.get(name)! > 1 ? `${name} #${String(place)}` : name;
+  });
+}

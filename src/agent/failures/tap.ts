@@ -7,7 +7,7 @@
  * named after the test they are in: node-tap's by the `# Subtest:` names around them (the file first), tape's by
  * the `# name` comment above them.
  */
-import { indentOf, tidyBlock } from "./lines.js";
+import { indentOf, tidyBlock, withPlaces } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 /** A result TAP marks as not counting: `ok 3 - title # SKIP reason`, `not ok 4 - title # TODO`. */
@@ -84,8 +84,7 @@ function results(lines: readonly string[]): Result[] {
 /**
  * An assertion's name: the subtests around it (node-tap), or tape's test comment, then its message. Assertions
  * keep their default message ("should be equal") unless given one, so a message that repeats among its test's
- * assertions gets its place among them (`#2`): each failing assertion keeps a name of its own, the same in every
- * run of the same tests.
+ * assertions gets its place among them (`withPlaces`): each failing assertion keeps a name of its own.
  */
 function assertionNames(all: readonly Result[], nodeStyle: boolean): Map<Result, string> {
   const base = (r: Result): string | undefined => {
@@ -94,20 +93,11 @@ function assertionNames(all: readonly Result[], nodeStyle: boolean): Map<Result,
     const tapeTest = !nodeStyle && r.indent === 0 && r.comment !== undefined && r.comment !== r.description;
     return tapeTest ? `${r.comment} › ${r.description}` : undefined;
   };
-  const counts = new Map<string, number>();
-  for (const r of all) {
-    const name = base(r);
-    if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  const seen = new Map<string, number>();
+  const named = withPlaces(all.map(base));
   const names = new Map<Result, string>();
-  for (const r of all) {
-    const name = base(r);
-    if (name === undefined) continue;
-    const place = (seen.get(name) ?? 0) + 1;
-    seen.set(name, place);
-    names.set(r, counts.get(name)! > 1 ? `${name} #${String(place)}` : name);
-  }
+  all.forEach((r, k) => {
+    if (named[k] !== undefined) names.set(r, named[k]);
+  });
   return names;
 }
 

@@ -382,3 +382,59 @@ describe("parseFailures on a run stopped before any test ran", () => {
     expect(parseFailures("TypeError: loadParser is not a function\n    at x (/r/a.js:1:2)", "/r").failures).toEqual([]);
   });
 });
+
+describe("parseFailures on tape piped through a reporter", () => {
+  // The names tape's own TAP gives the same assertions (tap.ts), so a run reads alike whichever way it is printed.
+  const names = [
+    "mean › should be strictly equal #1",
+    "mean › should be strictly equal #2",
+    "mean › should be strictly equal #3",
+    "parse › reads --flag=false as false",
+    "pairs › should be deeply equivalent",
+  ];
+
+  it.each(["tap-spec5.txt", "tap-spec4.txt"])("reads tap-spec's listing, not its closing list (%s)", (name) => {
+    const { runners, failures } = parseFailures(fixture(name), "/project");
+    expect(runners).toEqual(["tape (tap-spec, tap-arc)"]);
+    expect(failures.map((f) => f.name)).toEqual(names);
+    expect(failures[1]!.text).toMatch(/expected: 4\n\s*actual: {3}6/);
+    expect(failures[1]!.text).toContain("test/calc.js:5:5");
+    expect(failures[4]!.text).toContain("expected: [ 2 ]");
+  });
+
+  it("keeps tap-spec 5's unindented stack with its assertion, and only the repository's frames of it", () => {
+    const { failures } = parseFailures(fixture("tap-spec5.txt"), "/project");
+    expect(failures[0]!.text).toContain("Error: should be strictly equal");
+    expect(failures[0]!.text).toContain("at Test.<anonymous> (test/calc.js:4:5)");
+    expect(failures[0]!.text).not.toContain("node_modules");
+    // The stack ends at the blank line: the next test's name is no part of it.
+    expect(failures[2]!.text).not.toContain("parse");
+  });
+
+  it("reads tap-arc's coloured listing, its numbers left out of the names", () => {
+    const { failures } = parseFailures(fixture("tap-arc.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual(names);
+    expect(failures[2]!.text).toContain("Expected 2.5 but got 3.3333333333333335");
+    expect(failures[3]!.text).toContain("At: Test.<anonymous> (/test/calc.js:11:5)");
+    expect(failures[3]!.text).not.toContain("pairs");
+  });
+
+  it("reads the same names from tape's TAP of the same run", () => {
+    const tap = [
+      "TAP version 13",
+      "# mean",
+      "not ok 1 should be strictly equal",
+      "not ok 2 should be strictly equal",
+      "not ok 3 should be strictly equal",
+      "# parse",
+      "ok 4 reads a bare flag as true",
+      "not ok 5 reads --flag=false as false",
+      "# mean of groups",
+      "# pairs",
+      "not ok 6 should be deeply equivalent",
+      "# empty",
+      "ok 7 is not a number or zero",
+    ].join("\n");
+    expect(parseFailures(tap).failures.map((f) => f.name)).toEqual(names);
+  });
+});
