@@ -128,8 +128,11 @@ function editFile(rng: Random, id: string, source: SourceFile, dialect: Dialect,
       return true;
     };
     let block: Block | undefined;
+    // A block from another file: its numbers (start, twins) are that file's.
+    let foreign = false;
     for (let attempt = 0; attempt < 8 && block === undefined; attempt++) {
-      if (k === opts.refuseAt && (!unhinted || rng.chance(0.5))) block = foreignBlock(rng, file, source.lang, dialect);
+      foreign = k === opts.refuseAt && (!unhinted || rng.chance(0.5));
+      if (foreign) block = foreignBlock(rng, file, source.lang, dialect);
       else {
         const placed = fault === "ambiguous" || fault === "ambiguous-1line";
         const drift = k === opts.refuseAt ? "none" : placed ? rng.pick(PLACEMENT_DRIFT) : fault;
@@ -145,7 +148,6 @@ function editFile(rng: Random, id: string, source: SourceFile, dialect: Dialect,
       }
     }
     if (block === undefined) return undefined;
-    const foreign = k === opts.refuseAt && block.twins.length === 0;
     const grown = block.after.length - file.lines.length;
     const oldLine = foreign ? rng.int(1, file.lines.length) : origin[block.start]! - (block.start - block.oldStart) + 1;
     const anchorAt = dialect === "patch-anchor" && !foreign ? anchorLine(file.lines, block.start) : undefined;
