@@ -9,6 +9,7 @@ import type { Session } from "./session.js";
 import type { SetupReport } from "./setup-step.js";
 import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
+import { redactSummary } from "./test-output.js";
 import { testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
 
@@ -98,11 +99,6 @@ export interface ReportInput extends ReportScope {
   readonly loop?: LoopResult;
   readonly session?: Session;
 }
-
-const redactTail =
-  (redact: (text: string) => string) =>
-  <T extends { tail: string }>(s: T | null): T | null =>
-    s === null ? null : { ...s, tail: redact(s.tail) };
 
 function redactSetup(setup: SetupReport, redact: (text: string) => string): SetupReport {
   return setup.failure === undefined
@@ -196,7 +192,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     );
   }
   const afterTests = loop !== undefined && loop.attempts.length > 0 ? loop.finalTests : before;
-  const clean = redactTail(redact);
+  const clean = (s: TestSummary | null): TestSummary | null => (s === null ? null : redactSummary(s, redact));
   return {
     status,
     branch,

@@ -94,8 +94,28 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
       exitCode: run.exitCode,
       failureLines: [...failureLines(run.output)],
       outputDigest: outputDigest(run.output),
-      ...(step.main ? { tail: tailOf(run.output) } : {}),
+      ...(step.main || !run.passed ? { tail: tailOf(run.output) } : {}),
       ...(run.limit === undefined ? {} : { limit: run.limit }),
     })),
+  };
+}
+
+/** The summary with every text the run printed redacted: its tail, its failure blocks, its steps' lines and tails. */
+export function redactSummary(summary: TestSummary, redact: (text: string) => string): TestSummary {
+  return {
+    ...summary,
+    tail: redact(summary.tail),
+    ...(summary.failures === undefined
+      ? {}
+      : { failures: summary.failures.map((f) => ({ ...f, text: redact(f.text) })) }),
+    ...(summary.steps === undefined
+      ? {}
+      : {
+          steps: summary.steps.map((s) => ({
+            ...s,
+            failureLines: s.failureLines.map(redact),
+            ...(s.tail === undefined ? {} : { tail: redact(s.tail) }),
+          })),
+        }),
   };
 }

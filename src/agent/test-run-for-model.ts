@@ -5,6 +5,7 @@
 import { DIRECTIVE } from "./failures/tap.js";
 import { testNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
+import { failedSideSteps, testStepsPassed } from "./verdict.js";
 
 export const MAX_REFLECTED_LINES = 60;
 export const MAX_REFLECTED_BYTES = 4096;
@@ -69,11 +70,28 @@ export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, max
 const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
- * What the model reads of a test run: why each test failed (the runner's own failure blocks, parsed), then the end
- * of the output, together within `maxBytes`. The blocks get up to three quarters of it; failures beyond that are
- * named. An output no parser knows is the tail alone, as before.
+ * What the model reads of a test run: the end of the output of each step besides the tests that failed (a lint, a
+ * build), then why each test failed (the runner's own failure blocks, parsed), then the end of the output, together
+ * within `maxBytes`. The blocks get up to three quarters of what the steps left; failures beyond that are named. An
+ * output no parser knows is the tail alone.
  */
 export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
+  const sides = failedSideSteps(summary).filter((step) => (step.tail ?? "").trim() !== "");
+  if (sides.length === 0) return testsForModel(summary, maxBytes);
+  // The steps' own output says why they failed; with the tests passing it is all there is to say.
+  const share = Math.floor((maxBytes * (testStepsPassed(summary) ? 0.75 : 0.5)) / sides.length);
+  const shown = sides.map((step) => {
+    const why = step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message;
+    const heading = `\`${step.command}\` failed (${why}); the end of its output:`;
+    return `${heading}\n${tailForModel(step.tail!, MAX_REFLECTED_LINES, share - byteLength(heading) - 2)}`;
+  });
+  const head = shown.join("\n\n");
+  const rest = testsForModel(summary, Math.max(512, maxBytes - byteLength(head) - 40));
+  return `${head}\n\nThe tests' run:\n${rest}`;
+}
+
+/** The tests' part of a run for the model: their failure blocks, then the end of the output. */
+function testsForModel(summary: TestSummary, maxBytes: number): string {
   const blocks = summary.failures ?? [];
   if (blocks.length === 0) return tailForModel(summary.tail, MAX_REFLECTED_LINES, maxBytes);
   let budget = Math.floor(maxBytes * 0.75);

@@ -151,7 +151,10 @@ export interface TestStepRun {
   readonly failureLines: readonly string[];
   /** verdict.ts `outputDigest` of its output: a step that prints the same as in the baseline fails as it did. */
   readonly outputDigest: string;
-  /** The end of its output, for a step that runs tests (what tells whether they could run at all). */
+  /**
+   * The end of its output, for a step that runs tests (what tells whether they could run at all) and for one that
+   * failed (what says why: the lint's errors come before the tests' output, whose tail would not show them).
+   */
   readonly tail?: string;
   /** A sandbox limit the step ran into. */
   readonly limit?: LimitHit;

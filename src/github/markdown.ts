@@ -23,6 +23,15 @@ export function truncate(text: string, maxChars = MAX_BLOCK_CHARS): string {
   return `${kept}\n… (${omitted} more line${omitted === 1 ? "" : "s"} not shown)`;
 }
 
+/** The end of long text (an output's tail), cut at a line boundary, saying how much was left out before it. */
+export function truncateStart(text: string, maxChars = MAX_BLOCK_CHARS): string {
+  if (text.length <= maxChars) return text;
+  const boundary = text.indexOf("\n", text.length - maxChars);
+  const kept = text.slice(boundary >= 0 && boundary < text.length - 1 ? boundary + 1 : text.length - maxChars);
+  const omitted = text.slice(0, text.length - kept.length).split("\n").length - 1;
+  return `… (${omitted} earlier line${omitted === 1 ? "" : "s"} not shown)\n${kept}`;
+}
+
 export function details(summary: string, body: string): string {
   return `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
 }

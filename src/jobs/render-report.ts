@@ -3,7 +3,8 @@ import { formatUsd } from "../core/money.js";
 import type { FixReport } from "../agent/types.js";
 import { describeSetup } from "../agent/render-report.js";
 import { testCell } from "../agent/render-tests.js";
-import { details, fence, quoteInline, truncate } from "../github/markdown.js";
+import { failedSideSteps } from "../agent/verdict.js";
+import { details, fence, quoteInline, truncate, truncateStart } from "../github/markdown.js";
 
 export function renderTests(report: FixReport): string {
   const { before, after } = report.tests;
@@ -68,9 +69,20 @@ export function renderFailure(report: FixReport): string {
   return [`**Reason:** \`${quoteInline(failure.reason)}\``, "", fence(truncate(failure.message, 8000))].join("\n");
 }
 
-/** The last test output, when the tests are what failed. */
+/**
+ * The last test output, when the tests are what failed: the end of each failed step besides the tests (a lint's
+ * errors come before the tests' output, whose end would not show them), then the end of the whole output.
+ */
 export function renderTestTail(report: FixReport): string {
   const after = report.tests.after;
-  if (after === null || after.passed || after.tail.trim() === "") return "";
-  return details("Test output (tail)", fence(truncate(after.tail, 6000)));
+  if (after === null || after.passed) return "";
+  const parts = failedSideSteps(after)
+    .filter((step) => (step.tail ?? "").trim() !== "")
+    .map((step) => details(`Output of ${htmlText(step.command)} (tail)`, fence(truncateStart(step.tail!, 3000))));
+  if (after.tail.trim() !== "") parts.push(details("Test output (tail)", fence(truncateStart(after.tail, 6000))));
+  return parts.join("\n\n");
 }
+
+/** Text from elsewhere inside an HTML element (a `<summary>`): no tag, no entity, no mention. */
+const htmlText = (text: string): string =>
+  quoteInline(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

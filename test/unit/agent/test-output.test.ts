@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { summarizeTestSteps } from "../../../src/agent/test-output.js";
+import { redactSummary, summarizeTestSteps } from "../../../src/agent/test-output.js";
+import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 import type { RunSummary } from "../../../src/ports/sandbox-runner.js";
 
 const run = (command: string, exitCode: number, output: string): RunSummary => ({
@@ -25,7 +26,7 @@ describe("summarizeTestSteps", () => {
       "/clone",
     );
     expect(summary.tail).toBe(`${lint.output}${tests.output}`);
-    expect(summary.steps?.map((s) => s.tail)).toEqual([undefined, tests.output]);
+    expect(summary.steps?.map((s) => s.tail)).toEqual([lint.output, tests.output]);
     expect(summary.steps?.[0]?.failureLines).toEqual(["Error: Cannot find module 'eslint-plugin-x'"]);
     expect(summary.exitCode).toBe(1);
   });
@@ -65,5 +66,53 @@ describe("summarizeTestSteps", () => {
       ["Format › year"],
       ["Format › year", "Parse › zone"],
     ]);
+  });
+});
+
+describe("a run whose lint fails before tests that pass", () => {
+  const lint = run(
+    "npm run lint",
+    1,
+    "\n> pkg@1.0.0 lint\n> eslint .\n\n/clone/lib/loader.js\n  132:12  error  Parsing error: Unexpected token ,\n\n✖ 1 problem (1 error, 0 warnings)\n",
+  );
+  const mocha = run(
+    "mocha",
+    0,
+    `${Array.from({ length: 400 }, (_, i) => `    ✓ loads case ${String(i)} of the suite`).join("\n")}\n\n  400 passing (2s)\n`,
+  );
+  const summary = summarizeTestSteps(
+    "npm test",
+    [
+      { step: { command: lint.command, main: false }, run: lint },
+      { step: { command: mocha.command, main: true }, run: mocha },
+    ],
+    "/clone",
+  );
+
+  it("keeps the failed step's output end, which the whole run's end no longer shows", () => {
+    expect(summary.steps?.[0]?.tail).toBe(lint.output);
+  });
+
+  it("shows the model the lint's errors first, then the tests' end, within the bound", () => {
+    const text = testRunForModel(summary);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+    expect(text).toMatch(/^`npm run lint` failed \(exit code 1\); the end of its output:\n/);
+    expect(text).toContain("lib/loader.js\n  132:12  error  Parsing error: Unexpected token ,");
+    expect(text.indexOf("Parsing error")).toBeLessThan(text.indexOf("400 passing"));
+  });
+
+  it("redacts what every part of the run printed", () => {
+    const secret = "s3cr3t-value";
+    const leaky = summarizeTestSteps("npm test", [
+      { step: { command: "npm run lint", main: false }, run: run("npm run lint", 1, `token ${secret}\n`) },
+      {
+        step: { command: "node --test", main: true },
+        run: run("node --test", 1, `not ok 1 - reads the token\n  ---\n  error: 'got ${secret}'\n  ...\n`),
+      },
+    ]);
+    expect(JSON.stringify(leaky)).toContain(secret);
+    const clean = redactSummary(leaky, (text) => text.replaceAll(secret, "[redacted]"));
+    expect(JSON.stringify(clean)).not.toContain(secret);
+    expect(clean.failing).toEqual(leaky.failing);
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { TestSummary } from "../../../src/agent/types.js";
 import { findCommands } from "../../../src/github/parse-command.js";
-import { fence, truncate } from "../../../src/github/markdown.js";
+import { fence, truncate, truncateStart } from "../../../src/github/markdown.js";
 import { renderCheckOutcome } from "../../../src/jobs/render-check.js";
 import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/jobs/render-comment.js";
-import { renderUsage } from "../../../src/jobs/render-report.js";
+import { renderTestTail, renderUsage } from "../../../src/jobs/render-report.js";
 import { renderSuggestion, suggestionLines } from "../../../src/jobs/suggestion.js";
-import { failedReport, successReport } from "./reports.js";
+import { failedReport, successReport, tests } from "./reports.js";
 
 describe("markdown helpers", () => {
   it("fences content with a fence longer than any backtick run inside", () => {
@@ -18,6 +19,48 @@ describe("markdown helpers", () => {
     const cut = truncate(text, 50);
     expect(cut.length).toBeLessThan(100);
     expect(cut).toMatch(/… \(\d+ more lines not shown\)$/);
+  });
+
+  it("keeps the end of a tail, at a line boundary, and says how much came before", () => {
+    const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+    const cut = truncateStart(text, 50);
+    expect(cut).toMatch(/^… \(\d+ earlier lines not shown\)\n(line \d+\n)+line 99$/);
+    expect(cut.split("\n").length).toBeLessThan(10);
+    expect(truncateStart("short", 50)).toBe("short");
+  });
+});
+
+describe("the test output of a failed run", () => {
+  const summary = (tail: string, steps?: TestSummary["steps"]) =>
+    tests(false, { tail, ...(steps === undefined ? {} : { steps }) });
+  const mochaEnd = `${Array.from({ length: 500 }, (_, i) => `    ✓ case ${String(i)}`).join("\n")}\n  2 failing`;
+
+  it("shows the end of the tests' output, where the runner's summary is", () => {
+    const body = renderTestTail(
+      failedReport("tests-failed", "x", { tests: { before: null, after: summary(mochaEnd) } }),
+    );
+    expect(body).toContain("  2 failing\n```");
+    expect(body).not.toContain("case 0\n");
+  });
+
+  it("shows a failed lint's own output, which the end of the whole output would not", () => {
+    const lintOutput = "lib/<x>.js\n  3:1  error  Parsing error: Unexpected token ,\n";
+    const after = summary(`${lintOutput}${mochaEnd}`, [
+      {
+        command: "npm run lint <src>",
+        main: false,
+        passed: false,
+        exitCode: 1,
+        failureLines: [],
+        outputDigest: "",
+        tail: lintOutput,
+      },
+      { command: "mocha", main: true, passed: true, exitCode: 0, failureLines: [], outputDigest: "" },
+    ]);
+    const body = renderTestTail(failedReport("tests-failed", "x", { tests: { before: null, after } }));
+    expect(body).toContain("<summary>Output of npm run lint &lt;src&gt; (tail)</summary>");
+    expect(body).toContain("Parsing error: Unexpected token ,");
+    expect(body.indexOf("Parsing error")).toBeLessThan(body.indexOf("Test output (tail)"));
   });
 });
 
