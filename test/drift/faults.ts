@@ -173,8 +173,11 @@ export function buildBlock(input: BlockInput): Block | undefined {
   // lines keep the file's bytes there, as the engine keeps them.
   const oldSide = drifted.ops.filter((o) => o.op !== "add").map((o) => o.text);
   const drifts = oldSide.join("\n") !== lines.slice(start, start + size).join("\n");
-  const elsewhere = drifts ? findAll(lines, oldSide, trailingFreeKey).filter((p) => p !== start) : [];
-  for (const p of elsewhere) {
+  // At its own start too: a line dropped from a run of equal lines leaves a SEARCH that the run's first lines are,
+  // and read there verbatim the edit pairs with other lines of the run.
+  const verbatim = drifts ? findAll(lines, oldSide, trailingFreeKey) : [];
+  const elsewhere = verbatim.filter((p) => p !== start);
+  for (const p of verbatim) {
     const newSide: string[] = [];
     let k = p;
     for (const o of drifted.ops) {
@@ -183,6 +186,7 @@ export function buildBlock(input: BlockInput): Block | undefined {
       else k++;
     }
     const text = joinFile(file, [...lines.slice(0, p), ...newSide, ...lines.slice(p + oldSide.length)]);
+    if (text === intended) continue;
     const exactly = findAll(lines.slice(p, p + oldSide.length), oldSide, exactKey).length > 0;
     alternatives.push({
       text,
