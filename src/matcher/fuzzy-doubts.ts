@@ -152,8 +152,9 @@ export interface Sighting {
  * checks that it puts the edit in the same place. A line left unpaired between pairs has its place fixed by them, unless added lines
  * stand right next to it (the model wrote the insertion after or before it): such a line, taken for invented,
  * decides where they go if it is the real one (anchors, within twice the old side's length). So does one whose copy
- * lies across the pairs around it on a line no pair takes (within the old side's length): the SEARCH has two lines
- * in the file's opposite order, and either may be the misplaced one. Blank lines are too common to tell anything.
+ * lies across the pairs around it on a line no pair takes (within the old side's length, or twice that when file
+ * lines stand unpaired between the same pairs): the SEARCH has two lines in the file's opposite order, and either
+ * may be the misplaced one. Blank lines are too common to tell anything.
  */
 export function sightings(
   file: TextFile,
@@ -185,14 +186,17 @@ export function sightings(
       return;
     }
     // A copy across the pairs around it, on a line no pair takes: the SEARCH has the line where the file does
-    // not (two lines swapped), and the pairs it crossed may be the misplaced ones.
+    // not (two lines swapped), and the pairs it crossed may be the misplaced ones. Facing a line of the file's own
+    // between the same pairs, it stands for that line (one line for another, as a drifted pair does), and its copy
+    // is looked for as far as a drifted line's.
     let p = line - 1;
     while (partner[p]! < 0) p--;
     let q = line + 1;
     while (partner[q]! < 0) q++;
     const slot = { from: start + partner[p]!, to: start + partner[q]! };
+    const facesFileLine = slot.to - slot.from > 1;
     const copies: Sighting[] = [];
-    addCopies(copies, keys, key, line, region, oldKeys.length);
+    addCopies(copies, keys, key, line, region, (facesFileLine ? 2 : 1) * oldKeys.length);
     for (const copy of copies) {
       if ((copy.at < slot.from || copy.at > slot.to) && !pairedLines.has(copy.at)) found.anchors.push(copy);
     }

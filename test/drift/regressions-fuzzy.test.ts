@@ -589,4 +589,41 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("Payload, TaskContext>;\n", "Payload, TaskContext>;\n  retries: number;\n");
     expect(landsOrRefuses(await run("tasks.ts", before, reply), intended)).toBe(true);
   });
+
+  // Harness case 14297:689 (openai's concatBytes: two loops over the same buffers). The model dropped the second
+  // loop's first body line; its SEARCH's body line is that loop's other one, verbatim five lines on, and reads
+  // nearly as the first loop's body line, which the alignment left unpaired rather than drifted: the reach for its
+  // copy was the old side's length, as for a line taken for invented.
+  test("fuzzy: an unpaired SEARCH line facing a file line is sought as far as a drifted one", async () => {
+    const before = [
+      "export function joinParts(items: Part[]): Uint8Array {",
+      "  let count = 0;",
+      "  for (const item of items) {",
+      "    count += item.count;",
+      "  }",
+      "  const joined = new Uint8Array(count);",
+      "  let index = 0;",
+      "  for (const item of items) {",
+      "    joined.set(item.bytes, index);",
+      "    index += item.count;",
+      "  }",
+      "",
+      "  return joined;",
+      "}",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/parts.ts",
+      "+++ b/parts.ts",
+      "@@ -46,3 +46,2 @@",
+      "   for (const item of items) {",
+      "     index += item.count;",
+      "-  }",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("    index += item.count;\n  }\n", "    index += item.count;\n");
+    expect(landsOrRefuses(await run("parts.ts", before, reply), intended)).toBe(true);
+  });
 });
