@@ -126,6 +126,11 @@ export interface LoopState {
   accepted: number;
   /** Changes written since the last accepted attempt. */
   pending: boolean;
+  /**
+   * The replies whose edits the next commit holds (every attempt since the last accepted one: a rejected attempt's
+   * edits stay for the next to build on), where the model's `COMMIT:` subject for the change may be.
+   */
+  readonly pendingReplies: string[];
   stop: LoopStop | undefined;
   lastProblem: LoopResult["lastProblem"];
   red: LoopResult["red"];
@@ -140,13 +145,13 @@ export function recordPhase(state: LoopState, phase: Phase): void {
   for (const path of phase.written) state.touched.add(path);
   for (const [path, content] of phase.contents) state.written.set(path, content);
   if (phase.written.length > 0) state.pending = true;
+  state.pendingReplies.push(...phase.replies);
 }
 
 /** An accepted attempt: the new baseline, the state to roll back to, its commit; returns the commit's SHA. */
 export async function acceptAttempt(
   input: LoopInput,
   state: LoopState,
-  phase: Phase,
   evaluation: Evaluation,
   number: number,
 ): Promise<string | undefined> {
@@ -161,10 +166,11 @@ export async function acceptAttempt(
   let sha: string | undefined;
   if (input.request.noCommit !== true) {
     input.progress("committing", `attempt ${number}`);
-    const made = await commitAttempt(input, phase.replies, state.touched, state.written, { fixesFailingTests });
+    const made = await commitAttempt(input, state.pendingReplies, state.touched, state.written, { fixesFailingTests });
     if (made !== undefined) state.commits.push(made);
     sha = made?.sha;
   }
+  state.pendingReplies.length = 0;
   state.done = evaluation.tests === null || evaluation.tests.passed;
   const cmp = evaluation.comparison;
   const left = cmp?.verdict === "no-worse" ? [...cmp.stillFailing, ...(cmp.notRunBefore ?? [])] : [];

@@ -76,6 +76,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     done: false,
     accepted: 0,
     pending: false,
+    pendingReplies: [],
     stop: undefined,
     lastProblem: undefined,
     red: undefined,
@@ -163,7 +164,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     for (const [path, content] of evaluation.held?.versions ?? []) state.written.set(path, content);
     if (evaluation.red) state.red = { testPath: evaluation.red.testPath, failedBefore: evaluation.red.failedBefore };
     let commit: string | undefined;
-    if (evaluation.accepted) commit = await acceptAttempt(input, state, phase, evaluation, number);
+    if (evaluation.accepted) commit = await acceptAttempt(input, state, evaluation, number);
     else state.mayDeclareDone = undefined;
     state.attempts.push({
       ...base,

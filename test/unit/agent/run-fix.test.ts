@@ -504,4 +504,31 @@ describe("runFix with in-memory ports", () => {
     const report = await runFix(h.deps, request);
     expect(report.commits[0]!.subject).toBe("fix(math): add() so that it adds");
   });
+
+  it("takes the commit's subject from the attempt that wrote most of it, when the one that made it pass has none", async () => {
+    const h = harness({
+      replies: [
+        editBlock(
+          "src/math.js",
+          "  return a - b;",
+          "  return a + b ;",
+          "fix(math): add numbers instead of subtracting",
+        ),
+        editBlock("src/math.js", "  return a + b ;", "  return a + b;"),
+      ],
+      // The first attempt's spacing fails a lint step: worse than before, so not kept, but its edit stays.
+      decide: (work, command) =>
+        summary(
+          command,
+          work.get("src/math.js") === FIXED
+            ? []
+            : work.get("src/math.js")!.includes(" ;")
+              ? ["math adds", "lint"]
+              : ["math adds"],
+        ),
+    });
+    const report = await runFix(h.deps, request);
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(report.commits.map((c) => c.subject)).toEqual(["fix(math): add numbers instead of subtracting"]);
+  });
 });
