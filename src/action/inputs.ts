@@ -25,6 +25,7 @@ const inputsSchema = z.object({
   "max-attempts": whole(1, 10),
   "token-budget": whole(1000, 5_000_000),
   minutes: whole(1, 240),
+  "test-minutes": whole(1, 240),
   "test-command": text,
   /** One command per line; "false" turns set-up off. */
   setup: text,
@@ -59,6 +60,7 @@ export interface ActionSettings {
   readonly maxAttempts?: number;
   readonly tokenBudget?: number;
   readonly wallTimeMs?: number;
+  readonly testTimeoutMs?: number;
   readonly testCommand?: string;
   readonly setup?: readonly string[] | false;
   /** The CLI's variables for the model and the sandbox (OPENAI_API_KEY, PATCHSMITH_TEST_SANDBOX, ...). */
@@ -111,6 +113,7 @@ export function readSettings(vars: Readonly<Record<string, string | undefined>>)
       ...(i["max-attempts"] === undefined ? {} : { maxAttempts: i["max-attempts"] }),
       ...(i["token-budget"] === undefined ? {} : { tokenBudget: i["token-budget"] }),
       ...(i.minutes === undefined ? {} : { wallTimeMs: i.minutes * 60_000 }),
+      ...(i["test-minutes"] === undefined ? {} : { testTimeoutMs: i["test-minutes"] * 60_000 }),
       ...(i["test-command"] === undefined ? {} : { testCommand: i["test-command"] }),
       ...(setupLines === undefined
         ? {}

@@ -43,6 +43,7 @@ function withInputs(request: FixRequest, settings: ActionSettings): FixRequest {
     ...(settings.maxAttempts === undefined ? {} : { maxAttempts: settings.maxAttempts }),
     ...(settings.tokenBudget === undefined ? {} : { tokenBudget: settings.tokenBudget }),
     ...(settings.wallTimeMs === undefined ? {} : { wallTimeMs: settings.wallTimeMs }),
+    ...(settings.testTimeoutMs === undefined ? {} : { testTimeoutMs: settings.testTimeoutMs }),
     ...(settings.editFormat === undefined ? {} : { editFormat: settings.editFormat }),
   };
 }

@@ -10,6 +10,7 @@ import type { SetupReport } from "./setup-step.js";
 import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
 import { redactSummary } from "./test-output.js";
+import { DEFAULT_TEST_TIMEOUT_MS } from "./test-runs.js";
 import { testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
 
@@ -189,6 +190,16 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
   if (input.setup?.restored !== undefined) {
     notes.push(
       `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,
+    );
+  }
+  const runs = [before, ...(loop?.attempts ?? []).map((a) => a.tests)];
+  if (runs.some((run) => run?.timedOut === true)) {
+    const ms = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+    const limit = ms < 60_000 ? `${String(Math.round(ms / 1000))} s` : `${String(Math.round(ms / 6000) / 10)} min`;
+    notes.push(
+      `A run of the tests was stopped at its time limit (${limit}). A suite that ` +
+        "needs longer can have it: `budget: test-minutes:` in .github/patchsmith.yml (`patchsmith fix`: " +
+        "--test-minutes).",
     );
   }
   const afterTests = loop !== undefined && loop.attempts.length > 0 ? loop.finalTests : before;

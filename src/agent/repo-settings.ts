@@ -36,6 +36,9 @@ export function withRepoSettings(request: FixRequest, configText: string | undef
     maxAttempts: request.maxAttempts ?? config.maxAttempts,
     tokenBudget: request.tokenBudget ?? config.tokenBudget,
     wallTimeMs: request.wallTimeMs ?? config.wallTimeMs,
+    ...(request.testTimeoutMs === undefined && config.testTimeoutMs !== undefined
+      ? { testTimeoutMs: config.testTimeoutMs }
+      : {}),
     forbiddenPaths: request.forbiddenPaths ?? config.forbiddenPaths,
     ...(request.configuredSetup === undefined && config.setupCommands !== undefined
       ? { configuredSetup: config.setupCommands }

@@ -27,6 +27,7 @@ const OPTIONS = {
   "edit-format": { type: "string" },
   "max-attempts": { type: "string" },
   "token-budget": { type: "string" },
+  "test-minutes": { type: "string" },
   "co-author": { type: "string" },
   push: { type: "boolean" },
   keep: { type: "boolean" },
@@ -85,6 +86,10 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
   if (maxAttempts instanceof Error) return { ok: false, message: maxAttempts.message };
   const tokenBudget = positiveInt(values["token-budget"], "--token-budget");
   if (tokenBudget instanceof Error) return { ok: false, message: tokenBudget.message };
+  const testMinutes = values["test-minutes"];
+  if (testMinutes !== undefined && !(/^\d+(?:\.\d+)?$/.test(testMinutes) && Number(testMinutes) > 0)) {
+    return { ok: false, message: `--test-minutes must be a positive number, got ${JSON.stringify(testMinutes)}` };
+  }
   const request: FixRequest = {
     repo: isRemoteUrl(values.repo) ? values.repo : resolve(cwd, values.repo),
     instruction,
@@ -100,6 +105,7 @@ export function parseFixArgs(argv: readonly string[], cwd: string): Parsed {
     ...(editFormat !== undefined ? { editFormat } : {}),
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(testMinutes !== undefined ? { testTimeoutMs: Number(testMinutes) * 60_000 } : {}),
     ...(values["co-author"] !== undefined ? { coAuthor: values["co-author"] } : {}),
     ...(values.push === true ? { push: { lease: null } } : {}),
     ...(values.keep === true ? { keep: true } : {}),

@@ -33,6 +33,8 @@ const repoConfigSchema = z.strictObject({
       attempts: z.number().int().min(1).max(10).optional(),
       tokens: z.number().int().min(1000).max(5_000_000).optional(),
       minutes: z.number().min(1).max(240).optional(),
+      /** How long one run of the tests may take (default 5 minutes), within the whole run's `minutes`. */
+      "test-minutes": z.number().min(0.5).max(240).optional(),
     })
     .optional(),
   paths: z
@@ -59,6 +61,8 @@ export interface RepoConfig {
   readonly maxAttempts: number;
   readonly tokenBudget: number;
   readonly wallTimeMs: number;
+  /** How long one run of the tests may take; unset, the default (agent/test-runs.ts). */
+  readonly testTimeoutMs?: number;
   /** Globs the fix may not touch; `.github/workflows/**` unless `paths.allow-workflows` is true. */
   readonly forbiddenPaths: readonly string[];
   readonly trigger: TriggerRule;
@@ -127,6 +131,7 @@ function configFromFile(file: RepoConfigFile): RepoConfig {
     maxAttempts: file.budget?.attempts ?? DEFAULT_REPO_CONFIG.maxAttempts,
     tokenBudget: file.budget?.tokens ?? DEFAULT_REPO_CONFIG.tokenBudget,
     wallTimeMs: file.budget?.minutes === undefined ? DEFAULT_REPO_CONFIG.wallTimeMs : file.budget.minutes * 60_000,
+    ...(file.budget?.["test-minutes"] === undefined ? {} : { testTimeoutMs: file.budget["test-minutes"] * 60_000 }),
     forbiddenPaths: [...new Set(forbidden)],
     trigger: {
       minPermission: file.triggers?.["min-permission"] ?? "write",

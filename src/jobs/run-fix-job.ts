@@ -84,6 +84,7 @@ export function buildFixRequest(
     maxAttempts: config.maxAttempts,
     tokenBudget: config.tokenBudget,
     wallTimeMs: config.wallTimeMs,
+    ...(config.testTimeoutMs === undefined ? {} : { testTimeoutMs: config.testTimeoutMs }),
     coAuthor: coAuthorOf(job.requester, webHost),
     // The job's own trailer lets a rerun after a crash see that it had already pushed (agent/resume.ts).
     trailers: {

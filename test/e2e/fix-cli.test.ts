@@ -247,6 +247,19 @@ describe("node dist/cli.js fix", () => {
     }
   });
 
+  it("stops a hanging suite at --test-minutes, and says how to give it more time", async () => {
+    repo = makeNodeRepo();
+    server = await startFakeOpenAI([]);
+    const hang = 'node -e "setInterval(() => {}, 1000)"';
+    const result = await runCli(
+      ["fix", "--repo", repo.dir, "--json", "--no-setup", "--test", hang, "--test-minutes", "0.03", "Fix the mean"],
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: SECRET },
+    );
+    const report = JSON.parse(result.stdout) as { tests: { before: { timedOut: boolean } | null }; notes?: string[] };
+    expect(report.tests.before?.timedOut).toBe(true);
+    expect(report.notes?.join("\n")).toContain("stopped at its time limit (2 s)");
+  });
+
   it("exits 2 on usage errors, before doing anything", async () => {
     const missing = await runCli(["fix", "--json", "do it"], {});
     expect(missing.code).toBe(2);

@@ -25,10 +25,11 @@ describe("the Action's inputs", () => {
     const result = readSettings({
       ...runner,
       ...input({ "github-token": "t0ken", "openai-api-key": "sk-x", model: "m", setup: "npm ci\n\nnpm run build\n" }),
-      ...input({ "max-attempts": "2", "edit-format": "udiff", sandbox: "none" }),
+      ...input({ "max-attempts": "2", "edit-format": "udiff", sandbox: "none", "test-minutes": "12" }),
     });
     if (!result.ok) throw new Error(result.message);
     expect(result.settings).toMatchObject({
+      testTimeoutMs: 720_000,
       token: "t0ken",
       apiUrl: "https://ghe.example.com/api/v3",
       setup: ["npm ci", "npm run build"],

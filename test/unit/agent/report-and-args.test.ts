@@ -171,6 +171,10 @@ describe("fix arguments", () => {
     const url = parseFixArgs(["--repo", "https://example.com/o/r.git", "x"], "/tmp");
     expect(url.ok && url.request.repo).toBe("https://example.com/o/r.git");
   });
+  it("takes the time one run of the tests may take, in minutes", () => {
+    const parsed = parseFixArgs(["--repo", ".", "--test-minutes", "2.5", "x"], "/tmp");
+    expect(parsed.ok && parsed.request.testTimeoutMs).toBe(150_000);
+  });
   it("takes set-up commands (repeatable), or none at all", () => {
     const two = parseFixArgs(["--repo", ".", "--setup", "npm ci", "--setup", "npm run build", "x"], "/tmp");
     expect(two.ok && two.request.setup).toEqual(["npm ci", "npm run build"]);
@@ -189,6 +193,10 @@ describe("fix arguments", () => {
     expect(message(["x"])).toContain("--repo");
     expect(message(["--repo", "."])).toContain("instruction is missing");
     expect(message(["--repo", ".", "--max-attempts", "0", "x"])).toContain("positive whole number");
+    expect(message(["--repo", ".", "--test-minutes", "soon", "x"])).toContain(
+      "--test-minutes must be a positive number",
+    );
+    expect(message(["--repo", ".", "--test-minutes", "0", "x"])).toContain("--test-minutes must be a positive number");
     expect(message(["--repo", ".", "--into", "a..b", "x"])).toContain("--into");
     expect(message(["--repo", ".", "--co-author", "nobody", "x"])).toContain("Name <email>");
     expect(message(["--repo", ".", "--frobnicate", "x"])).toContain("frobnicate");

@@ -255,6 +255,7 @@ describe("runFix with in-memory ports", () => {
       "model: config-model",
       "budget:",
       "  attempts: 1",
+      "  test-minutes: 12",
       "paths:",
       "  forbidden: [src/util.js]",
       "",
@@ -270,6 +271,7 @@ describe("runFix with in-memory ports", () => {
       const report = await runFix(h.deps, request);
       expect(report.testCommand).toEqual({ command: "make check", source: "repo-config" });
       expect(h.tests.runs[0]!.command).toBe("make check");
+      expect(h.tests.runs.every((run) => run.timeoutMs === 12 * 60_000)).toBe(true);
       expect(h.model.requests[0]!.model).toBe("config-model");
       const refused = report.attempts[0]!.edits.find((e) => e.path === "src/util.js");
       expect(refused).toMatchObject({ ok: false, reason: "forbidden-path" });
@@ -282,8 +284,15 @@ describe("runFix with in-memory ports", () => {
 
     it("lets the request's own settings win over the file", async () => {
       const h = harness({ files, replies: ["nothing useful"] });
-      const report = await runFix(h.deps, { ...request, model: "flag-model", maxAttempts: 2, testCommand: "npm test" });
+      const report = await runFix(h.deps, {
+        ...request,
+        model: "flag-model",
+        maxAttempts: 2,
+        testCommand: "npm test",
+        testTimeoutMs: 90_000,
+      });
       expect(h.model.requests.every((r) => r.model === "flag-model")).toBe(true);
+      expect(h.tests.runs.every((run) => run.timeoutMs === 90_000)).toBe(true);
       expect(report.testCommand).toEqual({ command: "npm test", source: "request" });
       expect(report.status).toBe("exhausted");
       expect(report.failure?.reason).toBe("max-attempts");

@@ -72,8 +72,16 @@ describe("parseRepoConfig", () => {
     expect(!result.ok && result.message).toContain("atempts");
   });
 
+  it("gives a slow suite the time one run of it needs, the default otherwise", () => {
+    const slow = parseRepoConfig("budget:\n  test-minutes: 12.5\n");
+    expect(slow.ok && slow.config.testTimeoutMs).toBe(750_000);
+    const none = parseRepoConfig("budget:\n  attempts: 2\n");
+    expect(none.ok && none.config.testTimeoutMs).toBeUndefined();
+  });
+
   it("refuses values out of range and a permission below write", () => {
     expect(parseRepoConfig("budget: { attempts: 0 }")).toMatchObject({ ok: false, reason: "invalid-config" });
+    expect(parseRepoConfig("budget: { test-minutes: 0 }")).toMatchObject({ ok: false, reason: "invalid-config" });
     const triage = parseRepoConfig("triggers: { min-permission: triage }");
     expect(triage).toMatchObject({ ok: false, reason: "invalid-config" });
     expect(!triage.ok && triage.message).toContain("min-permission");
