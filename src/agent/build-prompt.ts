@@ -12,6 +12,7 @@ import { describeTestRun } from "./render-tests.js";
 import { testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
+import { changedExcerpts } from "./changed-excerpts.js";
 import { testRunForModel } from "./test-run-for-model.js";
 
 export interface SystemPromptInput {
@@ -142,6 +143,8 @@ export interface ReflectionInput {
   readonly notRunBefore?: readonly string[];
   /** Current content of the files changed so far (undefined: deleted). */
   readonly files: ReadonlyMap<string, string | undefined>;
+  /** Their content before the attempt (null: new): a file too long to show whole is shown around its changes. */
+  readonly previous?: ReadonlyMap<string, string | null>;
   readonly redact: (text: string) => string;
   /** Every failure left failed before the change too: the model may say the request is done. */
   readonly mayDeclareDone?: boolean;
@@ -186,9 +189,16 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
     wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests)))),
   );
   if (input.files.size > 0) {
-    parts.push("", "The files you changed, as they are now:");
+    parts.push("", "The files you changed, as they are now (a long one around your changes):");
     for (const [path, content] of input.files) {
-      parts.push(content === undefined ? `${path}: deleted` : renderFile(path, content));
+      if (content === undefined) {
+        parts.push(`${path}: deleted`);
+        continue;
+      }
+      const excerpts = changedExcerpts(input.previous?.get(path) ?? null, content);
+      if (excerpts === "whole") parts.push(renderFile(path, content));
+      else if (excerpts.length === 0) parts.push(`${path}: as it was (your edits left it unchanged)`);
+      else for (const e of excerpts) parts.push(renderFile(path, e.text, { start: e.start, end: e.end }));
     }
   }
   if (input.mayDeclareDone === true) {

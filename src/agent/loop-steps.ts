@@ -67,6 +67,7 @@ export async function promptAfterTests(
     stillFailing: cmp.verdict === "no-worse" ? cmp.stillFailing : [],
     notRunBefore: cmp.verdict === "no-worse" ? (cmp.notRunBefore ?? []) : [],
     files,
+    previous: phase.preimages,
     redact: input.redact,
     mayDeclareDone: context.mayDeclareDone,
     ...(evaluation.held === undefined
