@@ -6,6 +6,7 @@
 import { ava } from "./ava.js";
 import { cargo } from "./cargo.js";
 import { goTest } from "./go.js";
+import { jasmine } from "./jasmine.js";
 import { jest } from "./jest.js";
 import { lab } from "./lab.js";
 import { loadError } from "./load-error.js";
@@ -34,6 +35,7 @@ const FORMATS: readonly RunnerFormat[] = [
   jest,
   vitest,
   mocha,
+  jasmine,
   lab,
   ava,
   uvu,

@@ -438,3 +438,27 @@ describe("parseFailures on tape piped through a reporter", () => {
     expect(parseFailures(tap).failures.map((f) => f.name)).toEqual(names);
   });
 });
+
+describe("parseFailures on Jasmine", () => {
+  it("names each spec by its full name, with every failed expectation and the spec's file", () => {
+    const { runners, failures } = parseFailures(fixture("jasmine.txt"), "/project");
+    expect(runners).toEqual(["jasmine"]);
+    expect(failures.map((f) => [f.name, f.file])).toEqual([
+      ["mean averages the values", "spec/calc.spec.js"],
+      ["mean keeps a single value", "spec/calc.spec.js"],
+      ["mean of nothing is not a number", "spec/calc.spec.js"],
+      ["parse reads --flag=false as false", "spec/calc.spec.js"],
+      ["parse throws on an empty flag", "spec/calc.spec.js"],
+      ["mean of pairs checks both halves", "spec/more.spec.js"],
+      ["mean of pairs calls a helper that is not there", "spec/more.spec.js"],
+      ["cleanup", "spec/after.spec.js"],
+    ]);
+    expect(failures[3]!.text).toContain("the value after =: Expected true to be false.");
+    // Both expectations of one spec, each with its line; Jasmine's own frames left out.
+    expect(failures[5]!.text).toMatch(/more\.spec\.js:4:26[\s\S]*more\.spec\.js:5:26/);
+    expect(failures[5]!.text).not.toContain("<Jasmine>");
+    // The suite's afterAll error ends at the count.
+    expect(failures[7]!.text).toContain("could not close the pool");
+    expect(failures[7]!.text).not.toContain("specs");
+  });
+});
