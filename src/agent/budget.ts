@@ -98,7 +98,10 @@ export function checkBudget(limits: Limits, state: BudgetState, now: number): Bu
   if (state.attemptsUsed >= limits.maxAttempts) {
     return {
       reason: "max-attempts",
-      message: `All ${limits.maxAttempts} attempts were used without passing tests.`,
+      message:
+        limits.maxAttempts === 1
+          ? "The one attempt allowed was used without passing tests."
+          : `All ${limits.maxAttempts} attempts were used without passing tests.`,
     };
   }
   return checkSpend(limits, state, now);

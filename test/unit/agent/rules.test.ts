@@ -27,6 +27,12 @@ describe("budgets", () => {
     const state = { attemptsUsed: 0, usage: NO_USAGE, startedAt: 0 };
     expect(checkBudget(limits, state, 0)).toBeUndefined();
     expect(checkBudget(limits, { ...state, attemptsUsed: 2 }, 0)?.reason).toBe("max-attempts");
+    expect(checkBudget(limits, { ...state, attemptsUsed: 2 }, 0)?.message).toBe(
+      "All 2 attempts were used without passing tests.",
+    );
+    expect(checkBudget({ ...limits, maxAttempts: 1 }, { ...state, attemptsUsed: 1 }, 0)?.message).toBe(
+      "The one attempt allowed was used without passing tests.",
+    );
     const spent = addUsage(NO_USAGE, { promptTokens: 900, completionTokens: 100, totalTokens: 1000 });
     expect(spent.calls).toBe(1);
     expect(checkSpend(limits, { ...state, usage: spent }, 0)?.reason).toBe("token-budget");
