@@ -7,7 +7,8 @@ import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const HEADING = /^\s*● (.+?)\s*$/;
-const END = /^(Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites|(?:PASS|FAIL)\s+\S)/;
+const END =
+  /^(Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites|Snapshot Summary|(?:PASS|FAIL)\s+\S| › \d+ snapshots? )/;
 
 export const jest: RunnerFormat = {
   runner: "jest",

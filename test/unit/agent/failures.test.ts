@@ -462,3 +462,14 @@ describe("parseFailures on Jasmine", () => {
     expect(failures[7]!.text).not.toContain("specs");
   });
 });
+
+describe("parseFailures on Jest's failed snapshots", () => {
+  it("keeps each snapshot's difference with its test, and the snapshot summary with none", () => {
+    const { failures } = parseFailures(fixture("jest-snapshot.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual(["renders a card", "renders inline"]);
+    expect(failures[0]!.text).toMatch(/- {3}"title": "ADA",\n\s*\+ {3}"title": "ada",/);
+    expect(failures[1]!.text).toContain('+   "badge": "member",');
+    expect(failures[1]!.text).not.toContain("Snapshot Summary");
+    expect(failures[1]!.text).not.toContain("snapshots failed");
+  });
+});
