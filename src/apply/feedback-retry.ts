@@ -2,9 +2,12 @@
  * The retry prompt (pure): the failures, what already landed and must not be sent again, and the fresh content of
  * the affected files with line numbers, so the model can re-quote real lines instead of its memory of them.
  */
-import type { EditResult } from "../core/result.js";
+import type { EditResult, FailedEdit } from "../core/result.js";
 
-/** Files longer than this are shown in part; the model can ask for the rest. */
+/**
+ * Files longer than this are shown in part: around the lines nearest to its failed edits (their messages quote
+ * them), else from the top; the model can ask for the rest.
+ */
 export const MAX_RETRY_FILE_LINES = 1500;
 
 /** A fence longer than any backtick run in the content, so the content can never close it early. */
@@ -14,15 +17,29 @@ export function fenceFor(content: string): string {
   return "`".repeat(Math.max(3, longest + 1));
 }
 
-function numbered(content: string): string {
+type LineRange = NonNullable<FailedEdit["near"]>;
+
+/** The first line of the part of a long file shown: the one that centres the lines `near` span, if any. */
+function firstShown(total: number, near: readonly LineRange[]): number {
+  if (total <= MAX_RETRY_FILE_LINES || near.length === 0) return 1;
+  const from = Math.min(...near.map((r) => r.start));
+  const to = Math.max(...near.map((r) => r.end));
+  const centred = Math.floor((from + to) / 2) - Math.floor(MAX_RETRY_FILE_LINES / 2);
+  return Math.max(1, Math.min(centred, total - MAX_RETRY_FILE_LINES + 1));
+}
+
+function numbered(content: string, near: readonly LineRange[]): string {
   const lines = content.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  const shown = lines.slice(0, MAX_RETRY_FILE_LINES).map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
-  const width = String(shown.length).length;
-  const body = shown.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`);
-  if (lines.length > shown.length) {
-    body.push(`… (${lines.length - shown.length} more lines, ${shown.length + 1}-${lines.length} not shown)`);
-  }
+  const first = firstShown(lines.length, near);
+  const shown = lines
+    .slice(first - 1, first - 1 + MAX_RETRY_FILE_LINES)
+    .map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const last = first + shown.length - 1;
+  const width = String(last).length;
+  const body = shown.map((line, i) => `${String(first + i).padStart(width)} | ${line}`);
+  if (first > 1) body.unshift(`… (lines 1-${first - 1} not shown)`);
+  if (last < lines.length) body.push(`… (${lines.length - last} more lines, ${last + 1}-${lines.length} not shown)`);
   return body.join("\n");
 }
 
@@ -43,7 +60,9 @@ export function renderRetryPrompt(
   out.push(
     real.length === 0
       ? "Your edits could not be written."
-      : `${real.length === 1 ? "One" : real.length} of your ${results.length} edits failed.`,
+      : results.length === 1
+        ? "Your edit failed."
+        : `${real.length === 1 ? "One" : real.length} of your ${results.length} edits failed.`,
   );
   out.push("", "Failed edits:");
   real.forEach((r, i) => {
@@ -78,7 +97,8 @@ export function renderRetryPrompt(
         out.push(`${path}: this file does not exist.`);
         continue;
       }
-      const text = numbered(content);
+      const near = failed.flatMap((r) => (r.path === path && r.near !== undefined ? [r.near] : []));
+      const text = numbered(content, near);
       const fence = fenceFor(text);
       out.push(path, fence, text, fence);
     }

@@ -249,7 +249,9 @@ export function planReplace(ctx: StepContext, written: ReplaceEdit, path: string
         alreadyApplied: isAlreadyApplied(parsedFile(doc), edit.ops),
         mismatch: edit.explicitOps,
       });
-      return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message);
+      const { startLine, lines } = located.nearest;
+      const near = lines.length === 0 ? undefined : { start: startLine, end: startLine + lines.length - 1 };
+      return fail(path, edit, edit.explicitOps ? "hunk-context-mismatch" : "search-not-found", message, near);
     }
   }
 }

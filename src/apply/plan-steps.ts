@@ -29,13 +29,13 @@ export interface StepContext {
 /** Whole-file rewrites of files at least this long are checked for being excerpts. */
 export const EXCERPT_MIN_LINES = 20;
 
-export const fail = (path: string, edit: Edit | undefined, reason: Reason, message: string): FailedEdit => ({
-  ok: false,
-  path,
-  edit,
-  reason,
-  message,
-});
+export const fail = (
+  path: string,
+  edit: Edit | undefined,
+  reason: Reason,
+  message: string,
+  near?: FailedEdit["near"],
+): FailedEdit => ({ ok: false, path, edit, reason, message, ...(near === undefined ? {} : { near }) });
 
 type Inaccessible = Extract<FileState, { kind: "unreadable" | "unsafe" | "protected" }>;
 

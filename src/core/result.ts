@@ -48,6 +48,8 @@ export interface FailedEdit {
   readonly reason: Reason;
   /** Written for the model's next prompt: the path, the problem, what to do. */
   readonly message: string;
+  /** 1-based first and last line of the file's lines nearest to the edit's old lines, which `message` quotes. */
+  readonly near?: { readonly start: number; readonly end: number };
 }
 
 export type EditResult = AppliedEdit | FailedEdit;

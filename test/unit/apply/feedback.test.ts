@@ -203,6 +203,24 @@ group("renderRetryPrompt", () => {
     expect(prompt).toContain("Send corrected edits for the failed ones only");
   });
 
+  it("shows a long file around the lines nearest to its failed edit, numbered as in the file", async () => {
+    const file = Array.from({ length: 4000 }, (_, i) => `const row${String(i + 1)} = load(${String(i + 1)});`);
+    const content = `${file.join("\n")}\n`;
+    const reply =
+      "src/rows.ts\n```\n<<<<<<< SEARCH\nconst row3200 = load(3200, true);\nconst row3201 = load(3201, true);\n=======\nconst row3200 = 0;\n>>>>>>> REPLACE\n```\n";
+    const { results } = await applyEdits(reply, (p) => (p === "src/rows.ts" ? content : undefined));
+    const failed = results[0]!;
+    // The lines the message quotes, a few around the nearest ones.
+    expect(failed.ok ? undefined : failed.near).toEqual({ start: 3195, end: 3205 });
+    const prompt = renderRetryPrompt(results, new Map([["src/rows.ts", content]]));
+    expect(prompt).toContain("… (lines 1-2449 not shown)\n2450 | const row2450 = load(2450);");
+    expect(prompt).toContain("3200 | const row3200 = load(3200);");
+    expect(prompt).toContain("3200 | const row3200 = load(3200);");
+    expect(prompt).toContain("3949 | const row3949 = load(3949);\n… (51 more lines, 3950-4000 not shown)");
+    expect(prompt.startsWith("Your edit failed.")).toBe(true);
+    expect(prompt).not.toContain("| const row1 = load(1);");
+  });
+
   it("asks for held edits to be resent when the transaction was refused", () => {
     const prompt = renderRetryPrompt([bad("a.ts"), bad("b.ts", "not-applied")], new Map());
     expect(prompt).toContain("Nothing was written");
