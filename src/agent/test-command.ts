@@ -95,8 +95,26 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
 
 const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p);
 
-/** "pytest" when the project shows pytest config or Python test files; the folder tests live in, if any. */
-function pythonTests(facts: ProjectFacts): { readonly testsDir: string | undefined } | undefined {
+/**
+ * Whether the project runs its tests with unittest, as it says itself: the commands of tox.ini or the Makefile's
+ * `test` target run `-m unittest` and name no pytest. Pytest collects such suites too, but not always (a helper
+ * class named `Test…` with an `__init__` stops its collection): the project's own runner is the one it passes.
+ */
+function runsUnittest(facts: ProjectFacts): boolean {
+  const makefile = facts.read("Makefile") ?? facts.read("makefile") ?? "";
+  const testTarget = /^test\s*:.*\n((?:\t.*\n?)*)/m.exec(makefile)?.[1] ?? "";
+  const toxCommands = (facts.read("tox.ini") ?? "").match(/^commands\s*=.*(?:\n[ \t]+\S.*)*/gm)?.join("\n") ?? "";
+  const declared = `${testTarget}\n${toxCommands}`;
+  return /-m\s+unittest\b/.test(declared) && !/pytest/.test(declared);
+}
+
+/**
+ * "pytest" when the project shows pytest config or Python test files; the folder tests live in, if any, and
+ * whether the project says it runs them with unittest (and shows no pytest config).
+ */
+function pythonTests(
+  facts: ProjectFacts,
+): { readonly testsDir: string | undefined; readonly unittest: boolean } | undefined {
   const { paths } = facts;
   const pytestConfig =
     paths.includes("pytest.ini") ||
@@ -111,7 +129,7 @@ function pythonTests(facts: ProjectFacts): { readonly testsDir: string | undefin
     : paths.some((p) => p.startsWith("test/"))
       ? "test"
       : undefined;
-  return { testsDir: dir };
+  return { testsDir: dir, unittest: !pytestConfig && runsUnittest(facts) };
 }
 
 function hasMakeTest(facts: ProjectFacts): boolean {
@@ -137,6 +155,7 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
       python.testsDir === undefined
         ? "python3 -m unittest discover"
         : `python3 -m unittest discover -s ${python.testsDir}`;
+    if (python.unittest) return { kind: "command", command: fallback };
     return { kind: "python", pytest: "python3 -m pytest", fallback, probe: PYTEST_PROBE };
   }
   if (facts.paths.includes("go.mod")) return { kind: "command", command: "go test ./..." };

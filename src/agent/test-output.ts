@@ -1,7 +1,13 @@
 /** A test run's raw result made into what the loop judges and reports (pure). */
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
-import { mergeFailures, parseFailures, type ParsedFailures } from "./failures/index.js";
+import {
+  MAX_FAILURES,
+  mergeFailures,
+  parseFailures,
+  type FailureBlock,
+  type ParsedFailures,
+} from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
 import type { NotRun, TestSummary } from "./types.js";
 import { failureLines, outputDigest } from "./verdict.js";
@@ -21,12 +27,25 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     passed: run.passed,
     exitCode: run.exitCode,
     timedOut: run.timedOut,
-    failing: parsed.failures.map((f) => f.name),
-    ...(parsed.failures.length === 0 ? {} : { failures: parsed.failures }),
+    ...named(parsed.failures),
     tail: tailOf(run.output),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
     ...(notRun === undefined ? {} : { notRun }),
+  };
+}
+
+/**
+ * A run's failing tests: every name, the first MAX_FAILURES blocks (what a prompt or a report can use), and the
+ * file of each failing test the blocks left out, which the verdict needs for all of them.
+ */
+function named(failures: readonly FailureBlock[]): Pick<TestSummary, "failing" | "failures" | "failingFiles"> {
+  const shown = failures.slice(0, MAX_FAILURES);
+  const files = failures.slice(MAX_FAILURES).flatMap((f) => (f.file === undefined ? [] : [[f.name, f.file] as const]));
+  return {
+    failing: failures.map((f) => f.name),
+    ...(shown.length === 0 ? {} : { failures: shown }),
+    ...(files.length === 0 ? {} : { failingFiles: Object.fromEntries(files) }),
   };
 }
 
@@ -79,8 +98,7 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
     passed: failed === undefined,
     exitCode: failed === undefined ? 0 : failed.exitCode,
     timedOut: runs.some((r) => r.run.timedOut),
-    failing: failures.map((f) => f.name),
-    ...(failures.length === 0 ? {} : { failures }),
+    ...named(failures),
     tail: tail.text(),
     durationMs: runs.reduce((sum, r) => sum + r.run.durationMs, 0),
     ...(limit === undefined ? {} : { limit }),

@@ -112,10 +112,15 @@ export interface TestSummary {
   readonly passed: boolean;
   readonly exitCode: number | null;
   readonly timedOut: boolean;
-  /** Names of failing tests when the runner's output could be read; else empty. */
+  /** Names of failing tests when the runner's output could be read (all of them, up to 10,000); else empty. */
   readonly failing: readonly string[];
-  /** Why each of them failed (assertion, expected and actual, first frames in the repository), when read. */
+  /**
+   * Why the first hundred of them failed (assertion, expected and actual, first frames in the repository), when
+   * read.
+   */
   readonly failures?: readonly FailureBlock[];
+  /** The test file of each failing test whose runner names it, beyond those `failures` holds too. */
+  readonly failingFiles?: Readonly<Record<string, string>>;
   /** The last part of the output (capped). */
   readonly tail: string;
   readonly durationMs: number;

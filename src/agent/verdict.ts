@@ -4,6 +4,7 @@
  * its file not loading), and no step run with them (npm's pretest, posttest) fails in a way it did not already.
  */
 import { createHash } from "node:crypto";
+import { MAX_FAILING_NAMES } from "./failures/index.js";
 import { stripAnsi } from "./failures/lines.js";
 import type { NotRun, TestStepRun, TestSummary } from "./types.js";
 
@@ -114,7 +115,7 @@ interface Ending {
 
 const filesOf = (summary: TestSummary): ((name: string) => string | undefined) => {
   const files = new Map((summary.failures ?? []).map((f) => [f.name, f.file]));
-  return (name) => files.get(name);
+  return (name) => files.get(name) ?? summary.failingFiles?.[name];
 };
 
 /** A step of `summary` as an ending. */
@@ -248,6 +249,14 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
         fresh === undefined
           ? "the tests still fail and the failing tests could not be named, so nothing proves the change is no worse"
           : `no test fails by name now, but the run fails on a line it did not print before: ${fresh}`,
+    };
+  }
+  // Past the names a run keeps, a test the change broke may be one of those left out.
+  if (now.failing.length >= MAX_FAILING_NAMES) {
+    return {
+      verdict: "worse",
+      newFailures: [],
+      why: `${String(MAX_FAILING_NAMES)} or more tests fail, too many to tell whether the change broke one`,
     };
   }
   const before = new Set(was.failing);

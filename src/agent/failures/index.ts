@@ -24,8 +24,14 @@ import { vitest } from "./vitest.js";
 
 export type { FailureBlock } from "./types.js";
 
-/** More names than this would not help the model or a person; the tail is still there. */
+/** More failure blocks than this would not help the model or a person; the tail is still there. */
 export const MAX_FAILURES = 100;
+/**
+ * The failing tests' names are all kept up to this many: the verdict compares them with the baseline's, and a
+ * suite that already fails by the hundreds (tests needing the network, a package not installed) must still show a
+ * test the change broke. Past it a run cannot be judged by name (verdict.ts).
+ */
+export const MAX_FAILING_NAMES = 10_000;
 
 /** In the order they are tried; formats are specific enough that at most one usually matches. */
 const FORMATS: readonly RunnerFormat[] = [
@@ -59,11 +65,11 @@ function relativize(text: string, root: string | undefined): string {
   return text.split(`file://${root}/`).join("").split(`${root}/`).join("");
 }
 
-/** The first failure of each name, of lists read from several outputs (or parts of one), at most MAX_FAILURES. */
+/** The first failure of each name, of lists read from several outputs (or parts of one), at most MAX_FAILING_NAMES. */
 export function mergeFailures(lists: readonly (readonly FailureBlock[])[]): FailureBlock[] {
   const byName = new Map<string, FailureBlock>();
   for (const failure of lists.flat()) if (!byName.has(failure.name)) byName.set(failure.name, failure);
-  return [...byName.values()].slice(0, MAX_FAILURES);
+  return [...byName.values()].slice(0, MAX_FAILING_NAMES);
 }
 
 export function parseFailures(output: string, root?: string): ParsedFailures {

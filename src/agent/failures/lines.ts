@@ -19,10 +19,11 @@ const FOREIGN =
 
 /**
  * A stack frame of JavaScript (`at fn (file:1:2)`, or without `at` as node:test's TAP writes them), Python
- * (`File "x.py", line 3`), Rust (`3: symbol`, `at ./src/lib.rs:1:2`) or Go (`x.go:12 +0x1d`).
+ * (`File "x.py", line 3`, pytest's short `x.py:3: in fn`), Rust (`3: symbol`, `at ./src/lib.rs:1:2`) or Go
+ * (`x.go:12 +0x1d`).
  */
 const FRAME =
-  /^\s*(?:at\s|File "|\d+: \S)|^\s*(?:async\s+|new\s+)?[\w$.<>[\]]+(?:\s[\w$.<>[\]]+)*\s+\([^()]*\)\s*$|^\s*\S+:\d+(?::\d+)?\s*$|\.go:\d+ \+0x/;
+  /^\s*(?:at\s|File "|\d+: \S)|^\s*(?:async\s+|new\s+)?[\w$.<>[\]]+(?:\s[\w$.<>[\]]+)*\s+\([^()]*\)\s*$|^\s*\S+:\d+(?::\d+)?\s*$|^\S+\.py:\d+: in \S+$|\.go:\d+ \+0x/;
 
 /** The file a frame points into: the path of `path:line`, or of Python's `"path", line N`. */
 const LOCATION = /([^\s()"']+?):\d+|File "([^"]+)", line \d+/;
@@ -53,6 +54,8 @@ const COVERAGE_REPORT = /^-+(?:\|-+){4,}\|?$|^File\s+\|\s*% Stmts|^=+ Coverage s
 export function tidyBlock(lines: readonly string[]): string {
   const out: string[] = [];
   let frames = 0;
+  // The indentation of a frame left out: the deeper lines right under it are its source line and carets.
+  let dropped: number | undefined;
   for (const raw of lines) {
     if (COVERAGE_REPORT.test(raw.trim())) break;
     const line = raw.replace(/\s+$/, "");
@@ -60,9 +63,13 @@ export function tidyBlock(lines: readonly string[]): string {
     if (/^\s*duration_ms:/.test(line)) continue;
     if (FRAME.test(line)) {
       // Only frames in the repository help, and only the first few of them.
-      if (repositoryFrame(line) === undefined || frames >= MAX_FRAMES) continue;
+      if (repositoryFrame(line) === undefined || frames >= MAX_FRAMES) {
+        dropped = indentOf(line);
+        continue;
+      }
       frames++;
-    }
+    } else if (dropped !== undefined && line.trim() !== "" && indentOf(line) > dropped) continue;
+    dropped = undefined;
     out.push(line);
   }
   while (out.length > 0 && out[0]!.trim() === "") out.shift();

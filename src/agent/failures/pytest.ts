@@ -1,14 +1,15 @@
 /**
  * pytest: the FAILURES (and ERRORS) section has one `____ Class.test ____` section per failure, ending at the next
  * one or at the short summary, whose `FAILED path::Class::test - message` lines give the full, stable names. A
- * file that could not be collected is `ERROR path.py`: none of its tests ran, and unless told to go on pytest then
- * runs no test at all ("Interrupted: 1 error during collection").
+ * file that could not be collected is `ERROR path.py` (`ERROR path.py::Class` when collecting a class of it
+ * failed), its section `ERROR collecting path.py`: none of its tests ran, and unless told to go on pytest then runs
+ * no test at all ("Interrupted: 1 error during collection").
  */
 import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const SECTION = /^_{3,} (.+?) _{3,}$/;
-const SUMMARY = /^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
+const SUMMARY = /^(FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
 const RULE = /^={3,}.*={3,}$/;
 
 /** What separates the entries of pytest's long traceback. */
@@ -49,7 +50,11 @@ export const pytest: RunnerFormat = {
   detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
   stoppedEarly: (lines) => lines.some((l) => /Interrupted: \d+ errors? during collection/.test(l)),
   parse(lines) {
-    const ids = lines.map((l) => SUMMARY.exec(l)?.[1]).filter((id): id is string => id !== undefined);
+    const entries = lines.flatMap((l) => {
+      const match = SUMMARY.exec(l);
+      return match === null ? [] : [{ error: match[1] === "ERROR", id: match[2]! }];
+    });
+    const ids = entries.map((e) => e.id);
     const sections = new Map<string, string>();
     for (let i = 0; i < lines.length; i++) {
       const title = SECTION.exec(lines[i]!)?.[1];
@@ -67,11 +72,15 @@ export const pytest: RunnerFormat = {
       );
     };
     if (ids.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
-    return ids.map((id): FailureBlock => ({
-      name: id,
-      text: sectionOf(id) ?? id,
-      file: id.split("::")[0]!,
-      ...(id.includes("::") ? {} : { notRun: true }),
-    }));
+    return entries.map(({ error, id }): FailureBlock => {
+      const file = id.split("::")[0]!;
+      const collecting = error ? sections.get(`ERROR collecting ${file}`) : undefined;
+      return {
+        name: id,
+        text: collecting ?? sectionOf(id) ?? id,
+        file,
+        ...(id.includes("::") && collecting === undefined ? {} : { notRun: true }),
+      };
+    });
   },
 };

@@ -185,6 +185,22 @@ describe("test command detection", () => {
     });
     expect(detectTestCommand(facts({ "pyproject.toml": "[tool.pytest.ini_options]\n" })).kind).toBe("python");
   });
+  it("runs unittest when the project's tox.ini or Makefile says it does, and has no pytest config", () => {
+    const suite = { "pkg/blocks.py": "", "tests/test_blocks.py": "" };
+    const tox =
+      "[tox]\nenvlist = py312\n\n[testenv]\ncommands =\n    coverage run --source=pkg -m unittest discover {toxinidir}/tests\n    coverage report\n";
+    expect(detectTestCommand(facts({ ...suite, "tox.ini": tox }))).toEqual({
+      kind: "command",
+      command: "python3 -m unittest discover -s tests",
+    });
+    const makefile = "build:\n\tpython -m build\n\ntest:\n\tcoverage run -m unittest discover tests\n";
+    expect(detectTestCommand(facts({ ...suite, makefile })).kind).toBe("command");
+    // Pytest named there, or configured, stays the runner.
+    expect(
+      detectTestCommand(facts({ ...suite, "tox.ini": tox.replace("-m unittest discover", "-m pytest") })).kind,
+    ).toBe("python");
+    expect(detectTestCommand(facts({ ...suite, "tox.ini": tox, "conftest.py": "" })).kind).toBe("python");
+  });
   it("detects go, cargo and make", () => {
     expect(detectTestCommand(facts({ "go.mod": "" }))).toEqual({ kind: "command", command: "go test ./..." });
     expect(detectTestCommand(facts({ "Cargo.toml": "" }))).toEqual({ kind: "command", command: "cargo test" });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
+import { MAX_FAILING_NAMES, MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
 import { summarizeTestRun } from "../../../src/agent/test-output.js";
 import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 import { compareTests } from "../../../src/agent/verdict.js";
@@ -243,10 +243,41 @@ describe("parseFailures on @hapi/lab", () => {
 });
 
 describe("parseFailures in general", () => {
-  it("finds nothing in output it does not know, and caps the list", () => {
+  it("finds nothing in output it does not know", () => {
     expect(parseFailures("Build failed\nerror: something\n3 tests failed\n").failures).toEqual([]);
-    const many = Array.from({ length: 150 }, (_, i) => `--- FAIL: Test${String(i)} (0.00s)`).join("\n");
-    expect(parseFailures(many).failures).toHaveLength(MAX_FAILURES);
+  });
+
+  /** A `go test` run in which tests `Test0`… fail, each in its own file. */
+  const goRun = (names: readonly string[]) =>
+    summarizeTestRun({
+      command: "go test ./...",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output: names.map((n) => `--- FAIL: ${n} (0.00s)\n    ${n.toLowerCase()}_test.go:3: wrong`).join("\n"),
+      droppedBytes: 0,
+      durationMs: 1,
+    });
+
+  it("keeps every failing test's name, and the first hundred blocks", () => {
+    const summary = goRun(Array.from({ length: 150 }, (_, i) => `Test${String(i)}`));
+    expect(summary.failing).toHaveLength(150);
+    expect(summary.failures).toHaveLength(MAX_FAILURES);
+  });
+
+  it("sees a test the change broke past the first hundred a broken environment already fails", () => {
+    const offline = Array.from({ length: 300 }, (_, i) => `TestFetch${String(i)}`);
+    const before = goRun(offline);
+    const after = goRun([...offline.slice(0, 250), "TestParseDate", ...offline.slice(250)]);
+    expect(compareTests(before, after)).toMatchObject({ verdict: "worse", newFailures: ["TestParseDate"] });
+    expect(compareTests(before, goRun(offline.slice(0, 299)))).toMatchObject({ verdict: "no-worse" });
+  });
+
+  it("does not call a run no worse when it fails more tests than it keeps names of", () => {
+    const all = Array.from({ length: MAX_FAILING_NAMES + 5 }, (_, i) => `TestCase${String(i)}`);
+    const verdict = compareTests(goRun(all), goRun(all));
+    expect(verdict).toMatchObject({ verdict: "worse" });
+    expect(verdict.verdict === "worse" && verdict.why).toContain("too many to tell");
   });
 
   it("bounds a block however long the runner's message is", () => {
@@ -471,5 +502,21 @@ describe("parseFailures on Jest's failed snapshots", () => {
     expect(failures[1]!.text).toContain('+   "badge": "member",');
     expect(failures[1]!.text).not.toContain("Snapshot Summary");
     expect(failures[1]!.text).not.toContain("snapshots failed");
+  });
+});
+
+describe("parseFailures on pytest stopped while collecting a class", () => {
+  it("names the file as not run (no test ran at all), with the error, not pytest's own frames", () => {
+    const parsed = parseFailures(fixture("pytest-collect-class.txt"), "/project");
+    expect(parsed.nothingRan).toBe(true);
+    expect(parsed.failures).toHaveLength(1);
+    const [failure] = parsed.failures;
+    expect(failure).toMatchObject({
+      name: "tests/test_blocks.py::TestSuite",
+      file: "tests/test_blocks.py",
+      notRun: true,
+    });
+    expect(failure!.text).toContain("E   pytest.PytestCollectionWarning: cannot collect test class 'TestSuite'");
+    expect(failure!.text).not.toMatch(/site-packages|collector\.collect|\^\^\^/);
   });
 });
