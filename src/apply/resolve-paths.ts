@@ -5,6 +5,7 @@
  * an existing file's lines move so, and only to a sole candidate, where they must still be found; a deletion, a
  * rename or a new file keeps its path, and several candidates are named in the failure instead.
  */
+import { distance } from "fastest-levenshtein";
 import type { ParsedItem } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import { normalizeRelativePath } from "./paths.js";
@@ -84,14 +85,36 @@ export function resolveMissingPaths(
   });
 }
 
-/** A failure on a missing path names the known files it may have meant. */
+/** A path this many characters (or fewer) apart from a missing one may be what it was meant to be: a typo. */
+const MAX_PATH_TYPO = 2;
+
+/**
+ * Known paths a few characters apart from `path` (`lib/indx.js` for `lib/index.js`), nearest first, at most three.
+ * Named only, never used: a misspelt path names no file for sure.
+ */
+export function nearPaths(path: string, known: readonly string[]): string[] {
+  return known
+    .filter((candidate) => Math.abs(candidate.length - path.length) <= MAX_PATH_TYPO)
+    .map((candidate) => ({ candidate, apart: distance(candidate.toLowerCase(), path.toLowerCase()) }))
+    .filter(({ apart }) => apart <= MAX_PATH_TYPO)
+    .sort((a, b) => a.apart - b.apart || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+}
+
+/** A failure on a missing path names the known files it may have meant: of that name, else of a name close to it. */
 export function withPathCandidates(results: readonly EditResult[], known: Iterable<string>): EditResult[] {
   if (!results.some((result) => !result.ok && result.reason === "missing-original")) return [...results];
   const list = [...known];
   return results.map((result) => {
     if (result.ok || result.reason !== "missing-original") return result;
     const candidates = pathCandidates(result.path, list);
-    if (candidates.length === 0) return result;
+    if (candidates.length === 0) {
+      const near = nearPaths(result.path, list);
+      return near.length === 0
+        ? result
+        : { ...result, message: `${result.message} Files named close to it: ${near.join(", ")}.` };
+    }
     const shown = candidates.slice(0, 10).join(", ");
     const more = candidates.length > 10 ? ` and ${candidates.length - 10} more` : "";
     return { ...result, message: `${result.message} Files of that name: ${shown}${more}.` };

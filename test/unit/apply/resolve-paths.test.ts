@@ -48,6 +48,15 @@ describe("a path no file has, read as the one known file it can only mean", () =
     expect(result?.ok === false && result.message).toContain("Files of that name: lib/request.js, test/request.js.");
   });
 
+  it("a misspelt path: nothing moves, and the failure names the files a character or two apart", async () => {
+    const [result] = (await planReply(searchReplace("lib/respnse.js"), read, { partial: true, knownPaths: known }))
+      .results;
+    expect(result).toMatchObject({ ok: false, path: "lib/respnse.js", reason: "missing-original" });
+    expect(result?.ok === false && result.message).toContain("Files named close to it: lib/response.js.");
+    const [far] = (await planReply(searchReplace("lib/answer.js"), read, { partial: true, knownPaths: known })).results;
+    expect(far?.ok === false && far.message).not.toContain("close to it");
+  });
+
   it("a deletion keeps its path, and its failure names the file", async () => {
     const reply = ["*** Begin Patch", "*** Delete File: response.js", "*** End Patch", ""].join("\n");
     const [result] = (await planReply(reply, read, { partial: true, knownPaths: known })).results;
