@@ -2,13 +2,16 @@
  * unittest: each failure is a `=====` rule, `FAIL: test_y (tests.test_a.TestX.test_y)` (3.11+; older Pythons put
  * only the class in the parentheses), a `-----` rule and the traceback, up to the next rule. A test module that
  * could not be imported is an ERROR of `unittest.loader._FailedTest`: none of its tests ran, while the other
- * modules' did. Each failure's file is the first test file in its traceback.
+ * modules' did. Each failure's file is the first test file in its traceback. A failing `subTest` is named with its
+ * message and parameters after the test's name, as unittest heads it (`[pairs] (n=1)`): one subtest the change
+ * breaks is not hidden by another of the same test that failed before.
  */
 import { isTestPath } from "../test-paths.js";
 import { failedToRun, tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
-const HEADING = /^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)/;
+/** The test's name, its id, and a subtest's message and parameters (`[msg] (i=1)`), if any. */
+const HEADING = /^(?:FAIL|ERROR): (\S+) \(([^)\s]+)\)(?: (.+?))?\s*$/;
 const RULE = /^(?:={20,}|-{20,})$/;
 /** A traceback frame in the repository (made relative to it): `File "tests/test_a.py", line 6, in test_y`. */
 const FRAME = /^\s*File "([^"/][^"]*)", line \d+, in /;
@@ -21,7 +24,8 @@ export const unittest: RunnerFormat = {
     for (let i = 0; i < lines.length; i++) {
       const match = HEADING.exec(lines[i]!);
       if (match?.[1] === undefined || match[2] === undefined) continue;
-      const name = match[2].endsWith(`.${match[1]}`) ? match[2] : `${match[2]}.${match[1]}`;
+      const test = match[2].endsWith(`.${match[1]}`) ? match[2] : `${match[2]}.${match[1]}`;
+      const name = match[3] === undefined ? test : `${test} ${match[3]}`;
       let j = i + 1;
       if (RULE.test(lines[j] ?? "")) j++;
       const block: string[] = [];

@@ -242,6 +242,35 @@ describe("Python and Rust runners", () => {
     expect(failures[0]!.text).toContain('File "tests/test_calc.py", line 6');
   });
 
+  it("unittest subtests, each named with its message and parameters", async () => {
+    const dir = project("unittest-subtests", {
+      ...pythonFiles,
+      "tests/test_calc.py": [
+        "import unittest",
+        "from calc import mean",
+        "",
+        "class CalcTest(unittest.TestCase):",
+        "    def test_mean(self):",
+        "        for values, expected in [([2, 4, 6], 4), ([5, 5], 5)]:",
+        "            with self.subTest(values=values):",
+        "                self.assertEqual(mean(values), expected)",
+        "",
+        "    def test_pairs(self):",
+        "        with self.subTest('pairs', n=1):",
+        "            self.assertEqual(mean([1, 1]), 1)",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual([
+      "tests.test_calc.CalcTest.test_mean (values=[2, 4, 6])",
+      "tests.test_calc.CalcTest.test_mean (values=[5, 5])",
+      "tests.test_calc.CalcTest.test_pairs [pairs] (n=1)",
+    ]);
+    expect(failures[1]!.text).toContain("AssertionError: 10.0 != 5");
+  });
+
   it("unittest with a test module it cannot import: that module did not run, the others' tests say where they are", async () => {
     const dir = project("unittest-import", {
       ...pythonFiles,
