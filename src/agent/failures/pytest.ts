@@ -3,13 +3,17 @@
  * one or at the short summary, whose `FAILED path::Class::test - message` lines give the full, stable names. A
  * file that could not be collected is `ERROR path.py` (`ERROR path.py::Class` when collecting a class of it
  * failed), its section `ERROR collecting path.py`: none of its tests ran, and unless told to go on pytest then runs
- * no test at all ("Interrupted: 1 error during collection").
+ * no test at all ("Interrupted: 1 error during collection"). A failing subtest (pytest 9 runs unittest's `subTest`
+ * and its own `subtests`) is `SUBFAILED(values=[5, 5]) path::Class::test`, its section `Class.test (values=[5, 5])`;
+ * it is named with its parameters after the test's id, and the test has no FAILED line of its own.
  */
 import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const SECTION = /^_{3,} (.+?) _{3,}$/;
 const SUMMARY = /^(FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
+/** A subtest: its message and parameters, as its section's title has them after the test's, then the test's id. */
+const SUBTEST = /^SUBFAILED(.*?) (\S+::\S+)(?: - .*)?$/;
 const RULE = /^={3,}.*={3,}$/;
 
 /** What separates the entries of pytest's long traceback. */
@@ -50,9 +54,11 @@ export const pytest: RunnerFormat = {
   detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
   stoppedEarly: (lines) => lines.some((l) => /Interrupted: \d+ errors? during collection/.test(l)),
   parse(lines) {
-    const entries = lines.flatMap((l) => {
+    const entries = lines.flatMap((l): { error: boolean; id: string; params?: string }[] => {
       const match = SUMMARY.exec(l);
-      return match === null ? [] : [{ error: match[1] === "ERROR", id: match[2]! }];
+      if (match !== null) return [{ error: match[1] === "ERROR", id: match[2]! }];
+      const sub = SUBTEST.exec(l);
+      return sub === null ? [] : [{ error: false, id: sub[2]!, params: sub[1]!.trim() }];
     });
     const ids = entries.map((e) => e.id);
     const sections = new Map<string, string>();
@@ -72,9 +78,13 @@ export const pytest: RunnerFormat = {
       );
     };
     if (ids.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
-    return entries.map(({ error, id }): FailureBlock => {
+    return entries.map(({ error, id, params }): FailureBlock => {
       const file = id.split("::")[0]!;
       const collecting = error ? sections.get(`ERROR collecting ${file}`) : undefined;
+      if (params !== undefined) {
+        const title = `${id.split("::").slice(1).join(".")} ${params}`;
+        return { name: `${id} ${params}`, text: sections.get(title) ?? `${id} ${params}`, file };
+      }
       return {
         name: id,
         text: collecting ?? sectionOf(id) ?? id,

@@ -520,3 +520,19 @@ describe("parseFailures on pytest stopped while collecting a class", () => {
     expect(failure!.text).not.toMatch(/site-packages|collector\.collect|\^\^\^/);
   });
 });
+
+describe("parseFailures on pytest 9's subtests", () => {
+  it("names each failing subtest by its test's id and its parameters, with its own section", () => {
+    const { failures } = parseFailures(fixture("pytest-subtests.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual([
+      "tests/test_calc.py::MeanTest::test_cases (values=[2, 4, 6])",
+      "tests/test_calc.py::MeanTest::test_cases (values=[5, 5])",
+      "tests/test_calc.py::MeanTest::test_cases (values=[1, 2, 3, 4])",
+      "tests/test_calc.py::MeanTest::test_single",
+      "tests/test_calc.py::LabelTest::test_labels [pairs] (n=1)",
+      "tests/test_calc.py::LabelTest::test_labels [pairs] (n=2)",
+    ]);
+    expect(failures[1]!.text).toContain("E               AssertionError: 10.0 != 5");
+    expect(failures[5]!.text).toContain("E               AssertionError: 4.0 != 2");
+  });
+});
