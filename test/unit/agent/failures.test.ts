@@ -536,3 +536,13 @@ describe("parseFailures on pytest 9's subtests", () => {
     expect(failures[5]!.text).toContain("E               AssertionError: 4.0 != 2");
   });
 });
+
+describe("parseFailures on node:test's dot reporter", () => {
+  it("reads the recap, each test with its error, not the suite whose tests failed", () => {
+    const { runners, failures } = parseFailures(fixture("node-dot.txt"), "/project");
+    expect(runners).toEqual(["node:test"]);
+    expect(failures.map((f) => f.name)).toEqual(["averages the values", "keeps one value"]);
+    expect(failures[1]!.text).toContain("10 !== 5");
+    expect(failures[1]!.text).toContain("test/calc.test.mjs:6:42");
+  });
+});
