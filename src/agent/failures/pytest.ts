@@ -11,9 +11,30 @@ import { tidyBlock } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";
 
 const SECTION = /^_{3,} (.+?) _{3,}$/;
-const SUMMARY = /^(FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/;
-/** A subtest: its message and parameters, as its section's title has them after the test's, then the test's id. */
-const SUBTEST = /^SUBFAILED(.*?) (\S+::\S+)(?: - .*)?$/;
+/** A summary line's kind, then (after the parameters of a subtest) the test's id and the message. */
+const SUMMARY = /^(FAILED|ERROR|SUBFAILED)(.*?) (\S+(?:::|\.py(?: - |$)).*)$/;
+
+/**
+ * The test's id at the start of `text` (`path::Class::test[params]` or `path.py`), and whether only pytest's " - "
+ * message follows it. Parameter ids may hold spaces and " - " (`test_title[x - y-X - Y]`): they run to the bracket
+ * that closes the first one.
+ */
+function idAt(text: string): string | undefined {
+  const head = /^\S+?::[^\s[]+|^\S+\.py/.exec(text)?.[0];
+  if (head === undefined) return undefined;
+  let end = head.length;
+  if (text[end] === "[") {
+    let depth = 0;
+    for (; end < text.length; end++) {
+      if (text[end] === "[") depth++;
+      else if (text[end] === "]" && --depth === 0) break;
+    }
+    if (depth !== 0) return undefined;
+    end++;
+  }
+  const rest = text.slice(end);
+  return rest === "" || rest.startsWith(" - ") || rest.trim() === "" ? text.slice(0, end) : undefined;
+}
 const RULE = /^={3,}.*={3,}$/;
 
 /** What separates the entries of pytest's long traceback. */
@@ -55,10 +76,12 @@ export const pytest: RunnerFormat = {
   stoppedEarly: (lines) => lines.some((l) => /Interrupted: \d+ errors? during collection/.test(l)),
   parse(lines) {
     const entries = lines.flatMap((l): { error: boolean; id: string; params?: string }[] => {
-      const match = SUMMARY.exec(l);
-      if (match !== null) return [{ error: match[1] === "ERROR", id: match[2]! }];
-      const sub = SUBTEST.exec(l);
-      return sub === null ? [] : [{ error: false, id: sub[2]!, params: sub[1]!.trim() }];
+      const match = SUMMARY.exec(l.trimEnd());
+      const id = match === null ? undefined : idAt(match[3]!);
+      if (match === null || id === undefined || (match[1] !== "SUBFAILED" && match[2] !== "")) return [];
+      // A subtest is named by the parameters pytest heads its section with.
+      if (match[1] === "SUBFAILED") return [{ error: false, id, params: match[2]!.trim() }];
+      return [{ error: match[1] === "ERROR", id }];
     });
     const ids = entries.map((e) => e.id);
     const sections = new Map<string, string>();

@@ -546,3 +546,14 @@ describe("parseFailures on node:test's dot reporter", () => {
     expect(failures[1]!.text).toContain("test/calc.test.mjs:6:42");
   });
 });
+
+describe("parseFailures on pytest's parametrized tests", () => {
+  it("reads an id whose parameters hold spaces and ' - ', with its section", () => {
+    const { failures } = parseFailures(fixture("pytest-params.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual([
+      "tests/test_words.py::test_title[hello world-Hello World]",
+      "tests/test_words.py::test_title[x - y-X - Y]",
+    ]);
+    expect(failures[1]!.text).toContain("AssertionError: assert 'X - y' == 'X - Y'");
+  });
+});
