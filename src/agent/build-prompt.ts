@@ -13,6 +13,7 @@ import { testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { changedExcerpts } from "./changed-excerpts.js";
+import { namedFirst, relevantFirst } from "./failure-order.js";
 import { testRunForModel } from "./test-run-for-model.js";
 
 export interface SystemPromptInput {
@@ -88,9 +89,11 @@ export interface TaskPromptInput {
 
 export function describeTests(
   command: string | undefined,
-  summary: TestSummary | null,
+  run: TestSummary | null,
   redact: (t: string) => string,
+  words: readonly string[] = [],
 ): string {
+  const summary = run === null ? null : relevantFirst(run, words);
   if (command === undefined || summary === null) {
     return "No test command was found for this repository: your change will be applied without being tested.";
   }
@@ -118,7 +121,7 @@ export function buildTaskPrompt(input: TaskPromptInput): string {
         "(the lines a reviewer commented on).",
     );
   }
-  parts.push("", describeTests(input.testCommand, input.before, input.redact));
+  parts.push("", describeTests(input.testCommand, input.before, input.redact, context.words));
   parts.push("", "Repository map:", wrapData("repository map", context.repoMap.text));
   if (context.files.length > 0) {
     parts.push("", "Files (current content):");
@@ -166,7 +169,7 @@ function heldOpening(held: NonNullable<ReflectionInput["held"]>, tests: TestSumm
 }
 
 export function buildReflectionPrompt(input: ReflectionInput): string {
-  const { tests } = input;
+  const tests = namedFirst(input.tests, input.newFailures);
   const parts = [
     input.held !== undefined
       ? heldOpening(input.held, tests)

@@ -9,7 +9,7 @@ import type { Session } from "./session.js";
 import type { SetupReport } from "./setup-step.js";
 import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
-import { redactSummary } from "./test-output.js";
+import { summaryForReport } from "./test-output.js";
 import { DEFAULT_TEST_TIMEOUT_MS } from "./test-runs.js";
 import { testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
@@ -203,7 +203,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     );
   }
   const afterTests = loop !== undefined && loop.attempts.length > 0 ? loop.finalTests : before;
-  const clean = (s: TestSummary | null): TestSummary | null => (s === null ? null : redactSummary(s, redact));
+  const clean = (s: TestSummary | null): TestSummary | null => (s === null ? null : summaryForReport(s, redact));
   return {
     status,
     branch,

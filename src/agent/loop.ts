@@ -21,7 +21,7 @@ import {
 import type { Session } from "./session.js";
 import type { Timings } from "./timings.js";
 import type { AttemptReport, CommitInfo, FixRequest, FixStage, Identity, TestSummary } from "./types.js";
-import { redactSummary } from "./test-output.js";
+import { summaryForReport } from "./test-output.js";
 
 export interface LoopInput {
   readonly deps: FixDeps;
@@ -168,7 +168,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     else state.mayDeclareDone = undefined;
     state.attempts.push({
       ...base,
-      tests: evaluation.tests === null ? null : redactSummary(evaluation.tests, input.redact),
+      tests: evaluation.tests === null ? null : summaryForReport(evaluation.tests, input.redact),
       accepted: evaluation.accepted,
       ...(commit !== undefined ? { commit } : {}),
       ...(evaluation.note !== undefined ? { note: evaluation.note } : {}),

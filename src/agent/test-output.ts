@@ -35,18 +35,9 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
   };
 }
 
-/**
- * A run's failing tests: every name, the first MAX_FAILURES blocks (what a prompt or a report can use), and the
- * file of each failing test the blocks left out, which the verdict needs for all of them.
- */
-function named(failures: readonly FailureBlock[]): Pick<TestSummary, "failing" | "failures" | "failingFiles"> {
-  const shown = failures.slice(0, MAX_FAILURES);
-  const files = failures.slice(MAX_FAILURES).flatMap((f) => (f.file === undefined ? [] : [[f.name, f.file] as const]));
-  return {
-    failing: failures.map((f) => f.name),
-    ...(shown.length === 0 ? {} : { failures: shown }),
-    ...(files.length === 0 ? {} : { failingFiles: Object.fromEntries(files) }),
-  };
+/** A run's failing tests: their names, and why each failed. */
+function named(failures: readonly FailureBlock[]): Pick<TestSummary, "failing" | "failures"> {
+  return { failing: failures.map((f) => f.name), ...(failures.length === 0 ? {} : { failures }) };
 }
 
 /** The test files a parsed run could not load, if any. */
@@ -118,14 +109,17 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
   };
 }
 
-/** The summary with every text the run printed redacted: its tail, its failure blocks, its steps' lines and tails. */
-export function redactSummary(summary: TestSummary, redact: (text: string) => string): TestSummary {
+/**
+ * The summary as a report keeps it: every text the run printed redacted (its tail, its failure blocks, its steps'
+ * lines and tails), and the first MAX_FAILURES blocks (every name stays): thousands of blocks would help no reader.
+ */
+export function summaryForReport(summary: TestSummary, redact: (text: string) => string): TestSummary {
   return {
     ...summary,
     tail: redact(summary.tail),
     ...(summary.failures === undefined
       ? {}
-      : { failures: summary.failures.map((f) => ({ ...f, text: redact(f.text) })) }),
+      : { failures: summary.failures.slice(0, MAX_FAILURES).map((f) => ({ ...f, text: redact(f.text) })) }),
     ...(summary.steps === undefined
       ? {}
       : {

@@ -115,12 +115,10 @@ export interface TestSummary {
   /** Names of failing tests when the runner's output could be read (all of them, up to 10,000); else empty. */
   readonly failing: readonly string[];
   /**
-   * Why the first hundred of them failed (assertion, expected and actual, first frames in the repository), when
-   * read.
+   * Why each of them failed (assertion, expected and actual, first frames in the repository), when read; a report
+   * keeps the first hundred (`summaryForReport`).
    */
   readonly failures?: readonly FailureBlock[];
-  /** The test file of each failing test whose runner names it, beyond those `failures` holds too. */
-  readonly failingFiles?: Readonly<Record<string, string>>;
   /** The last part of the output (capped). */
   readonly tail: string;
   readonly durationMs: number;

@@ -115,7 +115,7 @@ interface Ending {
 
 const filesOf = (summary: TestSummary): ((name: string) => string | undefined) => {
   const files = new Map((summary.failures ?? []).map((f) => [f.name, f.file]));
-  return (name) => files.get(name) ?? summary.failingFiles?.[name];
+  return (name) => files.get(name);
 };
 
 /** A step of `summary` as an ending. */

@@ -4,6 +4,7 @@
  */
 import type { FailureBlock } from "../failures/types.js";
 import { mentionedLocations, type Location } from "./traces.js";
+import { sharedWords } from "../failure-order.js";
 
 /** Words of an import statement that name nothing imported. */
 const IMPORT_WORDS = new Set(["import", "export", "from", "require", "const", "let", "var", "type", "default"]);
@@ -36,8 +37,7 @@ export function rankedFailureLocations(
   const found = new Map<string, { location: Location; score: number; order: number }>();
   for (const failure of failures) {
     const text = `${failure.name}\n${failure.text}`;
-    const lower = text.toLowerCase();
-    const score = terms.filter((term) => lower.includes(term)).length;
+    const score = sharedWords(failure, terms);
     for (const location of mentionedLocations(text, resolve)) {
       const seen = found.get(location.path);
       if (seen === undefined) found.set(location.path, { location, score, order: found.size });

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_FAILING_NAMES, MAX_FAILURES, parseFailures } from "../../../src/agent/failures/index.js";
-import { summarizeTestRun } from "../../../src/agent/test-output.js";
+import { buildReflectionPrompt, describeTests } from "../../../src/agent/build-prompt.js";
+import { summarizeTestRun, summaryForReport } from "../../../src/agent/test-output.js";
 import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 import { compareTests } from "../../../src/agent/verdict.js";
 
@@ -259,10 +260,36 @@ describe("parseFailures in general", () => {
       durationMs: 1,
     });
 
-  it("keeps every failing test's name, and the first hundred blocks", () => {
+  it("keeps every failing test, and a report the first hundred blocks with every name", () => {
     const summary = goRun(Array.from({ length: 150 }, (_, i) => `Test${String(i)}`));
     expect(summary.failing).toHaveLength(150);
-    expect(summary.failures).toHaveLength(MAX_FAILURES);
+    expect(summary.failures).toHaveLength(150);
+    const reported = summaryForReport(summary, (t) => t);
+    expect(reported.failing).toHaveLength(150);
+    expect(reported.failures).toHaveLength(MAX_FAILURES);
+  });
+
+  it("shows the model the failures the request is about first, however many others fail", () => {
+    const offline = Array.from({ length: 200 }, (_, i) => `TestFetchRemote${String(i)}`);
+    const before = goRun([...offline.slice(0, 150), "TestSetextHeading", ...offline.slice(150)]);
+    const text = describeTests("go test ./...", before, (t) => t, ["setext", "heading"]);
+    expect(text).toMatch(/^Failing: TestSetextHeading, TestFetchRemote0,/m);
+    expect(text).toContain("testsetextheading_test.go:3: wrong");
+  });
+
+  it("shows the model the failures its change just broke first", () => {
+    const offline = Array.from({ length: 200 }, (_, i) => `TestFetchRemote${String(i)}`);
+    const after = goRun([...offline.slice(0, 150), "TestParseDate", ...offline.slice(150)]);
+    const prompt = buildReflectionPrompt({
+      attempt: 1,
+      tests: after,
+      newFailures: ["TestParseDate"],
+      stillFailing: offline,
+      files: new Map(),
+      redact: (t) => t,
+    });
+    expect(prompt).toContain("testparsedate_test.go:3: wrong");
+    expect(prompt.indexOf("TestParseDate")).toBeLessThan(prompt.indexOf("TestFetchRemote0"));
   });
 
   it("sees a test the change broke past the first hundred a broken environment already fails", () => {

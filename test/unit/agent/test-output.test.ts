@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSummary, summarizeTestSteps } from "../../../src/agent/test-output.js";
+import { summaryForReport, summarizeTestSteps } from "../../../src/agent/test-output.js";
 import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 import type { RunSummary } from "../../../src/ports/sandbox-runner.js";
 
@@ -111,7 +111,7 @@ describe("a run whose lint fails before tests that pass", () => {
       },
     ]);
     expect(JSON.stringify(leaky)).toContain(secret);
-    const clean = redactSummary(leaky, (text) => text.replaceAll(secret, "[redacted]"));
+    const clean = summaryForReport(leaky, (text) => text.replaceAll(secret, "[redacted]"));
     expect(JSON.stringify(clean)).not.toContain(secret);
     expect(clean.failing).toEqual(leaky.failing);
   });
