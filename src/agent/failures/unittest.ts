@@ -1,6 +1,7 @@
 /**
  * unittest: each failure is a `=====` rule, `FAIL: test_y (tests.test_a.TestX.test_y)` (3.11+; older Pythons put
- * only the class in the parentheses), a `-----` rule and the traceback, up to the next rule. A test module that
+ * only the class in the parentheses), the first line of the test's docstring if it has one, a `-----` rule and the
+ * traceback, up to the next rule. A test module that
  * could not be imported is an ERROR of `unittest.loader._FailedTest`: none of its tests ran, while the other
  * modules' did. Each failure's file is the first test file in its traceback. A failing `subTest` is named with its
  * message and parameters after the test's name, as unittest heads it (`[pairs] (n=1)`): one subtest the change
@@ -26,9 +27,11 @@ export const unittest: RunnerFormat = {
       if (match?.[1] === undefined || match[2] === undefined) continue;
       const test = match[2].endsWith(`.${match[1]}`) ? match[2] : `${match[2]}.${match[1]}`;
       const name = match[3] === undefined ? test : `${test} ${match[3]}`;
+      // The test's docstring (its first line), when it has one, stands between the heading and the rule.
       let j = i + 1;
+      const doc = RULE.test(lines[j] ?? "") ? [] : [lines[j++]!];
       if (RULE.test(lines[j] ?? "")) j++;
-      const block: string[] = [];
+      const block: string[] = [...doc];
       for (; j < lines.length && !RULE.test(lines[j]!); j++) block.push(lines[j]!);
       const file = block.map((l) => FRAME.exec(l)?.[1]).find((f) => f !== undefined && isTestPath(f));
       const text = tidyBlock([lines[i]!, ...block]);

@@ -242,6 +242,27 @@ describe("Python and Rust runners", () => {
     expect(failures[0]!.text).toContain('File "tests/test_calc.py", line 6');
   });
 
+  it("unittest, a test with a docstring: its first line, then its traceback and file", async () => {
+    const dir = project("unittest-docstring", {
+      ...pythonFiles,
+      "tests/test_calc.py": [
+        "import unittest",
+        "from calc import mean",
+        "",
+        "class CalcTest(unittest.TestCase):",
+        "    def test_mean(self):",
+        '        """The mean of three values is their middle one."""',
+        "        self.assertEqual(mean([2, 4, 6]), 4)",
+        "",
+      ].join("\n"),
+    });
+    const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
+    const [failure] = parseFailures(out, dir).failures;
+    expect(failure).toMatchObject({ name: "tests.test_calc.CalcTest.test_mean", file: "tests/test_calc.py" });
+    expect(failure!.text).toContain("The mean of three values is their middle one.");
+    expect(failure!.text).toContain("AssertionError: 6.0 != 4");
+  });
+
   it("unittest subtests, each named with its message and parameters", async () => {
     const dir = project("unittest-subtests", {
       ...pythonFiles,
