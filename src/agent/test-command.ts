@@ -95,6 +95,19 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
 
 const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p);
 
+const DJANGO_TESTS = "python3 manage.py test";
+
+/** Whether the project configures pytest (a pytest.ini, a root conftest.py, a pytest section in its config files). */
+function hasPytestConfig(facts: ProjectFacts): boolean {
+  return (
+    facts.paths.includes("pytest.ini") ||
+    facts.paths.includes("conftest.py") ||
+    /\[tool\.pytest/.test(facts.read("pyproject.toml") ?? "") ||
+    /\[tool:pytest\]/.test(facts.read("setup.cfg") ?? "") ||
+    /\[pytest\]/.test(facts.read("tox.ini") ?? "")
+  );
+}
+
 /**
  * Whether the project runs its tests with unittest, as it says itself: the commands of tox.ini or the Makefile's
  * `test` target run `-m unittest` and name no pytest. Pytest collects such suites too, but not always (a helper
@@ -116,12 +129,7 @@ function pythonTests(
   facts: ProjectFacts,
 ): { readonly testsDir: string | undefined; readonly unittest: boolean } | undefined {
   const { paths } = facts;
-  const pytestConfig =
-    paths.includes("pytest.ini") ||
-    paths.includes("conftest.py") ||
-    /\[tool\.pytest/.test(facts.read("pyproject.toml") ?? "") ||
-    /\[tool:pytest\]/.test(facts.read("setup.cfg") ?? "") ||
-    /\[pytest\]/.test(facts.read("tox.ini") ?? "");
+  const pytestConfig = hasPytestConfig(facts);
   const inTestsDir = paths.some((p) => /^tests?\//.test(p) && p.endsWith(".py"));
   if (!pytestConfig && !inTestsDir && !paths.some(isPythonTestFile)) return undefined;
   const dir = paths.some((p) => p.startsWith("tests/"))
@@ -149,6 +157,9 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
   const scripts = npmScripts(facts);
   const npm = scripts === undefined ? undefined : npmTestCommand(scripts, facts);
   if (npm !== undefined) return npm;
+  // A Django project runs its tests through manage.py (its runner sets Django up; its apps' tests live in tests.py),
+  // unless it configures pytest (pytest-django).
+  if (facts.paths.includes("manage.py") && !hasPytestConfig(facts)) return { kind: "command", command: DJANGO_TESTS };
   const python = pythonTests(facts);
   if (python !== undefined) {
     const fallback =

@@ -185,6 +185,12 @@ describe("test command detection", () => {
     });
     expect(detectTestCommand(facts({ "pyproject.toml": "[tool.pytest.ini_options]\n" })).kind).toBe("python");
   });
+  it("runs a Django project's tests through manage.py, unless it configures pytest", () => {
+    const django = { "manage.py": "", "polls/models.py": "", "polls/tests.py": "", "requirements.txt": "Django\n" };
+    expect(detectTestCommand(facts(django))).toEqual({ kind: "command", command: "python3 manage.py test" });
+    const withPytest = { ...django, "pytest.ini": "[pytest]\nDJANGO_SETTINGS_MODULE = site.settings\n" };
+    expect(detectTestCommand(facts(withPytest)).kind).toBe("python");
+  });
   it("runs unittest when the project's tox.ini or Makefile says it does, and has no pytest config", () => {
     const suite = { "pkg/blocks.py": "", "tests/test_blocks.py": "" };
     const tox =
