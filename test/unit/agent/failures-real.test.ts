@@ -242,48 +242,36 @@ describe("Python and Rust runners", () => {
     expect(failures[0]!.text).toContain('File "tests/test_calc.py", line 6');
   });
 
-  it("unittest, a test with a docstring: its first line, then its traceback and file", async () => {
-    const dir = project("unittest-docstring", {
-      ...pythonFiles,
-      "tests/test_calc.py": [
-        "import unittest",
-        "from calc import mean",
-        "",
-        "class CalcTest(unittest.TestCase):",
-        "    def test_mean(self):",
-        '        """The mean of three values is their middle one."""',
-        "        self.assertEqual(mean([2, 4, 6]), 4)",
-        "",
-      ].join("\n"),
-    });
+  /** What unittest reports of a `CalcTest` whose methods are `methods` (lines, indented in the class). */
+  const calcTestFailures = async (name: string, methods: readonly string[]) => {
+    const header = ["import unittest", "from calc import mean", "", "class CalcTest(unittest.TestCase):"];
+    const dir = project(name, { ...pythonFiles, "tests/test_calc.py": [...header, ...methods, ""].join("\n") });
     const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
-    const [failure] = parseFailures(out, dir).failures;
+    return parseFailures(out, dir).failures;
+  };
+
+  it("unittest, a test with a docstring: its first line, then its traceback and file", async () => {
+    const [failure] = await calcTestFailures("unittest-docstring", [
+      "    def test_mean(self):",
+      '        """The mean of three values is their middle one."""',
+      "        self.assertEqual(mean([2, 4, 6]), 4)",
+    ]);
     expect(failure).toMatchObject({ name: "tests.test_calc.CalcTest.test_mean", file: "tests/test_calc.py" });
     expect(failure!.text).toContain("The mean of three values is their middle one.");
     expect(failure!.text).toContain("AssertionError: 6.0 != 4");
   });
 
   it("unittest subtests, each named with its message and parameters", async () => {
-    const dir = project("unittest-subtests", {
-      ...pythonFiles,
-      "tests/test_calc.py": [
-        "import unittest",
-        "from calc import mean",
-        "",
-        "class CalcTest(unittest.TestCase):",
-        "    def test_mean(self):",
-        "        for values, expected in [([2, 4, 6], 4), ([5, 5], 5)]:",
-        "            with self.subTest(values=values):",
-        "                self.assertEqual(mean(values), expected)",
-        "",
-        "    def test_pairs(self):",
-        "        with self.subTest('pairs', n=1):",
-        "            self.assertEqual(mean([1, 1]), 1)",
-        "",
-      ].join("\n"),
-    });
-    const out = await output(dir, "python3", ["-m", "unittest", "discover", "-s", "tests", "-t", "."]);
-    const { failures } = parseFailures(out, dir);
+    const failures = await calcTestFailures("unittest-subtests", [
+      "    def test_mean(self):",
+      "        for values, expected in [([2, 4, 6], 4), ([5, 5], 5)]:",
+      "            with self.subTest(values=values):",
+      "                self.assertEqual(mean(values), expected)",
+      "",
+      "    def test_pairs(self):",
+      "        with self.subTest('pairs', n=1):",
+      "            self.assertEqual(mean([1, 1]), 1)",
+    ]);
     expect(failures.map((f) => f.name)).toEqual([
       "tests.test_calc.CalcTest.test_mean (values=[2, 4, 6])",
       "tests.test_calc.CalcTest.test_mean (values=[5, 5])",
