@@ -27,7 +27,7 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     passed: run.passed,
     exitCode: run.exitCode,
     timedOut: run.timedOut,
-    ...named(parsed.failures),
+    ...failingOf(parsed.failures),
     tail: tailOf(run.output),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
@@ -36,7 +36,7 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
 }
 
 /** A run's failing tests: their names, and why each failed. */
-function named(failures: readonly FailureBlock[]): Pick<TestSummary, "failing" | "failures"> {
+function failingOf(failures: readonly FailureBlock[]): Pick<TestSummary, "failing" | "failures"> {
   return { failing: failures.map((f) => f.name), ...(failures.length === 0 ? {} : { failures }) };
 }
 
@@ -89,7 +89,7 @@ export function summarizeTestSteps(command: string, runs: readonly StepRun[], ro
     passed: failed === undefined,
     exitCode: failed === undefined ? 0 : failed.exitCode,
     timedOut: runs.some((r) => r.run.timedOut),
-    ...named(failures),
+    ...failingOf(failures),
     tail: tail.text(),
     durationMs: runs.reduce((sum, r) => sum + r.run.durationMs, 0),
     ...(limit === undefined ? {} : { limit }),
