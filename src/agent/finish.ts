@@ -192,9 +192,10 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
       `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,
     );
   }
+  // A run cut short by what was left of the whole run's time says nothing of the limit on one run.
+  const ms = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const runs = [before, ...(loop?.attempts ?? []).map((a) => a.tests)];
-  if (runs.some((run) => run?.timedOut === true)) {
-    const ms = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  if (runs.some((run) => run?.timedOut === true && run.durationMs >= ms * 0.9)) {
     const limit = ms < 60_000 ? `${String(Math.round(ms / 1000))} s` : `${String(Math.round(ms / 6000) / 10)} min`;
     notes.push(
       `A run of the tests was stopped at its time limit (${limit}). A suite that ` +

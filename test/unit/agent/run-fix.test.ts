@@ -514,6 +514,15 @@ describe("runFix with in-memory ports", () => {
     expect(report.commits[0]!.subject).toBe("fix(math): add() so that it adds");
   });
 
+  it("says a run of the tests hit its time limit, not when the whole run's time was what ran out", async () => {
+    const timedOut = (durationMs: number) =>
+      harness({ decide: (_work, command) => summary(command, ["math adds"], { timedOut: true, durationMs }) });
+    const slow = await runFix(timedOut(60_000).deps, { ...request, testTimeoutMs: 60_000, maxAttempts: 1 });
+    expect(slow.notes?.join("\n")).toContain("stopped at its time limit (1 min)");
+    const cut = await runFix(timedOut(2_000).deps, { ...request, testTimeoutMs: 60_000, maxAttempts: 1 });
+    expect(cut.notes?.join("\n") ?? "").not.toContain("time limit");
+  });
+
   it("takes the commit's subject from the attempt that wrote most of it, when the one that made it pass has none", async () => {
     const h = harness({
       replies: [
