@@ -5,7 +5,7 @@
 import { DIRECTIVE } from "./failures/tap.js";
 import { testNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
-import { failedSideSteps, testStepsPassed } from "./verdict.js";
+import { failedSideSteps, testSteps, testStepsPassed } from "./verdict.js";
 
 export const MAX_REFLECTED_LINES = 60;
 export const MAX_REFLECTED_BYTES = 4096;
@@ -86,7 +86,10 @@ export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_B
     return `${heading}\n${tailForModel(step.tail!, MAX_REFLECTED_LINES, share - byteLength(heading) - 2)}`;
   });
   const head = shown.join("\n\n");
-  const rest = testsForModel(summary, Math.max(512, maxBytes - byteLength(head) - 40));
+  // The whole run's tail holds the side steps' output too, shown above: the tests' steps' own is what is left.
+  const own = testSteps(summary).map((step) => step.tail ?? "");
+  const tests = own.some((tail) => tail.trim() !== "") ? { ...summary, tail: own.join("\n") } : summary;
+  const rest = testsForModel(tests, Math.max(512, maxBytes - byteLength(head) - 40));
   return `${head}\n\nThe tests' run:\n${rest}`;
 }
 

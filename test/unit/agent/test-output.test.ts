@@ -99,6 +99,8 @@ describe("a run whose lint fails before tests that pass", () => {
     expect(text).toMatch(/^`npm run lint` failed \(exit code 1\); the end of its output:\n/);
     expect(text).toContain("lib/loader.js\n  132:12  error  Parsing error: Unexpected token ,");
     expect(text.indexOf("Parsing error")).toBeLessThan(text.indexOf("400 passing"));
+    // Shown once: the tests' part is their own output.
+    expect(text.split("Parsing error").length).toBe(2);
   });
 
   it("redacts what every part of the run printed", () => {
