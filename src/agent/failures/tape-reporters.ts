@@ -44,18 +44,24 @@ function detailsOf(lines: readonly string[], from: number, indent: number): numb
 
 function assertions(lines: readonly string[]): Assertion[] {
   const found: Assertion[] = [];
-  let test: string | undefined;
+  // The lines that may name a test, latest last: a test's name stands alone after a blank line, less indented than
+  // its assertions. What a test printed (tap-spec indents it as the assertions) names nothing: a name holding a
+  // time or a count would change from run to run.
+  const names: { readonly text: string; readonly indent: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const match = RESULT.exec(line);
     if (match === null) {
-      // A test's name stands alone after a blank line, less indented than its assertions.
-      if (line.trim() !== "" && (i === 0 || lines[i - 1]!.trim() === "")) test = line.trim();
+      if (line.trim() !== "" && (i === 0 || lines[i - 1]!.trim() === "")) {
+        names.push({ text: line.trim(), indent: indentOf(line) });
+      }
       continue;
     }
+    const indent = match[1]!.length;
+    const test = names.findLast((n) => n.indent < indent)?.text;
     const mark = match[2]!;
     const failed = FAILED.has(mark);
-    const end = failed ? detailsOf(lines, i + 1, match[1]!.length) : i + 1;
+    const end = failed ? detailsOf(lines, i + 1, indent) : i + 1;
     const details = lines.slice(i + 1, end).filter((l) => !RULE.test(l));
     found.push({ mark, failed, message: match[3]!, test, details });
     i = end - 1;

@@ -469,6 +469,11 @@ describe("parseFailures on tape piped through a reporter", () => {
     expect(failures[2]!.text).not.toContain("parse");
   });
 
+  it("names an assertion by its test, not by what the test printed (a time, which changes from run to run)", () => {
+    const { failures } = parseFailures(fixture("tap-spec-log.txt"), "/project");
+    expect(failures.map((f) => f.name)).toEqual(["logs while it runs › adds"]);
+  });
+
   it("reads tap-arc's coloured listing, its numbers left out of the names", () => {
     const { failures } = parseFailures(fixture("tap-arc.txt"), "/project");
     expect(failures.map((f) => f.name)).toEqual(names);
