@@ -153,7 +153,8 @@ export function fallbackSubject(instruction: string, paths: readonly string[], f
   // Avoid "fix: fix the parser" when the instruction already starts with the type's verb.
   if (type === "fix") text = text.replace(/^fix(es|ed)?\s+/i, "");
   if (text === "") text = paths.length > 0 ? `update ${paths.join(", ")}` : "apply requested change";
-  // A sentence's capital goes (`Trim the …` → `trim the …`); a name keeps its case (`FnvHasher::write`, `URL`, `iOS`).
+  // A sentence's capital goes (`Trim the …` → `trim the …`); a name keeps its case (`FnvHasher::write`, `URL`,
+  // `iOS`).
   if (/^\p{Lu}\p{Ll}*(?![\p{L}\p{N}_:.(<$])/u.test(text)) text = text.charAt(0).toLowerCase() + text.slice(1);
   const room = MAX_SUBJECT_LENGTH - head.length;
   if (text.length > room) {

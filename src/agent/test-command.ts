@@ -127,9 +127,9 @@ function runsUnittest(facts: ProjectFacts): boolean {
  */
 function pythonTests(
   facts: ProjectFacts,
+  pytestConfig: boolean,
 ): { readonly testsDir: string | undefined; readonly unittest: boolean } | undefined {
   const { paths } = facts;
-  const pytestConfig = hasPytestConfig(facts);
   const inTestsDir = paths.some((p) => /^tests?\//.test(p) && p.endsWith(".py"));
   if (!pytestConfig && !inTestsDir && !paths.some(isPythonTestFile)) return undefined;
   const dir = paths.some((p) => p.startsWith("tests/"))
@@ -159,8 +159,9 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
   if (npm !== undefined) return npm;
   // A Django project runs its tests through manage.py (its runner sets Django up; its apps' tests live in tests.py),
   // unless it configures pytest (pytest-django).
-  if (facts.paths.includes("manage.py") && !hasPytestConfig(facts)) return { kind: "command", command: DJANGO_TESTS };
-  const python = pythonTests(facts);
+  const pytestConfig = hasPytestConfig(facts);
+  if (facts.paths.includes("manage.py") && !pytestConfig) return { kind: "command", command: DJANGO_TESTS };
+  const python = pythonTests(facts, pytestConfig);
   if (python !== undefined) {
     const fallback =
       python.testsDir === undefined

@@ -1,6 +1,6 @@
 /**
- * What the model reads of a test run (pure): the runner's failure blocks first, then the end of the output, within a
- * byte budget.
+ * What the model reads of a test run (pure): the end of each failed step besides the tests, the runner's failure
+ * blocks, then the end of the output, within a byte budget.
  */
 import { DIRECTIVE } from "./failures/tap.js";
 import { testNames } from "./test-names.js";

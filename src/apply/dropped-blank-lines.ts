@@ -1,8 +1,8 @@
 /**
  * A SEARCH that lacks a blank line the file has between two of its lines, where the REPLACE adds lines set off by
  * blank lines on both sides: models drop blank lines when they quote a block, and keep those around what they add.
- * Such an edit is found nowhere as written, and the fuzzy rung cannot place it (which side of the file's blank line the
- * added lines go is the question it refuses on). Read with that blank line as one the file already has, the edit
+ * Such an edit is found nowhere as written, and the fuzzy rung cannot place it (which side of the file's blank line
+ * the added lines go is the question it refuses on). Read with that blank line as one the file already has, the edit
  * says the same new text, and its old side is the file's lines as they are: whichever of the added run's blank
  * lines is the file's, the result is the REPLACE as written.
  */

@@ -92,7 +92,7 @@ const MAX_PATH_TYPO = 2;
  * Known paths a few characters apart from `path` (`lib/indx.js` for `lib/index.js`), nearest first, at most three.
  * Named only, never used: a misspelt path names no file for sure.
  */
-export function nearPaths(path: string, known: readonly string[]): string[] {
+function nearPaths(path: string, known: readonly string[]): string[] {
   return known
     .filter((candidate) => Math.abs(candidate.length - path.length) <= MAX_PATH_TYPO)
     .map((candidate) => ({ candidate, apart: distance(candidate.toLowerCase(), path.toLowerCase()) }))

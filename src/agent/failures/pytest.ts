@@ -14,10 +14,12 @@ const SECTION = /^_{3,} (.+?) _{3,}$/;
 /** A summary line's kind, then (after the parameters of a subtest) the test's id and the message. */
 const SUMMARY = /^(FAILED|ERROR|SUBFAILED)(.*?) (\S+(?:::|\.py(?: - |$)).*)$/;
 
+const RULE = /^={3,}.*={3,}$/;
+
 /**
- * The test's id at the start of `text` (`path::Class::test[params]` or `path.py`), and whether only pytest's " - "
- * message follows it. Parameter ids may hold spaces and " - " (`test_title[x - y-X - Y]`): they run to the bracket
- * that closes the first one.
+ * The test's id at the start of `text` (`path::Class::test[params]` or `path.py`), when nothing but pytest's
+ * " - " message follows it. Parameter ids may hold spaces and " - " (`test_title[x - y-X - Y]`): they run to the
+ * bracket that closes the first one.
  */
 function idAt(text: string): string | undefined {
   const head = /^\S+?::[^\s[]+|^\S+\.py/.exec(text)?.[0];
@@ -33,9 +35,8 @@ function idAt(text: string): string | undefined {
     end++;
   }
   const rest = text.slice(end);
-  return rest === "" || rest.startsWith(" - ") || rest.trim() === "" ? text.slice(0, end) : undefined;
+  return rest.trim() === "" || rest.startsWith(" - ") ? text.slice(0, end) : undefined;
 }
-const RULE = /^={3,}.*={3,}$/;
 
 /** What separates the entries of pytest's long traceback. */
 const ENTRY_RULE = /^(?:_ ){8,}_?$/;
@@ -83,7 +84,6 @@ export const pytest: RunnerFormat = {
       if (match[1] === "SUBFAILED") return [{ error: false, id, params: match[2]!.trim() }];
       return [{ error: match[1] === "ERROR", id }];
     });
-    const ids = entries.map((e) => e.id);
     const sections = new Map<string, string>();
     for (let i = 0; i < lines.length; i++) {
       const title = SECTION.exec(lines[i]!)?.[1];
@@ -100,13 +100,13 @@ export const pytest: RunnerFormat = {
         sections.get(dotted) ?? [...sections].find(([title]) => title.endsWith(dotted) || dotted.endsWith(title))?.[1]
       );
     };
-    if (ids.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
+    if (entries.length === 0) return [...sections].map(([name, text]) => ({ name, text }));
     return entries.map(({ error, id, params }): FailureBlock => {
       const file = id.split("::")[0]!;
       const collecting = error ? sections.get(`ERROR collecting ${file}`) : undefined;
       if (params !== undefined) {
-        const title = `${id.split("::").slice(1).join(".")} ${params}`;
-        return { name: `${id} ${params}`, text: sections.get(title) ?? `${id} ${params}`, file };
+        const name = `${id} ${params}`;
+        return { name, text: sectionOf(name) ?? name, file };
       }
       return {
         name: id,

@@ -3,9 +3,8 @@
  * YAML block (`---` … `...`) with the operator, expected and actual. A parent whose children failed is skipped
  * (their failures say why): node:test and node-tap report the children above the parent's `not ok`, indented
  * deeper; tap 14 buffers them in `{` … `}` after it. A parent none of whose children failed (a file that exited
- * early, timed out) is a failure of its own. Assertions (node-tap's, tape's) are
- * named after the test they are in: node-tap's by the `# Subtest:` names around them (the file first), tape's by
- * the `# name` comment above them.
+ * early, timed out) is a failure of its own. Assertions (node-tap's, tape's) are named after the test they are in:
+ * node-tap's by the `# Subtest:` names around them (the file first), tape's by the `# name` comment above them.
  */
 import { indentOf, tidyBlock, withPlaces } from "./lines.js";
 import type { FailureBlock, RunnerFormat } from "./types.js";

@@ -1,9 +1,9 @@
 /**
  * The reporters tape's users pipe its TAP through (`tape test/*.js | tap-spec`), which print no TAP of their own:
- * tap-spec (`✔`/`✖` under each test's name, the YAML diagnostics under a rule of dashes; version 5 prints the stack
- * unindented) and tap-arc (`✓`/`✗ [n]`, then `Expected … but got …` and `At: …` indented deeper). Both close with a
- * list of the failures and `total:`/`passing:`/`failing:` counts, which tell them from node:test's and AVA's `✖`
- * lines. Assertions are named as tap.ts names tape's own TAP: the test's name, then the message, with its place
+ * tap-spec (`✔`/`✖` under each test's name, the YAML diagnostics under a rule of dashes; version 5 prints the
+ * stack unindented) and tap-arc (`✓`/`✗ [n]`, then `Expected … but got …` and `At: …` indented deeper). Both close
+ * with a list of the failures and `total:`/`passing:`/`failing:` counts, which tell them from node:test's and AVA's
+ * `✖` lines. Assertions are named as tap.ts names tape's own TAP: the test's name, then the message, with its place
  * among its namesakes when the message repeats.
  */
 import { indentOf, tidyBlock, withPlaces } from "./lines.js";

@@ -1,9 +1,8 @@
 /**
  * unittest: each failure is a `=====` rule, `FAIL: test_y (tests.test_a.TestX.test_y)` (3.11+; older Pythons put
  * only the class in the parentheses), the first line of the test's docstring if it has one, a `-----` rule and the
- * traceback, up to the next rule. A test module that
- * could not be imported is an ERROR of `unittest.loader._FailedTest`: none of its tests ran, while the other
- * modules' did. Each failure's file is the first test file in its traceback. A failing `subTest` is named with its
+ * traceback, up to the next rule. A test module that could not be imported is an ERROR of
+ * `unittest.loader._FailedTest`: none of its tests ran, while the other modules' did. Each failure's file is the first test file in its traceback. A failing `subTest` is named with its
  * message and parameters after the test's name, as unittest heads it (`[pairs] (n=1)`): one subtest the change
  * breaks is not hidden by another of the same test that failed before.
  */
@@ -28,10 +27,10 @@ export const unittest: RunnerFormat = {
       const test = match[2].endsWith(`.${match[1]}`) ? match[2] : `${match[2]}.${match[1]}`;
       const name = match[3] === undefined ? test : `${test} ${match[3]}`;
       // The test's docstring (its first line), when it has one, stands between the heading and the rule.
+      const block: string[] = [];
       let j = i + 1;
-      const doc = RULE.test(lines[j] ?? "") ? [] : [lines[j++]!];
+      if (j < lines.length && !RULE.test(lines[j]!)) block.push(lines[j++]!);
       if (RULE.test(lines[j] ?? "")) j++;
-      const block: string[] = [...doc];
       for (; j < lines.length && !RULE.test(lines[j]!); j++) block.push(lines[j]!);
       const file = block.map((l) => FRAME.exec(l)?.[1]).find((f) => f !== undefined && isTestPath(f));
       const text = tidyBlock([lines[i]!, ...block]);

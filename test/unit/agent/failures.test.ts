@@ -589,3 +589,17 @@ describe("parseFailures on pytest's parametrized tests", () => {
     expect(failures[1]!.text).toContain("AssertionError: assert 'X - y' == 'X - Y'");
   });
 });
+
+describe("parseFailures on unittest output cut after a heading", () => {
+  it("names the failure the last line heads, without reading past the output", () => {
+    const output = [
+      "Ran 2 tests in 0.010s",
+      "",
+      "FAILED (failures=1)",
+      "FAIL: test_mean (tests.test_calc.CalcTest.test_mean)",
+    ];
+    expect(parseFailures(output.join("\n")).failures.map((f) => f.name)).toEqual([
+      "tests.test_calc.CalcTest.test_mean",
+    ]);
+  });
+});
