@@ -6,7 +6,8 @@
 import { parse as parseToml } from "smol-toml";
 import { committedYarn, nodeManager, readPackageJson, type PackageJson } from "./node-manager.js";
 import { shellQuote } from "./shell-quote.js";
-import type { ProjectFacts } from "./test-command.js";
+import { hasPytestConfig, type ProjectFacts } from "./test-command.js";
+import { toxTestEnv } from "./tox-config.js";
 
 export type SetupSource = "request" | "repo-config" | "detected";
 
@@ -32,6 +33,7 @@ export const SETUP_FILES = [
   "pyproject.toml",
   "setup.py",
   "setup.cfg",
+  "tox.ini",
 ] as const;
 
 /** Where a detected Python set-up puts its virtual environment, inside the clone. */
@@ -201,17 +203,26 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
     has("pyproject.toml") && /^\[(project|build-system|tool\.poetry)\]/m.test(facts.read("pyproject.toml") ?? "");
   const packaged = has("setup.py") || pyprojectPackage;
   const requirements = ["requirements.txt", ...DEV_REQUIREMENTS].filter(has);
+  const tox = toxTestEnv(facts.read("tox.ini"));
+  // tox's requirement files that are not installed already, and its other requirements.
+  const toxArgs = tox.deps.filter((args) => args[0] !== "-r" || !requirements.includes(args[1]!));
   const grouped = has("pyproject.toml") ? pythonTestGroups(facts) : [];
-  if (!packaged && requirements.length === 0 && grouped.length === 0) return undefined;
+  const others = [...grouped.map((r) => [r]), ...toxArgs];
+  if (!packaged && requirements.length === 0 && others.length === 0) return undefined;
+  // A project that configures pytest runs its tests with it, which the virtual environment holds only when the
+  // project installs it: pip resolves it with the other test requirements, and does nothing when it is there.
+  const namesPytest = others.some((args) => /^pytest(?![\w-])/i.test(args[0]!));
+  const pytest = hasPytestConfig(facts) && !namesPytest ? [["pytest"]] : [];
   const venv = `${cloneDir}/${VENV_DIR}`;
   const pip = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
   const commands = [`python3 -m venv ${VENV_DIR}`];
   for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
   if (packaged) {
-    const extras = pythonExtras(facts);
+    const extras = [...new Set([...pythonExtras(facts), ...tox.extras])];
     commands.push(`${pip} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`);
   }
-  if (grouped.length > 0) commands.push(`${pip} ${grouped.map(shellQuote).join(" ")}`);
+  const rest = [...others, ...pytest];
+  if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
   return { commands, venv };
 }
 

@@ -98,7 +98,7 @@ const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\
 const DJANGO_TESTS = "python3 manage.py test";
 
 /** Whether the project configures pytest (a pytest.ini, a root conftest.py, a pytest section in its config files). */
-function hasPytestConfig(facts: ProjectFacts): boolean {
+export function hasPytestConfig(facts: ProjectFacts): boolean {
   return (
     facts.paths.includes("pytest.ini") ||
     facts.paths.includes("conftest.py") ||

@@ -37,7 +37,7 @@ afterEach(async () => {
 });
 
 /** The Python project of python-repo.ts fixed by its real fix, set-up allowed to reach `index` only. */
-async function fixFlagcalc(index: FakeIndex, declared: "extra" | "group"): Promise<FixReport> {
+async function fixFlagcalc(index: FakeIndex, declared: "extra" | "group" | "tox"): Promise<FixReport> {
   const repo = makeFlagcalcRepo(index, declared);
   repos.push(repo);
   const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
@@ -160,6 +160,25 @@ describe("set-up before the tests", () => {
     const index = await startFakeIndex([TINYCHECK]);
     try {
       const report = await fixFlagcalc(index, "group");
+      expect(report.setup).toMatchObject({
+        status: "ok",
+        commands: [
+          "python3 -m venv .venv",
+          ".venv/bin/python -m pip install --progress-bar off -e '.'",
+          ".venv/bin/python -m pip install --progress-bar off 'tinycheck'",
+        ],
+      });
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.status).toBe("success");
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("installs what tox.ini's test environment names, and not its docs environment's", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    try {
+      const report = await fixFlagcalc(index, "tox");
       expect(report.setup).toMatchObject({
         status: "ok",
         commands: [

@@ -71,10 +71,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 `;
 
 /**
- * `declared`: where pyproject.toml names the test dependency, an optional-dependencies extra (`test`) or a
- * PEP 735 dependency group (`tests`).
+ * `declared`: where the test dependency is named: pyproject.toml's optional-dependencies extra (`test`) or PEP 735
+ * dependency group (`tests`), or tox.ini's test environment (beside a docs line naming a package no index has).
  */
-export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" = "extra"): TempRepo {
+export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" | "tox" = "extra"): TempRepo {
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-pyproj-"));
   writeFiles(dir, {
     ".gitignore": "__pycache__/\n*.egg-info/\n.venv/\n",
@@ -91,9 +91,14 @@ export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" =
       "",
       ...(declared === "extra"
         ? ["[project.optional-dependencies]", 'test = ["tinycheck"]']
-        : ["[dependency-groups]", 'tests = [{ include-group = "checks" }]', 'checks = ["tinycheck"]']),
+        : declared === "group"
+          ? ["[dependency-groups]", 'tests = [{ include-group = "checks" }]', 'checks = ["tinycheck"]']
+          : []),
       "",
     ].join("\n"),
+    ...(declared === "tox"
+      ? { "tox.ini": "[tox]\nenvlist = unit, docs\n\n[testenv]\ndeps =\n    unit: tinycheck\n    docs: no-such-doc-tool\n" }
+      : {}),
     "_build/backend.py": BACKEND,
     "flagcalc/__init__.py": ['"""Temperatures."""', "", "", "def to_fahrenheit(value):", CALC_BUGGY, ""].join("\n"),
     "tests/__init__.py": "",

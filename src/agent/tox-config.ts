@@ -1,0 +1,94 @@
+/**
+ * What tox.ini says its test environment installs (pure): the `deps` and `extras` of `[testenv]`. Many projects
+ * name pytest and their test-only packages there and nowhere else (`deps = pytest`), so a set-up that ignored the
+ * file ran the tests without them. tox's own syntax is read as far as a set-up needs it: values continued on
+ * indented lines, comments, and factor conditions (`unit: pytest`, `py311,py312: x`, `!pypy: y`), of which the
+ * lines for a test environment are kept. The `ini` parser on npm does not read continued values or conditions.
+ */
+
+/** Factors a test environment has: the names tox projects give it, and the Python factors any version matches. */
+const TEST_FACTORS = new Set(["test", "tests", "testing", "unit", "unittest", "unittests", "pytest", "py", "py3"]);
+
+export interface ToxTestEnv {
+  /** pip arguments, one entry each: a requirement, or an option with its value (`-r requirements.txt`). */
+  readonly deps: readonly (readonly string[])[];
+  readonly extras: readonly string[];
+}
+
+const NONE: ToxTestEnv = { deps: [], extras: [] };
+
+/** The values of one section's keys, continuation lines joined to their key's value by newlines. */
+function sectionValues(text: string, section: string): Map<string, string> {
+  const values = new Map<string, string>();
+  let inSection = false;
+  let key: string | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const header = /^\[([^\]]+)\]\s*$/.exec(raw);
+    if (header !== null) {
+      inSection = header[1]!.trim() === section;
+      key = undefined;
+      continue;
+    }
+    if (!inSection || /^\s*[#;]/.test(raw) || raw.trim() === "") continue;
+    if (/^\s/.test(raw)) {
+      if (key !== undefined) values.set(key, `${values.get(key)!}\n${raw.trim()}`);
+      continue;
+    }
+    const pair = /^([^=]+?)\s*=\s*(.*)$/.exec(raw);
+    key = pair?.[1]?.trim();
+    if (key !== undefined) values.set(key, pair![2]!.trim());
+  }
+  return values;
+}
+
+/**
+ * Whether a factor condition holds for a test environment: one of its alternatives (`a,b`) has all its factors
+ * (`a-b`) among the test factors, and none of its negated ones (`!docs`) among them. A Python version (`py311`)
+ * is not known before set-up: lines for one are left out.
+ */
+function holdsForTests(condition: string): boolean {
+  return condition.split(",").some((alternative) =>
+    alternative
+      .trim()
+      .split("-")
+      .every((factor) => (factor.startsWith("!") ? !TEST_FACTORS.has(factor.slice(1)) : TEST_FACTORS.has(factor))),
+  );
+}
+
+/** The entries of a value that apply to a test environment, conditions taken off, comments and blanks dropped. */
+function entries(value: string | undefined): string[] {
+  const kept: string[] = [];
+  for (const line of (value ?? "").replace(/\\\n/g, " ").split("\n")) {
+    const text = line.replace(/(^|\s)#.*$/, "").trim();
+    if (text === "") continue;
+    const conditional = /^([!\w.,-]+):\s+(.*)$/.exec(text);
+    if (conditional === null) kept.push(text);
+    else if (holdsForTests(conditional[1]!)) kept.push(conditional[2]!.trim());
+  }
+  return kept;
+}
+
+/** A `deps` entry as pip arguments; undefined for what a set-up cannot pass on (substitutions, `-e`, other options). */
+function depArguments(written: string): string[] | undefined {
+  // Set-up runs where tox.ini is; other substitutions (`{[base]deps}`, `{env:X}`) only tox can expand.
+  const entry = written.replace(/\{toxinidir\}\//g, "").replace(/\{toxinidir\}/g, ".");
+  if (entry.includes("{")) return undefined;
+  const file = /^(?:-r|--requirement)\s*=?\s*(\S+)$/.exec(entry) ?? /^(?:-c|--constraint)\s*=?\s*(\S+)$/.exec(entry);
+  if (file !== null) return [entry.startsWith("-c") || entry.startsWith("--c") ? "-c" : "-r", file[1]!];
+  if (entry.startsWith("-")) return undefined;
+  return [entry];
+}
+
+/** `[testenv]`'s deps and extras, for a test environment; nothing when there is no tox.ini or no such section. */
+export function toxTestEnv(toxIni: string | undefined): ToxTestEnv {
+  if (toxIni === undefined) return NONE;
+  const values = sectionValues(toxIni, "testenv");
+  const deps = entries(values.get("deps"))
+    .map(depArguments)
+    .filter((args): args is string[] => args !== undefined);
+  const extras = entries(values.get("extras"))
+    .flatMap((entry) => entry.split(","))
+    .map((name) => name.trim())
+    .filter((name) => /^[A-Za-z0-9_.-]+$/.test(name));
+  return { deps, extras };
+}
