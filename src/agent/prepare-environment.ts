@@ -49,14 +49,17 @@ function hostsLookedUp(output: string): string[] {
 }
 
 /**
- * What a tool said about the Node.js it needs when this one is older: pnpm's "requires at least Node.js v22.13",
- * Yarn's `The engine "node" is incompatible with this module. Expected version ">=22"`.
+ * What said it needs a newer Node.js than this one: the package manager itself (pnpm's "requires at least Node.js
+ * v22.13"), or a dependency the install refuses (Yarn's `error x@1.0.0: The engine "node" is incompatible with this
+ * module. Expected version ">=22"`, npm's EBADENGINE under engine-strict), named with the version it needs.
  */
-function nodeTooOld(output: string): string | undefined {
-  return (
-    /requires at least Node\.js (v?[\d.]+)/.exec(output)?.[1] ??
-    /The engine "node" is incompatible with this module\. Expected version "([^"]+)"/.exec(output)?.[1]
-  );
+function nodeTooOld(output: string): { readonly range: string; readonly dependency?: string } | undefined {
+  const manager = /requires at least Node\.js (v?[\d.]+)/.exec(output);
+  if (manager !== null) return { range: manager[1]! };
+  const yarn = /(\S+@\S+): The engine "node" is incompatible with this module\. Expected version "([^"]+)"/.exec(output);
+  if (yarn !== null) return { range: yarn[2]!, dependency: yarn[1]! };
+  const npm = /Not compatible with your version of node\/npm: (\S+)[\s\S]*?Required: \{[^}]*"node":\s*"([^"]+)"/.exec(output);
+  return npm === null ? undefined : { range: npm[2]!, dependency: npm[1]! };
 }
 
 /**
@@ -114,11 +117,20 @@ export function describeSetupFailure(setup: SetupReport): string {
     );
   }
   const needs = nodeTooOld(failure.tail);
-  if (needs !== undefined) {
+  if (needs?.dependency !== undefined) {
     lines.push(
       "",
-      `It needs Node.js ${needs}, and set-up ran on Node.js ${process.version}: run the service on a newer Node.js ` +
-        "(the Docker image has the current LTS), or name a version of the package manager that supports this one.",
+      `The dependency ${needs.dependency} needs Node.js ${needs.range}, and set-up ran on Node.js ${process.version}: ` +
+        "run the service on a newer Node.js (the Docker image has the current LTS), or, when the tests do not use " +
+        "it (a release tool), install without the engine check (`yarn install --frozen-lockfile --ignore-engines`, " +
+        "`npm ci --engine-strict=false`) as `setup:`.",
+    );
+  } else if (needs !== undefined) {
+    lines.push(
+      "",
+      `It needs Node.js ${needs.range}, and set-up ran on Node.js ${process.version}: run the service on a newer ` +
+        "Node.js (the Docker image has the current LTS), or name a version of the package manager that supports " +
+        "this one.",
     );
   }
   const from =

@@ -68,21 +68,37 @@ describe("describeSetupFailure", () => {
     expect(unreachable).not.toContain("A download by Node.js's own fetch failed");
   });
 
-  it("says when a tool needs a newer Node.js than set-up ran on", () => {
+  it("says when the package manager needs a newer Node.js than set-up ran on", () => {
     const pnpm =
       "warn: This version of pnpm requires at least Node.js v22.13\nwarn: The current version of Node.js is v20.1.0\n";
+    const text = describeSetupFailure(
+      failed({ failure: { command: "pnpm install", exitCode: 1, timedOut: false, tail: pnpm } }),
+    );
+    expect(text).toContain(`It needs Node.js v22.13, and set-up ran on Node.js ${process.version}`);
+    expect(text).toContain("name a version of the package manager");
+    expect(describeSetupFailure(failed())).not.toContain("needs Node.js");
+  });
+
+  it("names the dependency whose engine check stopped the install, and the flag that skips the check", () => {
     const yarn =
-      'error tsx@5.0.0: The engine "node" is incompatible with this module. Expected version ">=22". Got "20.1.0"\n';
-    for (const [tail, needs] of [
-      [pnpm, "v22.13"],
-      [yarn, ">=22"],
+      'error semantic-release@25.0.3: The engine "node" is incompatible with this module. Expected version "^22.14.0 || >= 24.10.0". Got "20.20.2"\nerror Found incompatible module.\n';
+    const npm = [
+      "npm error code EBADENGINE",
+      "npm error engine Unsupported engine",
+      "npm error engine Not compatible with your version of node/npm: tsx@5.0.0",
+      'npm error notsup Required: {"node":">=22"}',
+      'npm error notsup Actual:   {"npm":"10.8.2","node":"v20.20.2"}',
+      "",
+    ].join("\n");
+    for (const [tail, named] of [
+      [yarn, "The dependency semantic-release@25.0.3 needs Node.js ^22.14.0 || >= 24.10.0"],
+      [npm, "The dependency tsx@5.0.0 needs Node.js >=22"],
     ] as const) {
-      const text = describeSetupFailure(
-        failed({ failure: { command: "pnpm install", exitCode: 1, timedOut: false, tail } }),
-      );
-      expect(text).toContain(`It needs Node.js ${needs}, and set-up ran on Node.js ${process.version}`);
+      const text = describeSetupFailure(failed({ failure: { command: "install", exitCode: 1, timedOut: false, tail } }));
+      expect(text).toContain(`${named}, and set-up ran on Node.js ${process.version}`);
+      expect(text).toContain("--ignore-engines");
+      expect(text).not.toContain("name a version of the package manager");
     }
-    expect(describeSetupFailure(failed())).not.toContain("It needs Node.js");
   });
 
   it("says a limit or a timeout rather than an exit code", () => {
