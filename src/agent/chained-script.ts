@@ -96,13 +96,15 @@ const SETS_STATE =
 
 /** `npm run name` (or `npm run-script name`), alone: a part that runs another script of the package. */
 const NPM_RUN = /^npm\s+(?:run|run-script)\s+([\w:.@/-]+)$/;
+/** The same through Yarn or pnpm, which also run a script named after them alone (`yarn test:build`). */
+const SCRIPT_RUN = /^(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.@/-]+)$/;
 /** Variables set for one command only: `cross-env TZ=UTC `, `env CI=1 `, `NODE_ENV=test `. */
 const COMMAND_ENV = /^(?:(?:cross-env|env)\s+)?(?:[A-Za-z_]\w*=\S*\s+)*/;
 
 /** Whether a part runs a test runner, itself or through the package's scripts it names (a few levels down). */
 function runsTests(part: string, scripts: Readonly<Record<string, string>>, depth = 0): boolean {
   if (RUNNER.test(part)) return true;
-  const named = NPM_RUN.exec(part.replace(COMMAND_ENV, ""))?.[1];
+  const named = SCRIPT_RUN.exec(part.replace(COMMAND_ENV, ""))?.[1];
   const script = named === undefined ? undefined : scripts[named];
   if (script === undefined || depth >= 3) return false;
   return (andParts(script) ?? [script]).some((p) => runsTests(p, scripts, depth + 1));

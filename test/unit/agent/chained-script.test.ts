@@ -55,6 +55,15 @@ describe("a chained test script", () => {
     expect(chainedTestScript("npm run test:lint && npm run test:types", scripts)).toBeUndefined();
   });
 
+  it("finds it through a script Yarn or pnpm runs, named alone or after `run`", () => {
+    const scripts = { "test:build": "yarn build && vitest run --config vitest.config.build.ts", "test:flow": "flow check" };
+    expect(chainedTestScript("vitest run && yarn test:build && yarn test:flow", scripts)?.tests).toEqual([0, 1]);
+    expect(chainedTestScript("eslint . && pnpm run test:build", scripts)?.tests).toEqual([1]);
+    expect(chainedTestScript("eslint . && pnpm test:build", scripts)?.tests).toEqual([1]);
+    // A Yarn command that is no script of the package runs no tests.
+    expect(chainedTestScript("vitest run && yarn audit", scripts)?.tests).toEqual([0]);
+  });
+
   it("is none without a runner part, or with a part that changes the shell the others run in", () => {
     expect(chainedTestScript("npm run lint && npm run unit")).toBeUndefined();
     expect(chainedTestScript("cd packages/core && jest")).toBeUndefined();
