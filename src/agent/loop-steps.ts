@@ -35,7 +35,7 @@ export async function promptAfterNothingWritten(
     const format = input.request.editFormat ?? DEFAULT_EDIT_FORMAT;
     return {
       prompt: buildNoEditsPrompt(baseline !== null && !baseline.passed, format),
-      problem: { reason: "no-edits", message: "The model's replies held no edit blocks." },
+      problem: { reason: "no-edits", message: "The model's last reply held no edit block." },
     };
   }
   const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);

@@ -134,7 +134,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     }
 
     if (phase.written.length === 0) {
-      const note = phase.lastReplyEmpty ? "the reply held no edits" : "no edit could be applied";
+      const note = phase.lastReplyEmpty ? "the last reply held no edits" : "no edit could be applied";
       state.attempts.push({ ...base, tests: null, accepted: false, note });
       ({ prompt: state.prompt, problem: state.lastProblem } = await promptAfterNothingWritten(
         input,

@@ -116,6 +116,7 @@ describe("runFix with in-memory ports", () => {
     expect(report.attempts.every((a) => !a.accepted && a.retried && a.edits.length === 0)).toBe(true);
     expect(report.usage.calls).toBe(6);
     expect(report.failure?.reason).toBe("max-attempts");
+    expect(report.failure?.message).toContain("The model's last reply held no edit block.");
     expect(h.model.prompt(1)).toContain("No edit was found in your reply");
     expect(h.model.prompt(1)).toContain("<<<<<<< SEARCH");
     expect(h.sandbox().head).toBe(h.sandbox().baseSha);
@@ -129,7 +130,7 @@ describe("runFix with in-memory ports", () => {
     expect(h.model.prompt(1)).toContain("search-not-found");
     expect(h.model.prompt(2)).toContain("No edit was found in your reply");
     expect(h.model.prompt(2)).not.toContain("Failed edits:");
-    expect(report.attempts[0]).toMatchObject({ accepted: false, note: "the reply held no edits" });
+    expect(report.attempts[0]).toMatchObject({ accepted: false, note: "the last reply held no edits" });
   });
 
   it("rolls back the changes of a last attempt that was not accepted", async () => {
