@@ -6,9 +6,12 @@
  */
 import { shellQuote } from "./shell-quote.js";
 
-/** Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `node --test`). */
+/**
+ * Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `node --test`), or Node
+ * running a test script of the project's own (`nyc node test.js`, `node test/index.mjs`).
+ */
 const RUNNER =
-  /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|node\s+--test)(?=\s|$)/;
+  /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|node\s+--test|node\s+(?:\.\/)?(?:tests?|spec)(?:\.[cm]?js|\/\S*)?)(?=\s|$)/;
 
 /** A command-sequencing operator at a shell command's top level, and where it starts. */
 interface TopLevelOperator {

@@ -55,6 +55,14 @@ describe("a chained test script", () => {
     expect(chainedTestScript("npm run test:lint && npm run test:types", scripts)).toBeUndefined();
   });
 
+  it("takes Node running the project's own test script for a runner", () => {
+    const scripts = { lint: "standard", unit: "nyc node test.js", "unit-esm": "node test.mjs" };
+    expect(chainedTestScript("npm run lint && npm run unit && npm run unit-esm", scripts)?.tests).toEqual([1, 2]);
+    expect(chainedTestScript("eslint . && node ./test/index.js")?.tests).toEqual([1]);
+    expect(chainedTestScript("eslint . && node scripts/build.js")).toBeUndefined();
+    expect(chainedTestScript("eslint . && node testing-tools.js")).toBeUndefined();
+  });
+
   it("finds it through a script Yarn or pnpm runs, named alone or after `run`", () => {
     const scripts = { "test:build": "yarn build && vitest run --config vitest.config.build.ts", "test:flow": "flow check" };
     expect(chainedTestScript("vitest run && yarn test:build && yarn test:flow", scripts)?.tests).toEqual([0, 1]);
