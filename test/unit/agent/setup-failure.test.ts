@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cacheKeyOf, describeSetupFailure, fetchMissedProxy } from "../../../src/agent/prepare-environment.js";
+import { cacheKeyOf } from "../../../src/agent/prepare-environment.js";
+import { describeSetupFailure, fetchMissedProxy } from "../../../src/agent/setup-failure.js";
 import type { SetupReport } from "../../../src/agent/setup-step.js";
 
 const failed = (extra: Partial<SetupReport> = {}): SetupReport => ({
