@@ -27,10 +27,31 @@ function hostsLookedUp(output: string): string[] {
 function nodeTooOld(output: string): { readonly range: string; readonly dependency?: string } | undefined {
   const manager = /requires at least Node\.js (v?[\d.]+)/.exec(output);
   if (manager !== null) return { range: manager[1]! };
-  const yarn = /(\S+@\S+): The engine "node" is incompatible with this module\. Expected version "([^"]+)"/.exec(output);
+  const yarn = /(\S+@\S+): The engine "node" is incompatible with this module\. Expected version "([^"]+)"/.exec(
+    output,
+  );
   if (yarn !== null) return { range: yarn[2]!, dependency: yarn[1]! };
-  const npm = /Not compatible with your version of node\/npm: (\S+)[\s\S]*?Required: \{[^}]*"node":\s*"([^"]+)"/.exec(output);
+  const npm = /Not compatible with your version of node\/npm: (\S+)[\s\S]*?Required: \{[^}]*"node":\s*"([^"]+)"/.exec(
+    output,
+  );
   return npm === null ? undefined : { range: npm[2]!, dependency: npm[1]! };
+}
+
+/**
+ * A dependency's own install script that failed, with its command: npm's `npm error path …/node_modules/x` then
+ * `npm error command sh -c …`, Yarn's `error …/node_modules/x: Command failed.` then `Command: …`. The project's
+ * own scripts (`prepare`) are not a dependency's.
+ */
+export function failedDependencyScript(
+  output: string,
+): { readonly name: string; readonly command: string } | undefined {
+  const npm =
+    /npm error path \S*node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\s*\nnpm error command failed\s*\nnpm error command sh -c (.+)/.exec(
+      output,
+    );
+  if (npm !== null) return { name: npm[1]!, command: npm[2]!.trim() };
+  const yarn = /error \S*node_modules\/((?:@[^/\s]+\/)?[^/\s:]+): Command failed\.[\s\S]*?\nCommand: (.+)/.exec(output);
+  return yarn === null ? undefined : { name: yarn[1]!, command: yarn[2]!.trim() };
 }
 
 /**
@@ -75,7 +96,8 @@ export function describeSetupFailure(setup: SetupReport): string {
       "",
       `It looked up ${direct.join(", ")} itself: in the sandbox set-up reaches the network only through the egress ` +
         "proxy that HTTP_PROXY and HTTPS_PROXY name, which this tool did not use. Its own proxy setting needs that " +
-        "value (a `setup:` command can pass it on).",
+        "value (a `setup:` command can pass it on), and a host that is no package registry must be on the allow-list " +
+        "too (the operator adds hosts with PATCHSMITH_SETUP_HOSTS).",
     );
   }
   // A host the proxy could not reach or refused explains the failure better: that fetch went through it.
@@ -85,6 +107,15 @@ export function describeSetupFailure(setup: SetupReport): string {
       `A download by Node.js's own fetch failed: set-up reaches the network only through its proxy, which fetch ` +
         `uses from Node.js 22.21 and 24 on, and set-up ran on Node.js ${process.version}. Run the service on a newer ` +
         "Node.js (the Docker image has the current LTS).",
+    );
+  }
+  const script = failedDependencyScript(failure.tail);
+  if (script !== undefined) {
+    lines.push(
+      "",
+      `The install script of the dependency \`${script.name}\` (\`${script.command}\`) failed. When the tests do not ` +
+        "need what it makes, install without dependencies' scripts: `npm ci --ignore-scripts` (Yarn and pnpm take " +
+        "the same flag) as `setup:`.",
     );
   }
   const needs = nodeTooOld(failure.tail);

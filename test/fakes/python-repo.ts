@@ -97,7 +97,10 @@ export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" |
       "",
     ].join("\n"),
     ...(declared === "tox"
-      ? { "tox.ini": "[tox]\nenvlist = unit, docs\n\n[testenv]\ndeps =\n    unit: tinycheck\n    docs: no-such-doc-tool\n" }
+      ? {
+          "tox.ini":
+            "[tox]\nenvlist = unit, docs\n\n[testenv]\ndeps =\n    unit: tinycheck\n    docs: no-such-doc-tool\n",
+        }
       : {}),
     "_build/backend.py": BACKEND,
     "flagcalc/__init__.py": ['"""Temperatures."""', "", "", "def to_fahrenheit(value):", CALC_BUGGY, ""].join("\n"),

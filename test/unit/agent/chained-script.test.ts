@@ -64,7 +64,10 @@ describe("a chained test script", () => {
   });
 
   it("finds it through a script Yarn or pnpm runs, named alone or after `run`", () => {
-    const scripts = { "test:build": "yarn build && vitest run --config vitest.config.build.ts", "test:flow": "flow check" };
+    const scripts = {
+      "test:build": "yarn build && vitest run --config vitest.config.build.ts",
+      "test:flow": "flow check",
+    };
     expect(chainedTestScript("vitest run && yarn test:build && yarn test:flow", scripts)?.tests).toEqual([0, 1]);
     expect(chainedTestScript("eslint . && pnpm run test:build", scripts)?.tests).toEqual([1]);
     expect(chainedTestScript("eslint . && pnpm test:build", scripts)?.tests).toEqual([1]);

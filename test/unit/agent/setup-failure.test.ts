@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cacheKeyOf } from "../../../src/agent/prepare-environment.js";
-import { describeSetupFailure, fetchMissedProxy } from "../../../src/agent/setup-failure.js";
+import { describeSetupFailure, failedDependencyScript, fetchMissedProxy } from "../../../src/agent/setup-failure.js";
 import type { SetupReport } from "../../../src/agent/setup-step.js";
 
 const failed = (extra: Partial<SetupReport> = {}): SetupReport => ({
@@ -95,11 +95,44 @@ describe("describeSetupFailure", () => {
       [yarn, "The dependency semantic-release@25.0.3 needs Node.js ^22.14.0 || >= 24.10.0"],
       [npm, "The dependency tsx@5.0.0 needs Node.js >=22"],
     ] as const) {
-      const text = describeSetupFailure(failed({ failure: { command: "install", exitCode: 1, timedOut: false, tail } }));
+      const text = describeSetupFailure(
+        failed({ failure: { command: "install", exitCode: 1, timedOut: false, tail } }),
+      );
       expect(text).toContain(`${named}, and set-up ran on Node.js ${process.version}`);
       expect(text).toContain("--ignore-engines");
       expect(text).not.toContain("name a version of the package manager");
     }
+  });
+
+  it("names a dependency whose own install script failed, and how to install without such scripts", () => {
+    const npm = [
+      "npm error code 1",
+      "npm error path /tmp/patchsmith-x/node_modules/sites-list",
+      "npm error command failed",
+      "npm error command sh -c node scripts/fetch-list.js",
+      "npm error RequestError: getaddrinfo EAI_AGAIN lists.example",
+      "",
+    ].join("\n");
+    const yarn = [
+      "error /tmp/patchsmith-x/node_modules/@acme/native-thing: Command failed.",
+      "Exit code: 1",
+      "Command: node-gyp rebuild",
+      "Arguments: ",
+      "Directory: /tmp/patchsmith-x/node_modules/@acme/native-thing",
+      "",
+    ].join("\n");
+    expect(failedDependencyScript(npm)).toEqual({ name: "sites-list", command: "node scripts/fetch-list.js" });
+    expect(failedDependencyScript(yarn)).toEqual({ name: "@acme/native-thing", command: "node-gyp rebuild" });
+    // The project's own `prepare` is no dependency's script.
+    const own = "npm error path /tmp/patchsmith-x\nnpm error command failed\nnpm error command sh -c husky install\n";
+    expect(failedDependencyScript(own)).toBeUndefined();
+    const text = describeSetupFailure(
+      failed({ failure: { command: "npm ci", exitCode: 1, timedOut: false, tail: npm } }),
+    );
+    expect(text).toContain("The install script of the dependency `sites-list` (`node scripts/fetch-list.js`) failed");
+    expect(text).toContain("`npm ci --ignore-scripts`");
+    expect(text).toContain("It looked up lists.example itself");
+    expect(text).toContain("PATCHSMITH_SETUP_HOSTS");
   });
 
   it("says a limit or a timeout rather than an exit code", () => {

@@ -147,7 +147,8 @@ describe("detectEnvironment: Python, Go, Rust", () => {
   });
 
   it("installs what tox.ini's test environment names, its extras with the package's, and pytest where it is configured", () => {
-    const ini = "[testenv]\ndeps =\n    unit: pytest\n    -r requirements-dev.txt\n    -r requirements/extra.txt\n    doctest: sphinx\nextras = unit: diagrams\n";
+    const ini =
+      "[testenv]\ndeps =\n    unit: pytest\n    -r requirements-dev.txt\n    -r requirements/extra.txt\n    doctest: sphinx\nextras = unit: diagrams\n";
     const pyproject = '[project]\nname = "x"\n[project.optional-dependencies]\ntest = ["hypothesis"]\n';
     const files = { "tox.ini": ini, "pyproject.toml": pyproject, "requirements-dev.txt": "", "conftest.py": "" };
     expect(detectEnvironment(facts(files), "/c").commands).toEqual([
@@ -157,10 +158,9 @@ describe("detectEnvironment: Python, Go, Rust", () => {
       ".venv/bin/python -m pip install --progress-bar off 'pytest' '-r' 'requirements/extra.txt'",
     ]);
     // tox.ini alone (no package, no requirements file) still makes the environment its tests need.
-    expect(detectEnvironment(facts({ "tox.ini": "[testenv]\ndeps = pytest\n", "test_a.py": "" }), "/c").commands).toEqual([
-      "python3 -m venv .venv",
-      ".venv/bin/python -m pip install --progress-bar off 'pytest'",
-    ]);
+    expect(
+      detectEnvironment(facts({ "tox.ini": "[testenv]\ndeps = pytest\n", "test_a.py": "" }), "/c").commands,
+    ).toEqual(["python3 -m venv .venv", ".venv/bin/python -m pip install --progress-bar off 'pytest'"]);
     // pytest configured and named nowhere: installed after the package.
     const configured = facts({ "setup.py": "setup(name='x')", "pytest.ini": "[pytest]\n" });
     expect(detectEnvironment(configured, "/c").commands).toEqual([

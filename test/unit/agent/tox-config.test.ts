@@ -48,7 +48,8 @@ describe("toxTestEnv", () => {
   });
 
   it("leaves out what only tox can expand or install, and says nothing without the file or the section", () => {
-    const ini = "[testenv]\ndeps =\n    {[base]deps}\n    pygments=={env:PYGMENTS}\n    -e .\n    --pre\n    git+https://example.test/x.git#egg=x\n";
+    const ini =
+      "[testenv]\ndeps =\n    {[base]deps}\n    pygments=={env:PYGMENTS}\n    -e .\n    --pre\n    git+https://example.test/x.git#egg=x\n";
     expect(toxTestEnv(ini).deps).toEqual([["git+https://example.test/x.git#egg=x"]]);
     expect(toxTestEnv(undefined)).toEqual({ deps: [], extras: [] });
     expect(toxTestEnv("[testenv:py]\ndeps = pytest\n")).toEqual({ deps: [], extras: [] });
