@@ -4,14 +4,15 @@
  * before and after a change alike; run part by part, the tests run whatever the lint says, and each part is judged
  * on its own.
  */
+import { npmRunAllScripts } from "./npm-run-all.js";
 import { shellQuote } from "./shell-quote.js";
 
 /**
- * Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `node --test`), or Node
+ * Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `tsx --test`), or Node
  * running a test script of the project's own (`nyc node test.js`, `node test/index.mjs`).
  */
 const RUNNER =
-  /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|node\s+--test|node\s+(?:\.\/)?(?:tests?|spec)(?:\.[cm]?js|\/\S*)?)(?=\s|$)/;
+  /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|(?:node|tsx)\s+--test|node\s+(?:\.\/)?(?:tests?|spec)(?:\.[cm]?js|\/\S*)?)(?=\s|$)/;
 
 /** A command-sequencing operator at a shell command's top level, and where it starts. */
 interface TopLevelOperator {
@@ -107,10 +108,12 @@ const COMMAND_ENV = /^(?:(?:cross-env|env)\s+)?(?:[A-Za-z_]\w*=\S*\s+)*/;
 /** Whether a part runs a test runner, itself or through the package's scripts it names (a few levels down). */
 function runsTests(part: string, scripts: Readonly<Record<string, string>>, depth = 0): boolean {
   if (RUNNER.test(part)) return true;
-  const named = SCRIPT_RUN.exec(part.replace(COMMAND_ENV, ""))?.[1];
+  if (depth >= 3) return false;
+  const command = part.replace(COMMAND_ENV, "");
+  const named = SCRIPT_RUN.exec(command)?.[1];
   const script = named === undefined ? undefined : scripts[named];
-  if (script === undefined || depth >= 3) return false;
-  return (andParts(script) ?? [script]).some((p) => runsTests(p, scripts, depth + 1));
+  const bodies = script === undefined ? (npmRunAllScripts(command, scripts) ?? []).map((n) => scripts[n]!) : [script];
+  return bodies.some((body) => (andParts(body) ?? [body]).some((p) => runsTests(p, scripts, depth + 1)));
 }
 
 /**
@@ -122,8 +125,11 @@ export function chainedTestScript(
   script: string,
   scripts: Readonly<Record<string, string>> = {},
 ): { parts: string[]; tests: number[] } | undefined {
-  const parts = andParts(script);
-  if (parts === undefined || parts.some((part) => SETS_STATE.test(part))) return undefined;
+  // npm-run-all's commands (`run-p test:*`) run as the scripts they name, each a part of its own.
+  const parts = (andParts(script) ?? [script.trim()]).flatMap(
+    (part) => npmRunAllScripts(part, scripts)?.map((name) => `npm run ${name}`) ?? [part],
+  );
+  if (parts.length < 2 || parts.some((part) => SETS_STATE.test(part))) return undefined;
   const tests = parts.flatMap((part, i) => (runsTests(part, scripts) ? [i] : []));
   return tests.length === 0 ? undefined : { parts, tests };
 }

@@ -173,8 +173,8 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
   const lines: string[] = [];
   for (const step of failedSideSteps(after)) {
     const before = baseline.steps?.find((b) => b.command === step.command);
-    if (before === undefined || before.passed)
-      return { why: `\`${step.command}\` passed before the change and fails now` };
+    if (before === undefined) return { why: `\`${step.command}\` fails now, and did not run before the change` };
+    if (before.passed) return { why: `\`${step.command}\` passed before the change and fails now` };
     if (!failsAsBefore(endingOfStep(step), endingOfStep(before))) {
       const printed = new Set(before.failureLines.map(sameness));
       const fresh = step.failureLines.find((line) => !printed.has(sameness(line)));

@@ -55,6 +55,24 @@ describe("a chained test script", () => {
     expect(chainedTestScript("npm run test:lint && npm run test:types", scripts)).toBeUndefined();
   });
 
+  it("runs npm-run-all's scripts as parts of their own, the tests among them", () => {
+    const scripts = {
+      "test:eslint": "eslint --cache .",
+      "test:node": "tsx --test test/*.ts",
+      "test:prettier": "prettier --check .",
+      "test:typescript": "tsc --noEmit",
+    };
+    expect(chainedTestScript("run-p --aggregate-output test:*", scripts)).toEqual({
+      parts: ["npm run test:eslint", "npm run test:node", "npm run test:prettier", "npm run test:typescript"],
+      tests: [1],
+    });
+    expect(chainedTestScript("npm run build && run-s test:node", { ...scripts, build: "tsc" })?.tests).toEqual([1]);
+    // Through a script that runs them: the part runs tests.
+    const nested = { ...scripts, "check:all": "run-p test:*" };
+    expect(chainedTestScript("npm run lint && npm run check:all", { ...nested, lint: "eslint" })?.tests).toEqual([1]);
+    expect(chainedTestScript("run-p test:eslint test:prettier", scripts)).toBeUndefined();
+  });
+
   it("takes Node running the project's own test script for a runner", () => {
     const scripts = { lint: "standard", unit: "nyc node test.js", "unit-esm": "node test.mjs" };
     expect(chainedTestScript("npm run lint && npm run unit && npm run unit-esm", scripts)?.tests).toEqual([1, 2]);

@@ -217,6 +217,13 @@ describe("acceptance rule", () => {
         verdict: "worse",
         why: "`npm run pretest` passed before the change and fails now",
       });
+      // A baseline that ran out of time before the step: it did not pass then, it did not run.
+      const cut = run(["mean"], [], []);
+      const unrun = { ...cut, steps: cut.steps!.slice(0, 2) };
+      expect(compareTests(unrun, run(["mean"], [], [AUDIT]))).toMatchObject({
+        verdict: "worse",
+        why: "`npm run posttest` fails now, and did not run before the change",
+      });
     });
     it("a step printing what it printed before fails as before, though no line of it reads as a failure", () => {
       const check = (output: string) =>

@@ -1,0 +1,62 @@
+/**
+ * npm-run-all's commands (`run-s`, `run-p`, `npm-run-all`) read as the package scripts they run (pure), so a test
+ * script such as `run-p --aggregate-output test:*` can run as its steps: run together, a lint failing stops the
+ * others (or, aggregated, hides the tests' output until they end), and a test that hangs takes every result with
+ * it. Patterns follow npm-run-all's: `*` matches within one `:`-separated segment, `**` across them, in the order
+ * package.json lists its scripts.
+ */
+
+/** Options that change nothing about which scripts run, or only how their output is shown. */
+const HARMLESS = new Set([
+  "-p",
+  "--parallel",
+  "-s",
+  "--sequential",
+  "--serial",
+  "-c",
+  "--continue-on-error",
+  "-l",
+  "--print-label",
+  "-n",
+  "--print-name",
+  "--aggregate-output",
+  "--silent",
+  "-r",
+  "--race",
+]);
+/** Options that take a value. */
+const WITH_VALUE = new Set(["--max-parallel", "--npm-path"]);
+
+function patternRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split(/(\*\*|\*)/)
+    .map((piece) => (piece === "**" ? ".+" : piece === "*" ? "[^:]+" : piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The scripts an npm-run-all command runs, in order; undefined when `command` is none, or holds anything whose
+ * effect a split could change (arguments passed on with `--`, quotes, an option not known to be harmless), or a
+ * pattern that names no script.
+ */
+export function npmRunAllScripts(command: string, scripts: Readonly<Record<string, string>>): string[] | undefined {
+  const words = command.trim().split(/\s+/);
+  const [tool, ...args] = words;
+  if (tool !== "run-s" && tool !== "run-p" && tool !== "npm-run-all") return undefined;
+  const names = Object.keys(scripts);
+  const picked: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (WITH_VALUE.has(arg)) {
+      i++;
+      continue;
+    }
+    if (HARMLESS.has(arg)) continue;
+    if (arg.startsWith("-") || /["'`$\\]/.test(arg)) return undefined;
+    const matching = arg.includes("*") ? names.filter((name) => patternRegExp(arg).test(name)) : [arg];
+    if (matching.length === 0 || matching.some((name) => scripts[name] === undefined)) return undefined;
+    for (const name of matching) if (!picked.includes(name)) picked.push(name);
+  }
+  return picked.length > 0 ? picked : undefined;
+}
