@@ -111,6 +111,8 @@ interface Ending {
   readonly notRun?: NotRun;
   /** The test file of a failing test, where the runner named it. */
   readonly fileOf: (name: string) => string | undefined;
+  /** The run it belongs to timed out: tests it had not reached yet did not run. */
+  readonly cutShort?: boolean;
 }
 
 const filesOf = (summary: TestSummary): ((name: string) => string | undefined) => {
@@ -127,6 +129,7 @@ const endingOfStep = (step: TestStepRun, summary?: TestSummary): Ending => ({
   digest: step.outputDigest,
   ...(step.notRun === undefined ? {} : { notRun: step.notRun }),
   fileOf: summary === undefined ? () => undefined : filesOf(summary),
+  ...(summary?.timedOut === true ? { cutShort: true } : {}),
 });
 
 /** The whole run as one ending. */
@@ -139,6 +142,7 @@ function endingOf(summary: TestSummary): Ending {
     lines: [...failureLines(summary.tail)],
     ...(notRun === undefined ? {} : { notRun }),
     fileOf: filesOf(summary),
+    ...(summary.timedOut ? { cutShort: true } : {}),
   };
 }
 
@@ -268,7 +272,11 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
   };
   const newFailures = now.failing.filter((name) => !before.has(name) && !couldNotRun(name));
   if (newFailures.length > 0) {
-    return { verdict: "worse", newFailures, why: `${newFailures.length} test(s) fail that did not fail before` };
+    // A baseline cut short by its time limit may never have reached them: that is all that can be said.
+    const why = `${newFailures.length} test(s) fail that did not fail before${
+      was.cutShort === true ? " (the run before the change timed out, so they may not have run then)" : ""
+    }`;
+    return { verdict: "worse", newFailures, why };
   }
   const notRunBefore = now.failing.filter((name) => !before.has(name));
   return {

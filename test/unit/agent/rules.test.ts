@@ -52,6 +52,17 @@ describe("acceptance rule", () => {
   it("a new failing name is worse", () => {
     expect(compareTests(before, summary("t", ["a", "c"]))).toMatchObject({ verdict: "worse", newFailures: ["c"] });
   });
+  it("says a new failing name may not have run before when the run before the change timed out", () => {
+    const hung = summary("t", ["a"], { timedOut: true });
+    expect(compareTests(hung, summary("t", ["c"]))).toMatchObject({
+      verdict: "worse",
+      newFailures: ["c"],
+      why: "1 test(s) fail that did not fail before (the run before the change timed out, so they may not have run then)",
+    });
+    expect(compareTests(before, summary("t", ["c"]))).toMatchObject({
+      why: "1 test(s) fail that did not fail before",
+    });
+  });
   it("any failure over a passing baseline is worse, and so is a timeout", () => {
     expect(compareTests(summary("t", []), summary("t", ["a"])).verdict).toBe("worse");
     expect(compareTests(before, summary("t", ["a"], { timedOut: true })).verdict).toBe("worse");
