@@ -156,29 +156,13 @@ describe("set-up before the tests", () => {
     }
   });
 
-  it("installs a test dependency group (PEP 735) of pyproject.toml, with the group it includes", async () => {
+  it.each([
+    ["a test dependency group (PEP 735) of pyproject.toml, with the group it includes", "group"],
+    ["what tox.ini's test environment names, and not its docs environment's", "tox"],
+  ] as const)("installs %s", async (_what, declared) => {
     const index = await startFakeIndex([TINYCHECK]);
     try {
-      const report = await fixFlagcalc(index, "group");
-      expect(report.setup).toMatchObject({
-        status: "ok",
-        commands: [
-          "python3 -m venv .venv",
-          ".venv/bin/python -m pip install --progress-bar off -e '.'",
-          ".venv/bin/python -m pip install --progress-bar off 'tinycheck'",
-        ],
-      });
-      expect(report.tests.before?.passed).toBe(false);
-      expect(report.status).toBe("success");
-    } finally {
-      await index.close();
-    }
-  });
-
-  it("installs what tox.ini's test environment names, and not its docs environment's", async () => {
-    const index = await startFakeIndex([TINYCHECK]);
-    try {
-      const report = await fixFlagcalc(index, "tox");
+      const report = await fixFlagcalc(index, declared);
       expect(report.setup).toMatchObject({
         status: "ok",
         commands: [
