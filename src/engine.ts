@@ -90,7 +90,8 @@ export function dryRunSummary(results: readonly EditResult[], partial: boolean):
 export async function applyReply(reply: string, options: ApplyReplyOptions): Promise<ApplyReport> {
   const tree = createFsTree(options.root);
   const knownPaths = options.knownPaths ?? { has: (path: string) => tree.hasFile(path) };
-  const plan = await planReply(reply, (path) => tree.read(path), { ...options, knownPaths });
+  const listPaths = options.listPaths ?? (() => tree.listFiles());
+  const plan = await planReply(reply, (path) => tree.read(path), { ...options, knownPaths, listPaths });
   const dryRun = options.dryRun ?? false;
   if (dryRun) {
     const summary = dryRunSummary(plan.results, options.partial ?? false);

@@ -23,6 +23,11 @@ export interface EngineOptions {
    */
   readonly knownPaths?: PathLookup | readonly string[];
   /**
+   * Lists the tree's files, asked only when `knownPaths` is a lookup and a path of the reply names no file (a bare
+   * name, `a/` before the path): the happy path walks no tree.
+   */
+  readonly listPaths?: () => Promise<readonly string[]>;
+  /**
    * Paths the caller protects: return why (e.g. "it matches .github/workflows/**") to refuse every edit that
    * touches the path with `forbidden-path`, or undefined to allow it. Protected files are never read.
    */
@@ -106,8 +111,11 @@ export async function planReply(
     }
   };
   await read(pathsToRead(parsed));
-  const known = listedPaths(options.knownPaths);
   const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
+  const slashed = parsed.some((item) => item.type === "edit" && item.edit.path.startsWith("/"));
+  const known =
+    listedPaths(options.knownPaths) ??
+    (missing.length > 0 || slashed ? await options.listPaths?.() : undefined);
   const items = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
   await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);

@@ -103,6 +103,31 @@ describe("patchsmith apply (built CLI)", () => {
     expect(await math()).toContain("b + a");
   });
 
+  it("reads a bare file name or a path under another folder as the one file it can mean, and names near ones", async () => {
+    const bare = apply(["--root", root, await replyFile(block("math.ts", "  return a - b;", "  return a + b;"))]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain("✓ src/math.ts  exact");
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+    const diff = "--- a/repo/src/math.ts\n+++ b/repo/src/math.ts\n@@ -2 +2 @@\n-  return a + b;\n+  return a * b;\n";
+    expect(apply(["--root", root, await replyFile(diff)]).code).toBe(0);
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a * b"));
+    const typo = apply([
+      "--root",
+      root,
+      "--json",
+      await replyFile(block("src/mth.ts", "  return a * b;", "  return 0;")),
+    ]);
+    expect(typo.code).toBe(1);
+    expect(JSON.parse(typo.stdout).results[0].message).toContain("Files named close to it: src/math.ts.");
+    // Two files of that name: none is guessed, both are named.
+    await mkdir(path.join(root, "lib"));
+    await writeFile(path.join(root, "lib/math.ts"), ORIGINAL);
+    const two = apply(["--root", root, "--json", await replyFile(block("math.ts", "  return a - b;", "  return 0;"))]);
+    expect(two.code).toBe(1);
+    expect(JSON.parse(two.stdout).results[0].message).toContain("Files of that name: lib/math.ts, src/math.ts.");
+    expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL);
+  });
+
   it("refuses to edit a binary file", async () => {
     const run = apply(["--root", root, "--json", await replyFile(block("logo.png", "PNG", "GIF"))]);
     expect(run.code).toBe(1);

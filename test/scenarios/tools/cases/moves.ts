@@ -192,14 +192,15 @@ export const MISSING: CaseSpec[] = [
       ),
     ),
   ),
-  refusal(
-    "missing-original-case-differs",
-    "missing-original",
-    "editblock",
-    ["missing-original"],
-    "Paths are case-sensitive: Src/Handlers.ts is not src/handlers.ts.",
-    tree({ [P.handlers]: S.handlers }),
-    reply(
+  {
+    id: "missing-original-case-differs",
+    category: "missing-original",
+    format: "editblock",
+    expect: "apply",
+    note: "No file is Src/Handlers.ts; src/handlers.ts is the one file it can mean (a case-insensitive file system would open it), and the SEARCH is found there.",
+    before: tree({ [P.handlers]: S.handlers }),
+    after: tree({ [P.handlers]: swap(S.handlers, "{ limit: 50 }", "{ limit: 100 }") }),
+    reply: reply(
       "A larger page:",
       editblock(
         "Src/Handlers.ts",
@@ -207,7 +208,7 @@ export const MISSING: CaseSpec[] = [
         "  const orders = await listOrders(session.userId, { limit: 100 });",
       ),
     ),
-  ),
+  },
   refusal(
     "missing-original-among-good",
     "missing-original",
