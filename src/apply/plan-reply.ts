@@ -114,8 +114,7 @@ export async function planReply(
   const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
   const slashed = parsed.some((item) => item.type === "edit" && item.edit.path.startsWith("/"));
   const known =
-    listedPaths(options.knownPaths) ??
-    (missing.length > 0 || slashed ? await options.listPaths?.() : undefined);
+    listedPaths(options.knownPaths) ?? (missing.length > 0 || slashed ? await options.listPaths?.() : undefined);
   const items = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
   await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);
