@@ -6,7 +6,10 @@
  * package.json lists its scripts.
  */
 
-/** Options that change nothing about which scripts run, or only how their output is shown. */
+/**
+ * Options that change nothing about which scripts run, or only how their output is shown. `--race` is not one: it
+ * runs a server beside the tests and ends it when they end, which one after the other would wait on for ever.
+ */
 const HARMLESS = new Set([
   "-p",
   "--parallel",
@@ -21,8 +24,6 @@ const HARMLESS = new Set([
   "--print-name",
   "--aggregate-output",
   "--silent",
-  "-r",
-  "--race",
 ]);
 /** Options that take a value. */
 const WITH_VALUE = new Set(["--max-parallel", "--npm-path"]);

@@ -118,13 +118,17 @@ describe("patchsmith apply (built CLI)", () => {
       await replyFile(block("src/mth.ts", "  return a * b;", "  return 0;")),
     ]);
     expect(typo.code).toBe(1);
-    expect(JSON.parse(typo.stdout).results[0].message).toContain("Files named close to it: src/math.ts.");
+    expect(JSON.parse(typo.stdout)).toMatchObject({
+      results: [{ message: expect.stringContaining("Files named close to it: src/math.ts.") as unknown }],
+    });
     // Two files of that name: none is guessed, both are named.
     await mkdir(path.join(root, "lib"));
     await writeFile(path.join(root, "lib/math.ts"), ORIGINAL);
     const two = apply(["--root", root, "--json", await replyFile(block("math.ts", "  return a - b;", "  return 0;"))]);
     expect(two.code).toBe(1);
-    expect(JSON.parse(two.stdout).results[0].message).toContain("Files of that name: lib/math.ts, src/math.ts.");
+    expect(JSON.parse(two.stdout)).toMatchObject({
+      results: [{ message: expect.stringContaining("Files of that name: lib/math.ts, src/math.ts.") as unknown }],
+    });
     expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL);
   });
 

@@ -34,6 +34,8 @@ describe("npmRunAllScripts", () => {
     expect(npmRunAllScripts("concurrently test:*", scripts)).toBeUndefined();
     expect(npmRunAllScripts("run-p test:* -- --watch", scripts)).toBeUndefined();
     expect(npmRunAllScripts("run-p --config x test:*", scripts)).toBeUndefined();
+    // A server raced beside the tests would never end if run first.
+    expect(npmRunAllScripts("run-p --race build test:node", scripts)).toBeUndefined();
     expect(npmRunAllScripts('run-p "test:node --only"', scripts)).toBeUndefined();
     expect(npmRunAllScripts("run-s build lint", scripts)).toBeUndefined();
     expect(npmRunAllScripts("run-p docs:*", scripts)).toBeUndefined();
