@@ -39,8 +39,9 @@ function nodeTooOld(output: string): { readonly range: string; readonly dependen
 
 /**
  * A dependency's own install script that failed, with its command: npm's `npm error path …/node_modules/x` then
- * `npm error command sh -c …`, Yarn's `error …/node_modules/x: Command failed.` then `Command: …`. The project's
- * own scripts (`prepare`) are not a dependency's.
+ * `npm error command sh -c …`, Yarn's `error …/node_modules/x: Command failed.` then `Command: …`, pnpm's
+ * `…/node_modules/x postinstall$ …` then `…/node_modules/x postinstall: Failed`. The project's own scripts
+ * (`prepare`) are not a dependency's.
  */
 export function failedDependencyScript(
   output: string,
@@ -51,7 +52,12 @@ export function failedDependencyScript(
     );
   if (npm !== null) return { name: npm[1]!, command: npm[2]!.trim() };
   const yarn = /error \S*node_modules\/((?:@[^/\s]+\/)?[^/\s:]+): Command failed\.[\s\S]*?\nCommand: (.+)/.exec(output);
-  return yarn === null ? undefined : { name: yarn[1]!, command: yarn[2]!.trim() };
+  if (yarn !== null) return { name: yarn[1]!, command: yarn[2]!.trim() };
+  const pnpm =
+    /node_modules\/((?:@[^/\s]+\/)?[^/\s]+) (?:pre|post)?install\$ (.+)\n[\s\S]*?node_modules\/\1 (?:pre|post)?install: Failed/.exec(
+      output,
+    );
+  return pnpm === null ? undefined : { name: pnpm[1]!, command: pnpm[2]!.trim() };
 }
 
 /**

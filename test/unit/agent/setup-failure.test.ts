@@ -123,6 +123,14 @@ describe("describeSetupFailure", () => {
     ].join("\n");
     expect(failedDependencyScript(npm)).toEqual({ name: "sites-list", command: "node scripts/fetch-list.js" });
     expect(failedDependencyScript(yarn)).toEqual({ name: "@acme/native-thing", command: "node-gyp rebuild" });
+    const pnpm = [
+      ".../node_modules/sites-list postinstall$ node scripts/fetch-list.js",
+      ".../node_modules/sites-list postinstall: RequestError: getaddrinfo ENOTFOUND lists.example",
+      ".../node_modules/sites-list postinstall: Failed",
+      " ELIFECYCLE  Command failed with exit code 1.",
+      "",
+    ].join("\n");
+    expect(failedDependencyScript(pnpm)).toEqual({ name: "sites-list", command: "node scripts/fetch-list.js" });
     // The project's own `prepare` is no dependency's script.
     const own = "npm error path /tmp/patchsmith-x\nnpm error command failed\nnpm error command sh -c husky install\n";
     expect(failedDependencyScript(own)).toBeUndefined();
