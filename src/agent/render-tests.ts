@@ -21,7 +21,7 @@ export function describeTestRun(summary: TestSummary | null): string {
       ? `${summary.failing.length} failing`
       : testStepsPassed(summary)
         ? "tests pass"
-        : `fail (exit code ${(firstFailingTestStep(summary) ?? summary).exitCode ?? "none"})`;
+        : `tests fail (exit code ${(firstFailingTestStep(summary) ?? summary).exitCode ?? "none"})`;
   return [`${count}${names}`, ...others].join("; ");
 }
 

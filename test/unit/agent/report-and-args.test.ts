@@ -96,7 +96,7 @@ describe("report rendering", () => {
       exitCode: 1,
       steps: [step("npm run test-tz", true), step("npm exec -c 'jest --coverage'", false)],
     });
-    expect(describeTestRun(after)).toBe("fail (exit code 1)");
+    expect(describeTestRun(after)).toBe("tests fail (exit code 1)");
     expect(testCell(after)).toBe("❌ failed (exit 1)");
     const green = { ...after, steps: after.steps!.map((s) => ({ ...s, passed: true, exitCode: 0 })) };
     expect(describeTestRun(green)).toBe("tests pass");
