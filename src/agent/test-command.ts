@@ -153,6 +153,14 @@ export type Detection =
 
 export const PYTEST_PROBE = 'python3 -c "import pytest"';
 
+/**
+ * pytest as detected: a test module that cannot be imported (an optional dependency no set-up installs) no longer
+ * stops the whole session ("Interrupted: 1 error during collection"), so the other modules' tests still run and
+ * judge a change; the module itself is reported as not run, before and after alike, and a change that breaks
+ * another module's import still shows as that module newly failing.
+ */
+const DETECTED_PYTEST = "python3 -m pytest --continue-on-collection-errors";
+
 export function detectTestCommand(facts: ProjectFacts): Detection {
   const scripts = npmScripts(facts);
   const npm = scripts === undefined ? undefined : npmTestCommand(scripts, facts);
@@ -168,7 +176,7 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
         ? "python3 -m unittest discover"
         : `python3 -m unittest discover -s ${python.testsDir}`;
     if (python.unittest) return { kind: "command", command: fallback };
-    return { kind: "python", pytest: "python3 -m pytest", fallback, probe: PYTEST_PROBE };
+    return { kind: "python", pytest: DETECTED_PYTEST, fallback, probe: PYTEST_PROBE };
   }
   if (facts.paths.includes("go.mod")) return { kind: "command", command: "go test ./..." };
   if (facts.paths.includes("Cargo.toml")) return { kind: "command", command: "cargo test" };

@@ -74,7 +74,14 @@ function withoutListings(block: readonly string[]): string[] {
 export const pytest: RunnerFormat = {
   runner: "pytest",
   detect: (lines) => lines.some((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l) || /short test summary info/.test(l)),
-  stoppedEarly: (lines) => lines.some((l) => /Interrupted: \d+ errors? during collection/.test(l)),
+  // Interrupted by a collection error; or, with --continue-on-collection-errors, a session whose summary counts
+  // only errors (every module failed to load, so no test ran).
+  stoppedEarly: (lines) =>
+    lines.some(
+      (l) =>
+        /Interrupted: \d+ errors? during collection/.test(l) ||
+        /^=*\s*\d+ errors?(?:, \d+ warnings?)? in [\d.]+s\b[^,]*?=*$/.test(l.trim()),
+    ),
   parse(lines) {
     const entries = lines.flatMap((l): { error: boolean; id: string; params?: string }[] => {
       const match = SUMMARY.exec(l.trimEnd());

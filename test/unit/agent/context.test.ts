@@ -179,7 +179,7 @@ describe("test command detection", () => {
   it("detects pytest projects with a unittest fallback", () => {
     expect(detectTestCommand(facts({ "pkg/calc.py": "", "tests/test_calc.py": "" }))).toEqual({
       kind: "python",
-      pytest: "python3 -m pytest",
+      pytest: "python3 -m pytest --continue-on-collection-errors",
       fallback: "python3 -m unittest discover -s tests",
       probe: 'python3 -c "import pytest"',
     });

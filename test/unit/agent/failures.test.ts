@@ -417,6 +417,19 @@ describe("parseFailures on a run stopped before any test ran", () => {
       ["tests/test_median.py", "tests/test_median.py", true],
     ]);
     expect(parsed.nothingRan).toBe(true);
+    // Going on past collection errors, the session ran nothing when its summary counts only errors.
+    const onward = output.split("\n").slice(0, -1);
+    const none = parseFailures(
+      [...onward, "============================== 1 error in 0.50s ==============================="].join("\n"),
+      "/r",
+    );
+    expect(none.nothingRan).toBe(true);
+    const some = parseFailures(
+      [...onward, "================== 1 failed, 15 passed, 1 error in 0.71s ==================="].join("\n"),
+      "/r",
+    );
+    expect(some.nothingRan).toBeUndefined();
+    expect(some.failures.map((f) => [f.name, f.notRun])).toEqual([["tests/test_median.py", true]]);
   });
 
   it("Node's report of a test file that threw while loading, under no runner's format", () => {
