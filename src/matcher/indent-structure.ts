@@ -11,7 +11,8 @@
  *    SEARCH), which a unit misread from a short snippet must not reject.
  *
  * "Agrees" allows one scale factor for the whole window: the file's relative depth is the model's times a single
- * ratio of two plausible units (1/2, 2, 4/3, ...). A unit read from a few lines can be off by such a factor (4-space
+ * ratio of two plausible units (1/2, 2, 4/3, ...), unless both sides indent with tabs alone (a tab is a level on
+ * each, no unit to misread). A unit read from a few lines can be off by such a factor (4-space
  * YAML lines 8 and 16 apart read as an 8-space unit when the file's unit is 2); a uniform scale keeps every
  * comparison between depths (deeper, same, shallower), which is all that decides block structure in offside-rule
  * languages, while a different nesting (a line at the same depth on one side and deeper on the other) still has no
@@ -173,9 +174,12 @@ export function nestingCompatible(
 ): boolean {
   const real = pairs.filter((p) => !isBlank(p.model) && !isBlank(p.file));
   if (real.length < 2) return true;
+  // Tabs on both sides leave no unit to misread: a tab is a level on each, and only the model's depths will do.
+  const tabs = real.every((p) => !leadingWhitespace(p.model).includes(" ") && !leadingWhitespace(p.file).includes(" "));
   const fits = (style: IndentStyle | undefined): boolean => {
     const ratio = depthRatio(real, style, fileStyle);
-    return ratio !== undefined && addedLinesFit(real[0]!, added, style, ratio);
+    if (ratio === undefined || (tabs && Math.abs(ratio - 1) > EPSILON)) return false;
+    return addedLinesFit(real[0]!, added, style, ratio);
   };
   return fits(modelStyle ?? fileStyle) || fits(fileStyle);
 }

@@ -72,6 +72,46 @@ describe("ladder rungs", () => {
     expect(strategyOf(find(file, "func f() {\n    if a {\n        x()\n    }\n}"))).toBe("indentation");
   });
 
+  it("indentation: tab-indented text on both sides takes no half-depth reading (a line of another depth dropped)", () => {
+    // The model dropped the outer `\tfi` and quoted the inner one: trimmed, its lines match one line lower, where
+    // `fi` is one tab deep, not two. With tabs on both sides no unit can have been misread.
+    const file = lines("run() {", "\tif a; then", "\t\tif b; then", "\t\t\tgo", "\t\tfi", "\tfi", "}", "", "# next");
+    const ops = searchReplace("\t\tfi\n}\n\n# next", "\t\tfi\n\t\techo added\n}\n\n# next");
+    expect(applyOps(file, ops).ok).toBe(false);
+    // Spaces in the model's text against tabs still read level for level.
+    const spaced = searchReplace("if b; then\n    go\nfi", "if b; then\n    go\n    again\nfi");
+    expect(applyOps(file, spaced)).toMatchObject({
+      ok: true,
+      after: expect.stringContaining("\t\t\tagain\n") as unknown,
+    });
+  });
+
+  it("lines added before a trailing blank line the file lacks, with the file's blank line a line later, have no sure place", () => {
+    // The model left out `make docs` before the blank line: without the blank, `# added` would land above it.
+    const file = lines("build:", "\tmake all", "\tmake docs", "", "install:", "\tmake install");
+    const ops: LineOp[] = [
+      { op: "context", text: "build:" },
+      { op: "context", text: "\tmake all" },
+      { op: "add", text: "\t# added" },
+      { op: "context", text: "" },
+    ];
+    const result = applyOps(file, ops);
+    expect(result.ok).toBe(false);
+    expect(result.result).toMatchObject({ kind: "ambiguous", note: expect.stringContaining("blank line") as unknown });
+    // With no blank line near, the blank is one the model added: the lines land after the window.
+    const far = lines("build:", "\tmake all", "\tmake docs", "\tmake site", "\tmake dist", "\tmake pkg", "", "x:");
+    const near = applyOps(far, [
+      { op: "context", text: "build:" },
+      { op: "context", text: "\tmake all" },
+      { op: "add", text: "\tmake lint" },
+      { op: "context", text: "" },
+    ]);
+    expect(near).toMatchObject({
+      ok: true,
+      after: expect.stringContaining("\tmake all\n\tmake lint\n\tmake docs") as unknown,
+    });
+  });
+
   it("unicode: curly quotes, en dashes, NBSP and ellipsis fold to ASCII", () => {
     const file = lines("const s = 'it's';", "const r = a - b;", 'log("wait...");');
     const result = find(file, "const s = \u2018it\u2019s\u2019;\nconst r = a \u2013 b;\nlog(\u201Cwait\u2026\u201D);");
