@@ -128,5 +128,16 @@ export function locateFuzzy(
   const near = scored
     .filter((s) => s !== best && overlaps(s, best) && s.similarity > best.similarity - options.margin)
     .map((s) => ({ start: s.start, end: s.start + s.size }));
+  // Nor does a line number make a match among overlapping windows, but the window it names the first line of can
+  // unmake one: nearly as similar (above threshold - margin), its reading is weighed as a near window's is (the
+  // edit lands only where every such reading puts it).
+  if (hintedStart !== undefined && best.start !== hintedStart) {
+    const named = ranked.find(
+      (s) => s.start === hintedStart && overlaps(s, best) && s.similarity >= options.threshold - options.margin,
+    );
+    if (named !== undefined && !near.some((n) => n.start === named.start && n.end === named.start + named.size)) {
+      near.push({ start: named.start, end: named.start + named.size });
+    }
+  }
   return { kind: "found", start: best.start, end: best.start + best.size, similarity: best.similarity, near };
 }

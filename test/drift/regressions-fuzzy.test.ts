@@ -626,4 +626,53 @@ describe("drift regressions (engine bugs): fuzzy rung", () => {
     const intended = before.replace("    index += item.count;\n  }\n", "    index += item.count;\n");
     expect(landsOrRefuses(await run("parts.ts", before, reply), intended)).toBe(true);
   });
+  // Harness case 14963:1114 (a TypeScript lib's declarations). Look-alike blocks; the hunk starts where its line
+  // number says, and the model left out the header of the block it edits. The block above, whose header is
+  // shorter, reads more similar without its own header: its window was taken although it starts lines before the
+  // hunk's line, while the window starting there, nearly as similar, put the added line in another block.
+  test("fuzzy: the window a hunk's line number starts is weighed against an overlapping best one", async () => {
+    const doc = [
+      "   * @param item The item to add at the back of it.",
+      "   * @returns The length of the collection once the item was added.",
+      "   * @remarks Runs in constant time on average, and in linear time when it grows.",
+    ];
+    const block = (header: string, type: string): string[] => [
+      header,
+      "  /**",
+      "   * Adds an item at the back and returns the new length.",
+      ...doc,
+      "   */",
+      `  push(item: ${type}): number;`,
+      "}",
+      "",
+    ];
+    const before = [
+      ...block("interface Queue<T> {", "T"),
+      ...block("interface Stack<T> {", "T"),
+      ...block("interface Float64Buffer<TStorage extends BufferStorageLike> {", "number"),
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/lib.d.ts",
+      "+++ b/lib.d.ts",
+      "@@ -14,14 +14,15 @@",
+      ...doc.map((l) => ` ${l}`),
+      "    */",
+      "   push(item: T): number;",
+      " }",
+      " ",
+      "   /**",
+      "    * Adds an item at the back and returns the new length.",
+      "+   * @throws RangeError when the buffer is full.",
+      ...doc.map((l) => ` ${l}`),
+      "    */",
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace(
+      "BufferStorageLike> {\n  /**\n   * Adds an item at the back and returns the new length.\n",
+      "BufferStorageLike> {\n  /**\n   * Adds an item at the back and returns the new length.\n   * @throws RangeError when the buffer is full.\n",
+    );
+    expect(landsOrRefuses(await run("lib.d.ts", before, reply), intended)).toBe(true);
+  });
 });
