@@ -151,10 +151,10 @@ export interface Sighting {
  * meant, just past the one chosen). Each is another reading, in which the model quoted that real line; the caller
  * checks that it puts the edit in the same place. A line left unpaired between pairs has its place fixed by them,
  * unless added lines stand right next to it (the model wrote the insertion after or before it): such a line, taken
- * for invented, decides where they go if it is the real one (anchors, within twice the old side's length). So does one whose copy
- * lies across the pairs around it on a line no pair takes (within the old side's length, or twice that when file
- * lines stand unpaired between the same pairs): the SEARCH has two lines in the file's opposite order, and either
- * may be the misplaced one. Blank lines are too common to tell anything.
+ * for invented, decides where they go if it is the real one (anchors, within twice the old side's length). So does
+ * one whose copy lies across the pairs around it on a line no pair takes (within the old side's length, or twice
+ * that when file lines stand unpaired between the same pairs): the SEARCH has two lines in the file's opposite
+ * order, and either may be the misplaced one. Blank lines are too common to tell anything.
  */
 export function sightings(
   file: TextFile,

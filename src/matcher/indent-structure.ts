@@ -12,8 +12,8 @@
  *
  * "Agrees" allows one scale factor for the whole window: the file's relative depth is the model's times a single
  * ratio of two plausible units (1/2, 2, 4/3, ...), unless both sides indent with tabs alone (a tab is a level on
- * each, no unit to misread). A unit read from a few lines can be off by such a factor (4-space
- * YAML lines 8 and 16 apart read as an 8-space unit when the file's unit is 2); a uniform scale keeps every
+ * each, no unit to misread). A unit read from a few lines can be off by such a factor (4-space YAML lines 8 and 16
+ * apart read as an 8-space unit when the file's unit is 2); a uniform scale keeps every
  * comparison between depths (deeper, same, shallower), which is all that decides block structure in offside-rule
  * languages, while a different nesting (a line at the same depth on one side and deeper on the other) still has no
  * ratio. The splice re-indents added lines with the same ratio (depthRatio).

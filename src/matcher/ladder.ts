@@ -17,7 +17,7 @@ import { bracketContinued } from "./bracket-continuation.js";
 import { addedLines, agreeingPairs, fileIndentStyle, modelIndentStyle } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
 import { findNearestLines } from "./nearest-lines.js";
-import { oldSide, straightAlignment, trimBlankContext, type BlankTrim, type OldLine } from "./old-side.js";
+import { oldSide, straightAlignment, trailingBlankDoubt, trimBlankContext, type OldLine } from "./old-side.js";
 import { reindentedEdgeReading } from "./reindented-edge.js";
 import { lineWindowDoubt } from "./window-doubts.js";
 import { elidedInsertionDoubt, locateElided } from "./rungs/elision.js";
@@ -207,35 +207,6 @@ function runLoose(pass: Pass, notes: string[]): PassResult {
 }
 
 /** Adds empty alignments for the blank context lines a retry dropped, at the edges of the match. */
-/** How far past a window a blank line may stand for the one an edit puts after the lines it adds. */
-const DROPPED_LINES_REACH = 3;
-
-/**
- * Why lines added at the end of a window found without the edit's trailing blank lines have no sure place: the
- * blank line after them was all that tied them there, the file's next line is not blank, and a blank line comes a
- * line or three later. The model may have added a blank line, or left out the lines before the file's: the added
- * lines go right after the window, or after those lines.
- */
-function trailingBlankDoubt(
-  file: TextFile,
-  ops: readonly LineOp[],
-  trimmed: BlankTrim,
-  match: Match,
-): string | undefined {
-  const first = trimmed.trailing[0];
-  if (first === undefined || ops[first.op - 1]?.op !== "add") return undefined;
-  const last = Math.min(file.lines.length, match.end + 1 + DROPPED_LINES_REACH);
-  for (let i = match.end; i < last; i++) {
-    if (!isBlank(file.lines[i]!)) continue;
-    if (i === match.end) return undefined;
-    return (
-      `the lines it adds follow line ${match.end} here, but the blank line the edit puts after them is line ` +
-      `${i + 1}: it may have left out the lines between, after which they would go; quote the lines around them`
-    );
-  }
-  return undefined;
-}
-
 function withDropped(match: Match, leading: readonly OldLine[], trailing: readonly OldLine[]): Match {
   const before: Alignment[] = leading.map((l) => ({ op: l.op, start: match.start, end: match.start }));
   const after: Alignment[] = trailing.map((l) => ({ op: l.op, start: match.end, end: match.end }));

@@ -3,8 +3,9 @@
  * alignments can point back into `edit.ops`.
  */
 import type { LineOp } from "../core/edit.js";
+import type { TextFile } from "../core/text.js";
 import { isBlank } from "./normalize.js";
-import type { Alignment } from "./types.js";
+import type { Alignment, Match } from "./types.js";
 
 export interface OldLine {
   /** Index of the op in the edit's `ops` (add ops included). */
@@ -52,4 +53,33 @@ export function trimBlankContext(old: readonly OldLine[]): BlankTrim | undefined
   }
   if (first === last || (first === 0 && last === old.length)) return undefined;
   return { leading: old.slice(0, first), kept: old.slice(first, last), trailing: old.slice(last) };
+}
+
+/** How far past a window a blank line may stand for the one an edit puts after the lines it adds. */
+const DROPPED_LINES_REACH = 3;
+
+/**
+ * Why lines added at the end of a window found without the edit's trailing blank lines have no sure place: the
+ * blank line after them was all that tied them there, the file's next line is not blank, and a blank line comes a
+ * line or three later. The model may have added a blank line, or left out the lines before the file's: the added
+ * lines go right after the window, or after those lines.
+ */
+export function trailingBlankDoubt(
+  file: TextFile,
+  ops: readonly LineOp[],
+  trimmed: BlankTrim,
+  match: Match,
+): string | undefined {
+  const first = trimmed.trailing[0];
+  if (first === undefined || ops[first.op - 1]?.op !== "add") return undefined;
+  const last = Math.min(file.lines.length, match.end + 1 + DROPPED_LINES_REACH);
+  for (let i = match.end; i < last; i++) {
+    if (!isBlank(file.lines[i]!)) continue;
+    if (i === match.end) return undefined;
+    return (
+      `the lines it adds follow line ${match.end} here, but the blank line the edit puts after them is line ` +
+      `${i + 1}: it may have left out the lines between, after which they would go; quote the lines around them`
+    );
+  }
+  return undefined;
 }

@@ -2,9 +2,10 @@
  * unittest: each failure is a `=====` rule, `FAIL: test_y (tests.test_a.TestX.test_y)` (3.11+; older Pythons put
  * only the class in the parentheses), the first line of the test's docstring if it has one, a `-----` rule and the
  * traceback, up to the next rule. A test module that could not be imported is an ERROR of
- * `unittest.loader._FailedTest`: none of its tests ran, while the other modules' did. Each failure's file is the first test file in its traceback. A failing `subTest` is named with its
- * message and parameters after the test's name, as unittest heads it (`[pairs] (n=1)`): one subtest the change
- * breaks is not hidden by another of the same test that failed before.
+ * `unittest.loader._FailedTest`: none of its tests ran, while the other modules' did. Each failure's file is the
+ * first test file in its traceback. A failing `subTest` is named with its message and parameters after the test's
+ * name, as unittest heads it (`[pairs] (n=1)`): one subtest the change breaks is not hidden by another of the same
+ * test that failed before.
  */
 import { isTestPath } from "../test-paths.js";
 import { failedToRun, tidyBlock } from "./lines.js";
