@@ -3,8 +3,9 @@
  * script such as `run-p --aggregate-output test:*` can run as its steps: run together, a lint failing stops the
  * others (or, aggregated, hides the tests' output until they end), and a test that hangs takes every result with
  * it. Patterns follow npm-run-all's: `*` matches within one `:`-separated segment, `**` across them, in the order
- * package.json lists its scripts.
+ * package.json lists its scripts (picomatch, `:` read as `/`).
  */
+import picomatch from "picomatch";
 
 /**
  * Options that change nothing about which scripts run, or only how their output is shown. `--race` is not one: it
@@ -28,13 +29,11 @@ const HARMLESS = new Set([
 /** Options that take a value. */
 const WITH_VALUE = new Set(["--max-parallel", "--npm-path"]);
 
-function patternRegExp(pattern: string): RegExp {
-  const source = pattern
-    .split(/(\*\*|\*)/)
-    .map((piece) => (piece === "**" ? ".+" : piece === "*" ? "[^:]+" : piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
-  return new RegExp(`^${source}$`);
-}
+/** Which script names a pattern matches: its `:` segments read as path segments (npm-run-all does so with minimatch). */
+const matcherOf = (pattern: string): ((name: string) => boolean) => {
+  const test = picomatch(pattern.replaceAll(":", "/"));
+  return (name) => test(name.replaceAll(":", "/"));
+};
 
 /**
  * The scripts an npm-run-all command runs, in order; undefined when `command` is none, or holds anything whose
@@ -55,7 +54,7 @@ export function npmRunAllScripts(command: string, scripts: Readonly<Record<strin
     }
     if (HARMLESS.has(arg)) continue;
     if (arg.startsWith("-") || /["'`$\\]/.test(arg)) return undefined;
-    const matching = arg.includes("*") ? names.filter((name) => patternRegExp(arg).test(name)) : [arg];
+    const matching = arg.includes("*") ? names.filter(matcherOf(arg)) : [arg];
     if (matching.length === 0 || matching.some((name) => scripts[name] === undefined)) return undefined;
     for (const name of matching) if (!picked.includes(name)) picked.push(name);
   }
