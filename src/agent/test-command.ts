@@ -6,6 +6,7 @@
 
 import { chainedTestScript, partCommand, swallowedCommand } from "./chained-script.js";
 import { yarnPlugAndPlay } from "./node-manager.js";
+import { toxCommands } from "./tox-config.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
@@ -116,8 +117,7 @@ export function hasPytestConfig(facts: ProjectFacts): boolean {
 function runsUnittest(facts: ProjectFacts): boolean {
   const makefile = facts.read("Makefile") ?? facts.read("makefile") ?? "";
   const testTarget = /^test\s*:.*\n((?:\t.*\n?)*)/m.exec(makefile)?.[1] ?? "";
-  const toxCommands = (facts.read("tox.ini") ?? "").match(/^commands\s*=.*(?:\n[ \t]+\S.*)*/gm)?.join("\n") ?? "";
-  const declared = `${testTarget}\n${toxCommands}`;
+  const declared = `${testTarget}\n${toxCommands(facts.read("tox.ini"))}`;
   return /-m\s+unittest\b/.test(declared) && !/pytest/.test(declared);
 }
 

@@ -4,6 +4,7 @@
  * file ran the tests without them. tox's own syntax is read as far as a set-up needs it: values continued on
  * indented lines, comments, and factor conditions (`unit: pytest`, `py311,py312: x`, `!pypy: y`), of which the
  * lines for a test environment are kept. The `ini` parser on npm does not read continued values or conditions.
+ * Detection reads the environments' `commands` too (which runner the project says it uses).
  */
 
 /** Factors a test environment has: the names tox projects give it, and the Python factors any version matches. */
@@ -17,19 +18,20 @@ export interface ToxTestEnv {
 
 const NONE: ToxTestEnv = { deps: [], extras: [] };
 
-/** The values of one section's keys, continuation lines joined to their key's value by newlines. */
-function sectionValues(text: string, section: string): Map<string, string> {
-  const values = new Map<string, string>();
-  let inSection = false;
+/** Each section's values by key, continuation lines joined to their key's value by newlines. */
+function sections(text: string): Map<string, Map<string, string>> {
+  const found = new Map<string, Map<string, string>>();
+  let values: Map<string, string> | undefined;
   let key: string | undefined;
   for (const raw of text.split(/\r?\n/)) {
     const header = /^\[([^\]]+)\]\s*$/.exec(raw);
     if (header !== null) {
-      inSection = header[1]!.trim() === section;
+      values = new Map();
+      found.set(header[1]!.trim(), values);
       key = undefined;
       continue;
     }
-    if (!inSection || /^\s*[#;]/.test(raw) || raw.trim() === "") continue;
+    if (values === undefined || /^\s*[#;]/.test(raw) || raw.trim() === "") continue;
     if (/^\s/.test(raw)) {
       if (key !== undefined) values.set(key, `${values.get(key)!}\n${raw.trim()}`);
       continue;
@@ -38,7 +40,7 @@ function sectionValues(text: string, section: string): Map<string, string> {
     key = pair?.[1]?.trim();
     if (key !== undefined) values.set(key, pair![2]!.trim());
   }
-  return values;
+  return found;
 }
 
 /**
@@ -81,8 +83,8 @@ function depArguments(written: string): string[] | undefined {
 
 /** `[testenv]`'s deps and extras, for a test environment; nothing when there is no tox.ini or no such section. */
 export function toxTestEnv(toxIni: string | undefined): ToxTestEnv {
-  if (toxIni === undefined) return NONE;
-  const values = sectionValues(toxIni, "testenv");
+  const values = toxIni === undefined ? undefined : sections(toxIni).get("testenv");
+  if (values === undefined) return NONE;
   const deps = entries(values.get("deps"))
     .map(depArguments)
     .filter((args): args is string[] => args !== undefined);
@@ -91,4 +93,13 @@ export function toxTestEnv(toxIni: string | undefined): ToxTestEnv {
     .map((name) => name.trim())
     .filter((name) => /^[A-Za-z0-9_.-]+$/.test(name));
   return { deps, extras };
+}
+
+/** The commands of every test environment (`[testenv]`, `[testenv:name]`), one text. */
+export function toxCommands(toxIni: string | undefined): string {
+  if (toxIni === undefined) return "";
+  return [...sections(toxIni)]
+    .filter(([name]) => name === "testenv" || name.startsWith("testenv:"))
+    .map(([, values]) => values.get("commands") ?? "")
+    .join("\n");
 }

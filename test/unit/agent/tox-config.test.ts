@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toxTestEnv } from "../../../src/agent/tox-config.js";
+import { toxCommands, toxTestEnv } from "../../../src/agent/tox-config.js";
 
 describe("toxTestEnv", () => {
   it("reads [testenv]'s deps and extras, values continued on indented lines, comments dropped", () => {
@@ -53,5 +53,12 @@ describe("toxTestEnv", () => {
     expect(toxTestEnv(ini).deps).toEqual([["git+https://example.test/x.git#egg=x"]]);
     expect(toxTestEnv(undefined)).toEqual({ deps: [], extras: [] });
     expect(toxTestEnv("[testenv:py]\ndeps = pytest\n")).toEqual({ deps: [], extras: [] });
+  });
+
+  it("gives the commands of every test environment, continued lines included, and of no other section", () => {
+    const ini =
+      "[tox]\ncommands = not-a-test\n[testenv]\ncommands =\n    python -m unittest\n[testenv:lint]\ncommands = flake8\n";
+    expect(toxCommands(ini)).toBe("python -m unittest\nflake8");
+    expect(toxCommands(undefined)).toBe("");
   });
 });
