@@ -33,7 +33,8 @@ function sections(text: string): Map<string, Map<string, string>> {
     }
     if (values === undefined || /^\s*[#;]/.test(raw) || raw.trim() === "") continue;
     if (/^\s/.test(raw)) {
-      if (key !== undefined) values.set(key, `${values.get(key)!}\n${raw.trim()}`);
+      const value = key === undefined ? undefined : values.get(key);
+      if (value !== undefined) values.set(key!, value === "" ? raw.trim() : `${value}\n${raw.trim()}`);
       continue;
     }
     const pair = /^([^=]+?)\s*=\s*(.*)$/.exec(raw);
