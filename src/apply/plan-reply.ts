@@ -9,7 +9,7 @@ import type { EditResult } from "../core/result.js";
 import { parseReply, type FormatChoice } from "../formats/registry.js";
 import type { PathLookup } from "../formats/types.js";
 import { pathsToRead, planEdits, type PlanOptions } from "./plan.js";
-import { resolveMissingPaths, withPathCandidates } from "./resolve-paths.js";
+import { needsKnownPaths, resolveMissingPaths, withPathCandidates } from "./resolve-paths.js";
 
 export interface EngineOptions {
   /** Which dialect to parse; "auto" (default) detects it per block. */
@@ -112,9 +112,8 @@ export async function planReply(
   };
   await read(pathsToRead(parsed));
   const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
-  const slashed = parsed.some((item) => item.type === "edit" && item.edit.path.startsWith("/"));
   const known =
-    listedPaths(options.knownPaths) ?? (missing.length > 0 || slashed ? await options.listPaths?.() : undefined);
+    listedPaths(options.knownPaths) ?? (needsKnownPaths(parsed, missing) ? await options.listPaths?.() : undefined);
   const items = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
   await read(pathsToRead(items));
   refuseAliases(snapshot, realPaths);

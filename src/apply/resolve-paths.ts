@@ -57,6 +57,12 @@ function rootRelative(item: ParsedItem, listed: ReadonlySet<string>): ParsedItem
   return { type: "edit", edit: { ...item.edit, path: relative.path } };
 }
 
+const isSlashed = (item: ParsedItem): boolean => item.type === "edit" && item.edit.path.startsWith("/");
+
+/** Whether resolving the items' paths reads the known paths: a path names no file, or starts with `/`. */
+export const needsKnownPaths = (parsed: readonly ParsedItem[], missing: readonly string[]): boolean =>
+  missing.length > 0 || parsed.some(isSlashed);
+
 /**
  * The items, with each missing path that has a sole candidate, and only line edits, moved to that candidate, and
  * each root-relative path written with a leading slash made relative. The known paths are read only when a path
@@ -67,8 +73,8 @@ export function resolveMissingPaths(
   missing: readonly string[],
   known: Iterable<string>,
 ): ParsedItem[] {
-  const slashed = parsed.some((item) => item.type === "edit" && item.edit.path.startsWith("/"));
-  if (missing.length === 0 && !slashed) return [...parsed];
+  if (!needsKnownPaths(parsed, missing)) return [...parsed];
+  const slashed = parsed.some(isSlashed);
   const list = [...known];
   const listed = new Set(list);
   const items = slashed ? parsed.map((item) => rootRelative(item, listed)) : [...parsed];
