@@ -9,7 +9,7 @@ import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
 import { describeTestRun } from "./render-tests.js";
-import { testNames } from "./test-names.js";
+import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { changedExcerpts } from "./changed-excerpts.js";
@@ -98,7 +98,12 @@ export function describeTests(
     return "No test command was found for this repository: your change will be applied without being tested.";
   }
   if (summary.passed) return `The tests (\`${command}\`) pass before your change; they must still pass after it.`;
-  const names = summary.failing.length > 0 ? `Failing: ${testNames(summary.failing, 20)}.\n` : "";
+  const { failing, notLoaded } = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const names =
+    (failing.length > 0 ? `Failing: ${testNames(failing, 20)}.\n` : "") +
+    (notLoaded.length > 0
+      ? `Test files that could not load (none of their tests ran, so they cannot judge your change): ${testNames(notLoaded, 20)}.\n`
+      : "");
   const what = summary.timedOut ? "time out" : "fail";
   // A test ended for its memory shows only a kill signal: the model needs to know what ended it.
   const limit = summary.limit === undefined ? "" : `The sandbox stopped them: ${summary.limit.message}.\n`;
@@ -179,8 +184,13 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   ];
   if (input.newFailures.length > 0 && input.held === undefined)
     parts.push(`Newly failing: ${testNames(input.newFailures, 20)}.`);
-  if (input.stillFailing.length > 0)
-    parts.push(`Failing before and still failing: ${testNames(input.stillFailing, 20)}.`);
+  const still = splitNotLoaded(input.stillFailing, notLoadedNames(input.tests));
+  if (still.failing.length > 0) parts.push(`Failing before and still failing: ${testNames(still.failing, 20)}.`);
+  if (still.notLoaded.length > 0)
+    parts.push(
+      `Test files that could not load before your change and still cannot (none of their tests ran): ` +
+        `${testNames(still.notLoaded, 20)}.`,
+    );
   const notRunBefore = input.notRunBefore ?? [];
   if (notRunBefore.length > 0)
     parts.push(

@@ -114,11 +114,20 @@ export function environmentProblem(baseline: TestSummary, names: RepositoryNames
   // A failing test that names its failures ran: whatever else it printed, the environment works. Unless no test
   // ran at all: then the "failures" are test files that could not load, and the signs below say why.
   if (baseline.failing.length > 0 && !NO_TEST_RAN.test(tail) && baseline.notRun?.all !== true) return undefined;
+  const missing = missingPiece(tail, names);
+  return missing === undefined ? undefined : { why: missing.why, evidence: lineAt(tail, missing.index) };
+}
+
+/** What an output says keeps the tests from running (a package or command not installed), where it says it. */
+export function missingPiece(
+  text: string,
+  names: RepositoryNames,
+): { readonly why: string; readonly index: number } | undefined {
   for (const sign of signs(names)) {
-    const match = sign.pattern.exec(tail);
+    const match = sign.pattern.exec(text);
     if (match === null) continue;
     const why = sign.why(match);
-    if (why !== undefined) return { why, evidence: lineAt(tail, match.index) };
+    if (why !== undefined) return { why, index: match.index };
   }
   return undefined;
 }

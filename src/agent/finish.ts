@@ -3,6 +3,7 @@ import type { Sandbox } from "../ports/git-sandbox.js";
 import { readText } from "./apply-step.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { FixDeps, WorkTree } from "./deps.js";
+import { missingPiece, pythonModulesOf } from "./environment-check.js";
 import type { LoopResult } from "./loop.js";
 import type { RunScope } from "./run-steps.js";
 import type { Session } from "./session.js";
@@ -11,7 +12,7 @@ import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
 import { summaryForReport } from "./test-output.js";
 import { DEFAULT_TEST_TIMEOUT_MS } from "./test-runs.js";
-import { testNames } from "./test-names.js";
+import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
 
 export interface PushOutcome {
@@ -145,13 +146,17 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
   }
   if (loop?.leftFailing !== undefined) {
     const { names, unnamed, notRunBefore = [] } = loop.leftFailing;
-    const still = names.filter((name) => !notRunBefore.includes(name));
+    const { failing: still, notLoaded } = splitNotLoaded(
+      names.filter((name) => !notRunBefore.includes(name)),
+      notLoadedNames(loop.finalTests),
+    );
     const what = still.length > 0 ? `${String(still.length)} test(s): ${testNames(still, 10)}` : unnamed[0];
-    if (still.length > 0 || notRunBefore.length === 0)
+    if (still.length > 0 || (notRunBefore.length === 0 && notLoaded.length === 0))
       notes.push(
         `The tests still fail as they did before the change (${what ?? "unnamed"}); the model judged that unrelated ` +
           "to the request.",
       );
+    if (notLoaded.length > 0) notes.push(notLoadedNote(notLoaded, loop.finalTests, input.paths));
     if (notRunBefore.length > 0)
       notes.push(
         `${String(notRunBefore.length)} test(s) could not run before the change (their file did not load) and fail ` +
@@ -239,4 +244,20 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     ...(notes.length > 0 ? { notes } : {}),
     timings: timings.snapshot(deps.clock.now() - scope.startedAt),
   };
+}
+
+/**
+ * Test files that could not load before the change and still cannot: none of their tests judged it, which a
+ * success must not hide (a suite whose main file lacks a dependency here tests next to nothing), with what they
+ * lack when their errors say it.
+ */
+function notLoadedNote(files: readonly string[], run: TestSummary | null, paths: readonly string[]): string {
+  const names = { pythonModules: pythonModulesOf(paths) };
+  const texts = (run?.failures ?? []).filter((f) => files.includes(f.name)).map((f) => f.text);
+  const missing = [...new Set(texts.flatMap((text) => missingPiece(text, names)?.why ?? []))];
+  return (
+    `${String(files.length)} test file(s) could not load, before the change and with it, so none of their tests ` +
+    `judged it: ${testNames(files, 10)}${missing.length > 0 ? ` (${missing.slice(0, 5).join("; ")})` : ""}. ` +
+    "`setup:` in .github/patchsmith.yml (`patchsmith fix`: --setup) can install what they need."
+  );
 }

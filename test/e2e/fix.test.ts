@@ -408,6 +408,40 @@ describe("patchsmith fix, real adapters", () => {
       expect(report.attempts[0]!.accepted).toBe(false);
       expect(report.commits).toEqual([]);
     });
+
+    it("a test file that cannot load before or after is named apart, with what it lacks, not as a failing test", async () => {
+      const plots = ["import unittest", "", "import plotkit_absent", "", "", "class PlotTest(unittest.TestCase):"];
+      const py = makePythonRepo({
+        files: { "tests/test_plots.py": [...plots, "    def test_draws(self):", "        pass", ""].join("\n") },
+      });
+      const bug = py.bug!;
+      const fixIt = block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range");
+      const { report, server } = await fix(
+        [fixIt, "DONE"],
+        { instruction: "clamp() returns the wrong value inside the range" },
+        py,
+      );
+      expect(report.tests.before!.notRun!.files).toEqual(["tests/test_plots.py"]);
+      expect(report.status).toBe("success");
+      expect(report.attempts[0]!.note).toBe(
+        "no new failures, but 1 test file(s) that could not load before still cannot",
+      );
+      const notes = (report.notes ?? []).join("\n");
+      expect(notes).not.toContain("still fail as they did");
+      expect(notes).toMatch(
+        /1 test file\(s\) could not load, before the change and with it, so none of their tests judged it: tests\/test_plots\.py \(the Python package `plotkit_absent` is not installed\)/,
+      );
+      const [first, second] = server.chatRequests.map((r) => r.messages.at(-1)!.content);
+      expect(first).toContain(
+        "Failing: tests/test_bounds.py::BoundsTest::test_clamp_inside.\nTest files that could not load (none of " +
+          "their tests ran, so they cannot judge your change): tests/test_plots.py.",
+      );
+      expect(second).toContain(
+        "Test files that could not load before your change and still cannot (none of their tests ran): " +
+          "tests/test_plots.py.",
+      );
+      expect(second).not.toContain("Failing before and still failing");
+    });
   });
 
   it("gives up, bounded, on garbage output, leaving no commit", async () => {
