@@ -154,7 +154,8 @@ function alignPartners(
     const copies = findWindows(keys, [oldKeys[line]!], 0, keys.length, looseSignatures(file));
     return copies.some((at) => (at - from) * step > 0);
   };
-  const doubt = removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region, drifted, inFileBeyond);
+  const doubt =
+    removalDoubt(old, partner) ?? insertionDoubt(ops, old, partner, start, region, drifted, inFileBeyond, keys);
   if (doubt !== undefined) return { ok: false, note: doubt, placed };
   // Per old line: the window-relative range it covers (before the unpaired interior lines are attached).
   const from = partner.map((w, i) => Math.min(w, joins.get(i) ?? w));

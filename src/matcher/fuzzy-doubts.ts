@@ -22,7 +22,9 @@ const INSERTION_ADVICE = "where the added lines go is unclear; quote the lines a
  *   the run's far side a line that the file has further that way (`inFileBeyond`: old line, file line, direction):
  *   that "invented" line may be a real line beyond the window's edge, and the run belongs next to it.
  * Either way, an anchor that an unpaired old line on the run's far side reads the same as places nothing: the diff
- * could as well have paired that line with the anchor's file line, and the run would sit on its other side.
+ * could as well have paired that line with the anchor's file line, and the run would sit on its other side. Nor does
+ * a one-sided anchor whose file line the next one towards the run repeats, when an unpaired old line stands behind
+ * it (`shiftedTwin`): read as the model's copy of the anchor's line, it moves the run one line on.
  * Only this pass's old lines count: blank lines a retry dropped place nothing.
  */
 export function insertionDoubt(
@@ -33,6 +35,7 @@ export function insertionDoubt(
   region: string,
   drifted: (line: number) => boolean = () => false,
   inFileBeyond: (line: number, from: number, step: 1 | -1) => boolean = () => false,
+  fileKeys: readonly string[] = [],
 ): string | undefined {
   for (let a = 0; a < ops.length; a++) {
     if (ops[a]!.op !== "add") continue;
@@ -79,15 +82,44 @@ export function insertionDoubt(
         return `the edit adds lines ${p >= 0 ? "before" : "after"} "${far.text.trim()}", which is not in the similar ${region} but further ${p >= 0 ? "down" : "up"} the file: ${INSERTION_ADVICE}`;
       }
     }
+    const anchor = p >= 0 ? p : q;
+    const twins = anchor < old.length ? shiftedTwin(old, partner, anchor, p >= 0 ? 1 : -1, start, fileKeys) : undefined;
+    if (twins !== undefined) {
+      return `the edit adds lines ${p >= 0 ? "after" : "before"} "${old[anchor]!.text.trim()}", which lines ${twins} of the file both read; a SEARCH line that is not in the file may stand for the ${p >= 0 ? "first" : "second"}, and the added lines would then go ${p >= 0 ? "after the second" : "before the first"}: ${INSERTION_ADVICE}`;
+    }
     // The one anchor only resembles its file line, and the file has a line the SEARCH left out between it and the
     // pairs on its other side: the window may have reached past a missing line for a look-alike.
-    const anchor = p >= 0 ? p : q;
     if (anchor >= old.length || !drifted(anchor)) continue;
     let other = p >= 0 ? anchor - 1 : anchor + 1;
     while (other >= 0 && other < old.length && partner[other]! < 0) other += p >= 0 ? -1 : 1;
     if (other >= 0 && other < old.length && Math.abs(partner[anchor]! - partner[other]!) > 1) {
       return `the edit adds lines next to "${old[anchor]!.text.trim()}", which only resembles line ${start + partner[anchor]! + 1} of the file, past a line the SEARCH does not have: ${INSERTION_ADVICE}`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * Whether the pairs from the one anchor back to an unpaired SEARCH line (the run of added lines lies `step` from
+ * the anchor) could all move one file line towards the run, each file line there reading as its old line: that
+ * unpaired line, taken for invented, may be the model's copy of the anchor's file line, the anchor then being the
+ * copy beside it, and the run would land a line further. The two file lines (1-based, "a and b"), if so.
+ */
+function shiftedTwin(
+  old: readonly OldLine[],
+  partner: readonly number[],
+  anchor: number,
+  step: 1 | -1,
+  start: number,
+  fileKeys: readonly string[],
+): string | undefined {
+  for (let j = anchor; j >= 0 && j < old.length; j -= step) {
+    if (partner[j]! < 0) {
+      if (isBlank(old[j]!.text)) continue;
+      const [a, b] = [start + partner[anchor]!, start + partner[anchor]! + step].sort((x, y) => x - y);
+      return `${a! + 1} and ${b! + 1}`;
+    }
+    if (fileKeys[start + partner[j]! + step] !== looseKey(old[j]!.text)) return undefined;
   }
   return undefined;
 }

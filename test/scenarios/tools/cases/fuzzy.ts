@@ -118,6 +118,21 @@ describe("write", () => {
 });
 `;
 
+const AMOUNT_TEST_PATH = "tests/test_amounts.py";
+const AMOUNT_TEST = `from ledger.amounts import parse_amount
+
+
+def test_parse_plain():
+    assert parse_amount("12") == 1200
+    assert parse_amount("12.50") == 1250
+
+
+def test_parse_rejects_words():
+    assert parse_amount("twelve euros and fifty cents") is None
+    assert parse_amount("twelve euros and fifty cents") is None
+    assert parse_amount("") is None
+`;
+
 const TOKEN_TYPES_PATH = "src/token-types.ts";
 const TOKEN_TYPES = `export type FirstOptions = {
     clientId: string;
@@ -563,6 +578,41 @@ describe("quote", () => {
         P.yaml,
         '  - name: reindex  \n    schedule: "0 3 * * *"  \n    timeout: 30m  \n  - name: prune-reservations  ',
         '  - name: reindex\n    schedule: "0 3 * * *"\n    timeout: 30m\n    retries: 2\n  - name: prune-reservations',
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-invented-line-before-repeated-anchor-refused-udiff",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["hunk-context-mismatch"],
+    hint: ['    assert parse_amount("twelve euros and fifty cents") is None'],
+    note:
+      "The hunk adds an assertion after its last line, which the file has twice in a row, and quotes an `except` " +
+      "the file lacks just before it: read as invented, the line places the assertion after the first copy; read " +
+      "as the model's rendering of the first copy, after the second. Two places for the added line: refused.",
+    before: tree({ [AMOUNT_TEST_PATH]: AMOUNT_TEST }),
+    reply: reply(
+      "Reject blank input too:",
+      fence(
+        [
+          `--- a/${AMOUNT_TEST_PATH}`,
+          `+++ b/${AMOUNT_TEST_PATH}`,
+          "@@ -1,10 +1,11 @@",
+          " from ledger.amounts import parse_amount",
+          " ",
+          " ",
+          " def test_parse_plain():",
+          '     assert parse_amount("12") == 1200',
+          '     assert parse_amount("12.50") == 1250',
+          " ",
+          " ",
+          " def test_parse_rejects_words():",
+          "     except ValueError:",
+          '     assert parse_amount("twelve euros and fifty cents") is None',
+          '+    assert parse_amount("   ") is None',
+        ].join("\n"),
       ),
     ),
   },
