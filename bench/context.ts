@@ -92,6 +92,8 @@ export interface CaseResult {
   readonly repo: string;
   readonly sha: string;
   readonly full: boolean;
+  /** Every gold file in full, or shown in part with every line the fix changed in it. */
+  readonly located: boolean;
   readonly named: boolean;
   readonly tokens: number;
   readonly ms: number;
@@ -105,6 +107,8 @@ export interface CaseResult {
 /** A context scored: every gold file in full or not (those missing), and the first prompt's size. */
 interface Score {
   readonly full: boolean;
+  /** Every gold file in full, or, shown in part, with every line the fix changed in it among the lines shown. */
+  readonly located: boolean;
   readonly tokens: number;
   readonly missing: readonly string[];
 }
@@ -158,7 +162,8 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       sizes: () => sandbox.fileSizes(),
     };
     const context = await gatherContext(input);
-    const first = scoreContext(context, item);
+    const changed = await changedLines(checkout, item);
+    const first = scoreContext(context, item, changed);
     const ms = performance.now() - started;
     const seen = (path: string): boolean =>
       context.files.some((f) => f.path === path) ||
@@ -166,11 +171,12 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
       context.repoMap.text.includes(path);
     // As after a red baseline whose failing tests are those the fix changed (their output itself left out).
     const failing = item.failingTests.length === 0 ? [] : await failuresOf(checkout, item);
-    const withFailing = failing.length === 0 ? undefined : scoreContext(await gatherContext(input, failing), item);
+    const withFailing =
+      failing.length === 0 ? undefined : scoreContext(await gatherContext(input, failing), item, changed);
     const withUnrelated =
       failing.length === 0
         ? undefined
-        : scoreContext(await gatherContext(input, [...unrelatedFailures(paths, item), ...failing]), item);
+        : scoreContext(await gatherContext(input, [...unrelatedFailures(paths, item), ...failing]), item, changed);
     return {
       repo: item.repo,
       sha: item.sha,
@@ -185,8 +191,41 @@ async function measureCase(checkout: string, item: ContextCase): Promise<CaseRes
   }
 }
 
-/** Whether a context holds every gold file in full, and the first prompt's size with it (characters / 4). */
-function scoreContext(context: GatheredContext, item: ContextCase): Score {
+/** A range of lines (1-based, inclusive) of a gold file before the fix. */
+interface LineRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Per gold file, the lines the fix changed in it (its hunks' old sides; a pure insertion after line n is lines n
+ * and n + 1, between which it goes).
+ */
+async function changedLines(checkout: string, item: ContextCase): Promise<ReadonlyMap<string, LineRange[]>> {
+  const ranges = new Map<string, LineRange[]>();
+  for (const file of item.gold) {
+    const diff = await git(checkout, ["diff", "--unified=0", `${item.sha}^`, item.sha, "--", file]);
+    ranges.set(
+      file,
+      [...diff.matchAll(/^@@ -(\d+)(?:,(\d+))? /gm)].map((m) => {
+        const start = Number(m[1]);
+        const count = m[2] === undefined ? 1 : Number(m[2]);
+        return count === 0 ? { start: Math.max(1, start), end: start + 1 } : { start, end: start + count - 1 };
+      }),
+    );
+  }
+  return ranges;
+}
+
+/**
+ * Whether a context holds every gold file in full (or at least the lines the fix changed in it), and the first
+ * prompt's size with it (characters / 4).
+ */
+function scoreContext(
+  context: GatheredContext,
+  item: ContextCase,
+  changed: ReadonlyMap<string, readonly LineRange[]>,
+): Score {
   const system = buildSystemPrompt({
     forbidden: [...DEFAULT_FORBIDDEN],
     reproduce: looksLikeBugReport(item.instruction),
@@ -201,7 +240,12 @@ function scoreContext(context: GatheredContext, item: ContextCase): Score {
   });
   const whole = new Set(context.files.filter((f) => f.lines === undefined).map((f) => f.path));
   const missing = item.gold.filter((p) => !whole.has(p));
-  return { full: missing.length === 0, tokens: Math.ceil((system.length + task.length) / 4), missing };
+  const shown = (path: string, range: LineRange): boolean =>
+    context.files.some(
+      (f) => f.path === path && f.lines !== undefined && f.lines.start <= range.start && range.end <= f.lines.end,
+    );
+  const located = missing.every((path) => (changed.get(path) ?? []).every((range) => shown(path, range)));
+  return { full: missing.length === 0, located, tokens: Math.ceil((system.length + task.length) / 4), missing };
 }
 
 const median = (values: readonly number[]): number => {
@@ -275,6 +319,7 @@ export const contextSection: Section = {
       label,
       String(list.length),
       percent(list.filter((r) => r.full).length, list.length),
+      percent(list.filter((r) => r.located).length, list.length),
       percent(list.filter((r) => r.named).length, list.length),
       String(median(list.map((r) => r.tokens))),
       String(
@@ -286,7 +331,16 @@ export const contextSection: Section = {
       `${median(list.map((r) => r.ms)).toFixed(0)} ms`,
     ];
     const table = markdownTable(
-      ["repository", "cases", "gold in full", "gold named", "median tokens", "p90 tokens", "median time"],
+      [
+        "repository",
+        "cases",
+        "gold in full",
+        "changed lines shown",
+        "gold named",
+        "median tokens",
+        "p90 tokens",
+        "median time",
+      ],
       [
         ...repos.map((repo) =>
           row(
@@ -329,15 +383,23 @@ export const contextSection: Section = {
         "",
         `${String(results.length)} fix commits of ${String(repos.length)} repositories: the ${String(CASES_PER_REPO)} most recent per repository whose message reads like a fix, names at least ${String(MIN_TERMS)} words that can locate code, and that change 1–2 existing source files.`,
         "",
+        "Changed lines shown: every gold file in full, or (one too big to show whole) shown in part with every line " +
+          "the fix changed among the lines shown.",
+        "",
         table,
         "",
         ...missList("Gold files not given in full:", results),
+        ...missList(
+          "Of those, the cases where the lines the fix changed were not all shown:",
+          results.map((r) => ({ ...r, full: r.located })),
+        ),
         ...redLines,
         ...crowdedLines,
       ].join("\n"),
       figures: {
         cases: results.length,
         full,
+        located: results.filter((r) => r.located).length / Math.max(1, results.length),
         named: results.filter((r) => r.named).length / Math.max(1, results.length),
         medianTokens: tokens,
         redBaseline: { cases: red.length, full: redFull / Math.max(1, red.length) },

@@ -3,8 +3,9 @@
  * the lines under review, the files the request names, the files its stack traces point at, the failing tests with
  * the sources they import (those whose failures share the request's words first, up to three past them), the most
  * relevant sources, the other failing tests, then a test or two that show how the code is called. A file
- * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line, where the
- * request's words are densest), or listed as omitted. The three most relevant sources are shown whole even past
+ * that does not fit whole is shown around the lines that matter (the reviewed lines, a traced line; or where the
+ * request's rarest words are, a source in up to four parts, the further ones from what the other files left), or
+ * listed as omitted. The three most relevant sources are shown whole even past
  * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes; and so are the lines
  * around a failure in the failing tests shown first: what a test expects is the specification.
  */
@@ -57,35 +58,91 @@ const MARGIN = 60;
 /** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
 const DECLARATION = /\.d\.[cm]?ts$/;
 
-/** The lines to show of a file too big to show whole: around `range`, or where the terms are densest. */
-export function excerpt(
+/**
+ * How many parts of a file too big to show whole are shown at most, and in how many characters: the request's words
+ * often sit in several places of a large module (a definition, its callers, the option it reads), and one window
+ * around the likeliest line missed the lines the fix changed in half the bench's cases of its largest files.
+ */
+const MAX_EXCERPTS = 4;
+const EXCERPTS_CHARS = 24_000;
+/** A further part is shown only when its line scores at least this share of the best line's score. */
+const EXCERPT_RELATIVE_SCORE = 0.5;
+/** How many lines around a line count towards its score, at half weight. */
+const NEAR = 5;
+
+export interface Excerpt {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The lines to show of a file too big to show whole: around `range`; or around the lines where the request's
+ * words weigh most, a word counting more the fewer lines of the file hold it (one that names a function beats one
+ * on every other line), in up to `most` parts, the part around the best line first.
+ */
+export function excerpts(
   content: string,
   terms: readonly string[],
   range?: { readonly start: number; readonly end: number },
-): { text: string; start: number; end: number } {
+  most = MAX_EXCERPTS,
+): Excerpt[] {
   const lines = content.split("\n");
-  let start: number;
-  let end: number;
-  if (range !== undefined) {
-    start = range.start;
-    end = range.end;
-  } else {
-    // Centred on the line that holds the most of the terms (the first such line).
-    start = 1;
-    let best = 0;
-    lines.forEach((line, index) => {
-      const lower = line.toLowerCase();
-      const hits = terms.filter((term) => lower.includes(term)).length;
-      if (hits > best) {
-        best = hits;
-        start = index + 1;
-      }
-    });
-    end = start;
+  const part = (first: number, last: number): Excerpt => {
+    const from = Math.max(1, first - MARGIN);
+    const to = Math.min(lines.length, last + MARGIN);
+    return { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
+  };
+  if (range !== undefined) return [part(range.start, range.end)];
+  const n = lines.length;
+  const lower = lines.map((line) => line.toLowerCase());
+  // Per term, how many lines up to each one hold it (prefix counts), and its weight.
+  const prefix = terms.map((term) => {
+    const counts = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) counts[i + 1] = counts[i]! + Number(lower[i]!.includes(term));
+    return counts;
+  });
+  const weights = prefix.map((counts) => (counts[n] === 0 ? 0 : Math.log(1 + n / counts[n]!)));
+  const held = (t: number, from: number, to: number): boolean => prefix[t]![to]! > prefix[t]![from - 1]!;
+  // A line's score: the weights of the terms it holds, and half those of the others held a few lines around it (a
+  // definition's line beside the words of its body outranks a list that only names it).
+  const score = (line: number): number => {
+    const from = Math.max(1, line - NEAR);
+    const to = Math.min(n, line + NEAR);
+    let sum = 0;
+    for (let t = 0; t < terms.length; t++) {
+      if (held(t, line, line)) sum += weights[t]!;
+      else if (held(t, from, to)) sum += weights[t]! / 2;
+    }
+    return sum;
+  };
+  const candidates: number[] = [];
+  for (let line = 1; line <= n; line++)
+    if (terms.some((_, t) => weights[t]! > 0 && held(t, line, line))) candidates.push(line);
+  // No word anywhere: the file's start.
+  if (candidates.length === 0) return [part(1, 1)];
+  const ranked = candidates
+    .map((line) => ({ line, score: score(line) }))
+    .sort((x, y) => y.score - x.score || x.line - y.line);
+  const best = ranked[0]!.score;
+  const chosen: Excerpt[] = [];
+  let chars = 0;
+  for (const { line, score: lineScore } of ranked) {
+    if (chosen.length === most || lineScore < best * EXCERPT_RELATIVE_SCORE) break;
+    if (chosen.some((c) => c.start <= line && line <= c.end)) continue;
+    // Around the line, up to the parts already chosen (each shown once, the first one whole).
+    let from = Math.max(1, line - MARGIN);
+    let to = Math.min(n, line + MARGIN);
+    for (const c of chosen) {
+      if (c.end < line) from = Math.max(from, c.end + 1);
+      else to = Math.min(to, c.start - 1);
+    }
+    const next = { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
+    if (chosen.length > 0 && chars + next.text.length > EXCERPTS_CHARS) break;
+    chosen.push(next);
+    chars += next.text.length;
   }
-  const from = Math.max(1, start - MARGIN);
-  const to = Math.min(lines.length, end + MARGIN);
-  return { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
+  return chosen;
 }
 
 interface Wanted {
@@ -234,6 +291,7 @@ export async function selectContext(
   let budget = (input.fileTokens ?? DEFAULT_FILE_TOKENS) * 4;
   const files: ContextFile[] = [];
   const omitted: string[] = [];
+  const further: ContextFile[][] = [];
   for (const entry of wanted) {
     const content = contents.get(entry.path);
     if (content === undefined) continue;
@@ -244,18 +302,34 @@ export async function selectContext(
       budget = Math.max(0, budget - content.length);
       continue;
     }
-    const part = excerpt(content, ranking.terms, entry.range);
     const room = entry.spec === true ? Math.max(budget, FAILING_EXCERPT_CHARS) : budget;
-    if (part.text.length <= room && part.text.length < content.length) {
-      files.push({
-        path: entry.path,
-        content: part.text,
-        why: entry.why,
-        ...detail,
-        lines: { start: part.start, end: part.end },
-      });
-      budget = Math.max(0, budget - part.text.length);
-    } else omitted.push(entry.path);
+    // A test or a document is there to show usage: one part of it does.
+    const [first, ...rest] = excerpts(content, ranking.terms, entry.range, entry.example ? 1 : MAX_EXCERPTS);
+    if (first === undefined || first.text.length > room || first.text.length >= content.length) {
+      omitted.push(entry.path);
+      continue;
+    }
+    const part = (p: Excerpt): ContextFile => ({
+      path: entry.path,
+      content: p.text,
+      why: entry.why,
+      ...detail,
+      lines: { start: p.start, end: p.end },
+    });
+    files.push(part(first));
+    budget = Math.max(0, budget - first.text.length);
+    if (rest.length > 0) further.push(rest.map(part));
+  }
+  // A large file's further parts come out of what every file wanted left: they never push one out.
+  for (const parts of further) {
+    for (const p of parts) {
+      if (p.content.length > budget) break;
+      // In file order among the parts of the same file shown already.
+      const same = files.flatMap((f, i) => (f.path === p.path ? [i] : []));
+      const before = same.filter((i) => (files[i]!.lines?.start ?? 0) < p.lines!.start);
+      files.splice(before.length > 0 ? before.at(-1)! + 1 : same[0]!, 0, p);
+      budget -= p.content.length;
+    }
   }
   const repoMap = buildRepoMap({
     paths: input.paths,

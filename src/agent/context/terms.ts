@@ -77,7 +77,12 @@ export function queryTerms(text: string): string[] {
   // Identifier-shaped words first: they name code (camelCase, snake_case, dotted, called as `name()`, quoted).
   const called = new Set([...prose.matchAll(/([A-Za-z_$][\w$]*)\(\)?|`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1] ?? m[2]));
   const shaped = words.filter((w) => /[a-z][A-Z]|_|[.-]\w/.test(w) || called.has(w));
-  for (const word of shaped) add(word.replace(/^[.-]+|[.-]+$/g, ""));
+  for (const word of shaped) {
+    const whole = word.replace(/^[.-]+|[.-]+$/g, "");
+    add(whole);
+    // The names a dotted one joins (`numeric_range.__reversed__`): the code declares each on its own.
+    for (const name of whole.split(".")) if (name !== whole && /[a-z][A-Z]|_/.test(name)) add(name);
+  }
   for (const word of [...shaped, ...words]) for (const part of splitIdentifier(word)) add(stem(part), part);
   return terms.slice(0, MAX_TERMS);
 }

@@ -4,6 +4,7 @@ import { isCodePath } from "../../../src/agent/context/files.js";
 import { importStatementsOf, importsOf } from "../../../src/agent/context/imports.js";
 import { blamedBy } from "../../../src/agent/context/failing.js";
 import { relevance } from "../../../src/agent/context/relevance.js";
+import { excerpts } from "../../../src/agent/context/select.js";
 import { queryTerms, stem } from "../../../src/agent/context/terms.js";
 import { createPathResolver, mentionedLocations } from "../../../src/agent/context/traces.js";
 
@@ -17,6 +18,48 @@ describe("queryTerms", () => {
     expect(stem("parsing")).toBe("pars");
     expect(stem("class")).toBe("class");
     expect(stem("discrepancies")).toBe("discrepancy");
+  });
+
+  it("keeps the names a dotted one joins whole too, as the code declares each on its own", () => {
+    expect(queryTerms("Fix empty ranges in numeric_range.__reversed__")).toEqual([
+      "numeric_range.__reversed__",
+      "numeric_range",
+      "__reversed__",
+      "numeric",
+      "rang",
+      "revers",
+      "empty",
+      "range",
+    ]);
+  });
+});
+
+describe("excerpts of a file too big to show whole", () => {
+  // 3,000 lines: a list naming the class near the top, the class and its method far below, filler between.
+  const lines = Array.from({ length: 3000 }, (_, i) => `x${i} = ${i}`);
+  lines[20] = "    'numeric_range',";
+  lines[2000] = "class numeric_range(Sequence):";
+  lines[2101] = "    def __reversed__(self):";
+  lines[2102] = "        return numeric_range(self._stop, self._start, -self._step)";
+  const content = lines.join("\n");
+  const terms = ["numeric_range", "__reversed__", "numeric", "rang", "revers"];
+
+  it("shows first where the rarest words sit together, then the other places they sit, each line once", () => {
+    const parts = excerpts(content, terms);
+    expect(parts.map((p) => [p.start, p.end])).toEqual([
+      [2043, 2163],
+      [1, 81],
+      [1941, 2042],
+    ]);
+    expect(parts[0]!.text).toContain("def __reversed__(self):");
+    expect(parts[2]!.text.split("\n")).toHaveLength(2042 - 1941 + 1);
+    expect(parts[2]!.text.split("\n").at(-1)).toBe("x2041 = 2041");
+  });
+
+  it("shows one part when asked for one, and the lines asked for when given", () => {
+    expect(excerpts(content, terms, undefined, 1).map((p) => [p.start, p.end])).toEqual([[2043, 2163]]);
+    expect(excerpts(content, terms, { start: 500, end: 510 }).map((p) => [p.start, p.end])).toEqual([[440, 570]]);
+    expect(excerpts(content, ["absent"]).map((p) => [p.start, p.end])).toEqual([[1, 61]]);
   });
 });
 

@@ -285,6 +285,30 @@ describe("context gathering", () => {
     expect(tiny.omitted).toEqual(["src/big.ts"]);
   });
 
+  it("shows a huge source in several parts, in file order, from what the other files left of the budget", async () => {
+    // Bigger than even the most relevant source may be shown whole; the request's words in two places.
+    const big = Array.from({ length: 30_000 }, (_, i) => `filler line ${i}`);
+    big[25_000] = "export function tokenize(last) { return drops(token); }";
+    big[3_000] = "// tokenize: keeps the last token";
+    const files = {
+      "src/big.ts": big.join("\n"),
+      "src/lexer.ts": `export function tokenize() {}\n${"// tokenize splits the text, token by token\n".repeat(60)}`,
+    };
+    const input = memoryInput(files, { instruction: "tokenize() drops the last token", fileTokens: 2000 });
+    const context = await gatherContext(input);
+    expect(context.files.map((f) => [f.path, f.lines?.start])).toEqual([
+      ["src/big.ts", 2941],
+      ["src/big.ts", 24941],
+      ["src/lexer.ts", undefined],
+    ]);
+    // Room for one part only once the whole file is in: the other part is left out, not the file.
+    const tight = await gatherContext({ ...input, fileTokens: 1600 });
+    expect(tight.files.map((f) => [f.path, f.lines?.start])).toEqual([
+      ["src/big.ts", 24941],
+      ["src/lexer.ts", undefined],
+    ]);
+  });
+
   it("ranks the source a matching test imports above the test, and follows a stack trace to its file and line", async () => {
     const input = memoryInput({
       "lib/flags.js": "module.exports = function parse(args) { return {}; };\n",
