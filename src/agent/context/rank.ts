@@ -27,6 +27,16 @@ export interface Ranking {
 
 const dirOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 
+/** Past the map's size, modules up to this size are read for their definitions, the most matching few of them. */
+const MAX_DEFINITION_FILE_BYTES = 1_000_000;
+const MAX_BIG_FILES = 8;
+
+/** What a file defines, by name and by stem, as the request's words are stemmed ("style()" → style, styl). */
+function definedNames(path: string, content: string): Set<string> {
+  const names = extractDefinitions(path, content).map((d) => d.name);
+  return new Set(names.flatMap((name) => [name.toLowerCase(), stem(name)]));
+}
+
 export async function rankContext(input: ContextInput): Promise<Ranking> {
   const text = `${input.instruction}\n${input.extra ?? ""}`;
   const named = namedPaths(text, input.paths);
@@ -46,11 +56,15 @@ export async function rankContext(input: ContextInput): Promise<Ranking> {
   const goMod = input.paths.includes("go.mod") ? ["go.mod"] : [];
   const contents = new Map(await input.read([...new Set([...sample, ...goMod])]));
   const definitions = new Map<string, Set<string>>();
-  for (const [path, content] of contents) {
-    // By name and by stem, as the request's words are stemmed ("style()" → style, styl).
-    const names = extractDefinitions(path, content).map((d) => d.name);
-    definitions.set(path, new Set(names.flatMap((name) => [name.toLowerCase(), stem(name)])));
-  }
+  for (const [path, content] of contents) definitions.set(path, definedNames(path, content));
+  // Modules too big for the map still count by what they define: a code base's largest module is often the one
+  // that defines the class a request names (pyparsing's core.py, bottle.py).
+  const big = input.paths
+    .filter((p) => isCodePath(p) && !contents.has(p) && counts.has(p))
+    .filter((p) => (sizes.get(p) ?? 0) > MAX_MAP_FILE_BYTES && (sizes.get(p) ?? 0) <= MAX_DEFINITION_FILE_BYTES)
+    .sort((a, b) => (counts.get(b)?.size ?? 0) - (counts.get(a)?.size ?? 0) || a.localeCompare(b))
+    .slice(0, MAX_BIG_FILES);
+  for (const [path, content] of await input.read(big)) definitions.set(path, definedNames(path, content));
   const known = new Set(input.paths);
   const goModule = goModuleOf(contents.get("go.mod"));
   const imports: ImportContext = {

@@ -269,14 +269,15 @@ describe("context gathering", () => {
     );
     const context = await gatherContext(input);
     expect(context.words).toEqual(["tokenize", "tokeniz", "drop", "last", "token"]);
+    // The huge file defines `tokenize` too, and holds more of the words: it ranks first.
     expect(context.files.map((f) => [f.path, f.why])).toEqual([
       ["src/parser.ts", "named"],
-      ["src/lexer.ts", "ranked"],
       ["src/big.ts", "ranked"],
+      ["src/lexer.ts", "ranked"],
     ]);
     // Too big whole: the region where the terms are, with its line numbers.
-    expect(context.files[2]!.lines).toEqual({ start: 1941, end: 2061 });
-    expect(context.files[2]!.content).toContain("function tokenize(last)");
+    expect(context.files[1]!.lines).toEqual({ start: 1941, end: 2061 });
+    expect(context.files[1]!.content).toContain("function tokenize(last)");
     expect(context.repoMap.text).toContain("src/lexer.ts:\n  1: export function tokenize()");
 
     // Over budget: the most relevant sources are still shown whole when they are not huge; the rest is listed.
