@@ -286,6 +286,27 @@ describe("context gathering", () => {
     expect(tiny.omitted).toEqual(["src/big.ts"]);
   });
 
+  it("ranks a module too big for the map by what it defines: the class a request names", async () => {
+    const core = Array.from({ length: 8000 }, (_, i) => `def helper_${i}(x):\n    return x`);
+    core[5000] =
+      'class QuotedString(Token):\n    def __init__(self, quote_char=""):\n        self.quote_char = quote_char';
+    const files = {
+      "pkg/core.py": core.join("\n"),
+      "pkg/helpers.py":
+        "def quoted(s):\n" +
+        "    # Wraps a quote: multi-char quote_char values, whitespace kept, strip nothing.\n".repeat(4) +
+        "    return s\n",
+      "pkg/util.py": "def strip_quotes(s):\n    return s.strip('\"')\n",
+    };
+    const context = await gatherContext(
+      memoryInput(files, { instruction: "QuotedString strips whitespace from its multi-char quote_char" }),
+    );
+    expect(files["pkg/core.py"].length).toBeGreaterThan(100_000);
+    const shown = context.files.find((f) => f.path === "pkg/core.py");
+    expect(shown?.why).toBe("ranked");
+    expect(shown?.content).toContain("class QuotedString(Token):");
+  });
+
   it("shows a huge source in several parts, in file order, from what the other files left of the budget", async () => {
     // Bigger than even the most relevant source may be shown whole; the request's words in two places.
     const big = Array.from({ length: 30_000 }, (_, i) => `filler line ${i}`);
