@@ -4,25 +4,28 @@
  */
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
-import { testNames } from "./test-names.js";
+import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
 import { failedSideSteps, testStepsPassed, firstFailingTestStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "pass";
   if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
-  const names = summary.failing.length > 0 ? `: ${testNames(summary.failing, 5)}` : "";
+  const { failing, notLoaded } = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const names = failing.length > 0 ? `: ${testNames(failing, 5)}` : "";
   const others = failedSideSteps(summary).map(
     (step) =>
       `\`${step.command}\` failed (${step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message})`,
   );
   const count =
-    summary.failing.length > 0
-      ? `${summary.failing.length} failing`
+    failing.length > 0
+      ? `${failing.length} failing`
       : testStepsPassed(summary)
         ? "tests pass"
         : `tests fail (exit code ${(firstFailingTestStep(summary) ?? summary).exitCode ?? "none"})`;
-  return [`${count}${names}`, ...others].join("; ");
+  const unloaded =
+    notLoaded.length > 0 ? [`${plural(notLoaded.length, "test file")} could not load: ${testNames(notLoaded, 5)}`] : [];
+  return [`${count}${names}`, ...unloaded, ...others].join("; ");
 }
 
 /** A cell of the comment's before/after table. */
@@ -35,8 +38,10 @@ export function testCell(summary: TestSummary | null): string {
       .map((step) => `\`${step.command}\``)
       .join(", ")} failed`;
   }
-  const failing = summary.failing.length > 0 ? `, ${plural(summary.failing.length, "failing test")}` : "";
-  return `❌ failed (exit ${summary.exitCode ?? "?"}${failing})`;
+  const split = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const failing = split.failing.length > 0 ? `, ${plural(split.failing.length, "failing test")}` : "";
+  const unloaded = split.notLoaded.length > 0 ? `, ${plural(split.notLoaded.length, "test file")} not loaded` : "";
+  return `❌ failed (exit ${summary.exitCode ?? "?"}${failing}${unloaded})`;
 }
 
 /** One sentence on the tests after the change, and how they stood before. */

@@ -101,6 +101,23 @@ describe("report rendering", () => {
     const green = { ...after, steps: after.steps!.map((s) => ({ ...s, passed: true, exitCode: 0 })) };
     expect(describeTestRun(green)).toBe("tests pass");
   });
+  it("counts test files that could not load apart from failing tests", () => {
+    const run = summary("python3 -m pytest", ["tests/test_wait.py::test_cap", "tests/test_tenacity.py"], {
+      failures: [
+        { name: "tests/test_wait.py::test_cap", text: "assert 2 == 1" },
+        { name: "tests/test_tenacity.py", text: "No module named 'typeguard'", notRun: true },
+      ],
+    });
+    expect(describeTestRun(run)).toBe(
+      "1 failing: tests/test_wait.py::test_cap; 1 test file could not load: tests/test_tenacity.py",
+    );
+    expect(testCell(run)).toBe("❌ failed (exit 1, 1 failing test, 1 test file not loaded)");
+    const onlyUnloaded = { ...run, failing: ["tests/test_tenacity.py"], failures: [run.failures![1]!] };
+    expect(describeTestRun(onlyUnloaded)).toBe(
+      "tests fail (exit code 1); 1 test file could not load: tests/test_tenacity.py",
+    );
+    expect(testCell(onlyUnloaded)).toBe("❌ failed (exit 1, 1 test file not loaded)");
+  });
   it("shows the failure of a run that did not succeed", () => {
     const md = renderReportMarkdown({
       ...report,
