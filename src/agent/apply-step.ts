@@ -5,6 +5,7 @@
 import picomatch from "picomatch";
 import { renderRetryPrompt } from "../apply/feedback-retry.js";
 import { containsSecret } from "../core/redact.js";
+import { CREDENTIAL_REFUSAL, isCredentialPath } from "../core/credential-files.js";
 import type { Edit } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
@@ -17,9 +18,12 @@ import type { EditOutcome } from "./types.js";
 export type PathGuard = (path: string) => string | undefined;
 
 /** Returns the glob a path matches (it may not be touched), or undefined. Dotfiles match like any other file. */
+/** The guard's answer for a file that may hold credentials (core/credential-files.ts), whatever the globs say. */
+export const CREDENTIALS_GUARD = "a file that may hold credentials";
+
 export function createPathGuard(globs: readonly string[]): PathGuard {
   const matchers = globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
-  return (path) => matchers.find((m) => m.test(path))?.glob;
+  return (path) => (isCredentialPath(path) ? CREDENTIALS_GUARD : matchers.find((m) => m.test(path))?.glob);
 }
 
 export interface AppliedReply {
@@ -127,6 +131,7 @@ export async function applyReplyToTree(
   };
   const protect = (path: string): string | undefined => {
     const glob = guard(path);
+    if (glob === CREDENTIALS_GUARD) return CREDENTIAL_REFUSAL;
     return glob === undefined ? undefined : `patchsmith may not change paths matching ${glob}`;
   };
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.

@@ -113,14 +113,15 @@ export function requestOfToolCall(call: ToolCall): LookupRequest | string {
 export interface LookupSources {
   readonly tree: WorkTree;
   readonly sandbox: Pick<Sandbox, "searchCode">;
-  /** Paths the model may not see (the same guard as for edits: `.git`, protected paths). */
+  /** Paths the model may not see: files that may hold credentials (core/credential-files.ts). */
   readonly hidden: (path: string) => boolean;
   readonly redact: (text: string) => string;
 }
 
 async function answerRead(sources: LookupSources, request: Extract<LookupRequest, { kind: "read" }>): Promise<string> {
   const path = request.path.replace(/^\.\//, "");
-  if (sources.hidden(path) || /(^|\/)\.git(\/|$)/.test(path)) return `${path}: not available to read.`;
+  if (/(^|\/)\.git(\/|$)/.test(path)) return `${path}: not available to read.`;
+  if (sources.hidden(path)) return `${path}: not shown: it may hold credentials, and such files never are.`;
   const content = await readText(sources.tree, path);
   if (content === undefined) return `${path}: no such text file in the repository.`;
   const lines = content.split("\n");

@@ -6,6 +6,7 @@
 import { DEFAULT_MODEL } from "../config/env.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { DEFAULT_FORBIDDEN } from "../config/repo-config.js";
+import { isCredentialPath } from "../core/credential-files.js";
 import { createPathGuard } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
 import { buildSystemPrompt, buildTaskPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
@@ -100,7 +101,7 @@ function startConversation(
   const model = request.model ?? deps.defaultModel ?? DEFAULT_MODEL;
   const format = request.editFormat ?? deps.model.editFormatFor?.(model) ?? DEFAULT_EDIT_FORMAT;
   // What the model asks to see is read from the clone, redacted, never from `.git`.
-  const lookupSources = { tree, sandbox, hidden: () => false, redact };
+  const lookupSources = { tree, sandbox, hidden: isCredentialPath, redact };
   const session = new Session(
     deps,
     model,

@@ -6,6 +6,7 @@
  */
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
+import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
 
 /** Folders mounted read-only as they are (or re-created as the same symlink, on merged-/usr systems). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
@@ -48,18 +49,6 @@ export const ETC_ALLOW = [
   "/etc/java-17-openjdk",
   "/etc/java-21-openjdk",
   "/etc/maven",
-] as const;
-
-/** File names that hold credentials, masked inside a toolchain folder that is otherwise shown read-only. */
-const CREDENTIAL_NAMES = [
-  "credentials",
-  "credentials.toml",
-  ".npmrc",
-  ".netrc",
-  ".git-credentials",
-  ".pypirc",
-  "auth.json",
-  ".env",
 ] as const;
 
 export interface SystemDir {

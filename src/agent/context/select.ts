@@ -9,6 +9,7 @@
  * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes; and so are the lines
  * around a failure in the failing tests shown first: what a test expects is the specification.
  */
+import { isCredentialPath } from "../../core/credential-files.js";
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
 import { isCodePath } from "./files.js";
@@ -186,6 +187,8 @@ function plan(
   const { input, relevance } = ranking;
   const wanted: Wanted[] = [];
   const add = (entry: Wanted): void => {
+    // A file that may hold credentials is never shown, even when the request names it.
+    if (isCredentialPath(entry.path)) return;
     if (!wanted.some((w) => w.path === entry.path)) wanted.push(entry);
   };
   const example = (path: string): boolean => isTestPath(path) || !isCodePath(path);

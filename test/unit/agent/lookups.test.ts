@@ -69,6 +69,32 @@ describe("the model asks to see more before it edits", () => {
     expect(h.model.prompt(1)).toContain(".git/config: not available to read.");
   });
 
+  it("never shows a file that may hold credentials: named, read, searched or edited, its content stays out", async () => {
+    const key = "sk-live-51Hc0ffee0123456789abcdef";
+    const files = {
+      ...NODE_REPO,
+      ".env": `API_KEY=${key}\nDEBUG=verbose-trace\n`,
+      "config/deploy.pem": `-----BEGIN ${key}`,
+    };
+    const toEnv = editBlock(".env", "DEBUG=0", "DEBUG=1");
+    const h = harness({
+      files,
+      replies: ["READ: .env\nREAD: config/deploy.pem\nSEARCH: API_KEY", `${toEnv}\n\n${FIX_REPLY}`],
+    });
+    const report = await runFix(h.deps, { ...request, instruction: "Fix add() so that it adds; see .env" });
+    expect(report.status).toBe("success");
+    const sent = h.model.requests.flatMap((r) => r.messages.map((m) => m.content)).join("\n");
+    expect(sent).not.toContain(key);
+    expect(sent).not.toContain("verbose-trace");
+    const answer = h.model.prompt(1);
+    expect(answer).toContain(".env: not shown: it may hold credentials, and such files never are.");
+    expect(answer).toContain("config/deploy.pem: not shown");
+    expect(answer).toContain('No line of the repository holds "API_KEY"');
+    expect(report.attempts[0]!.edits.find((e) => e.path === ".env")).toMatchObject({ ok: false });
+    expect(JSON.stringify(report.attempts[0]!.edits)).toContain("never shows a model, nor changes, a file that");
+    expect(report.changedFiles.map((f) => f.path)).toEqual(["src/math.js"]);
+  });
+
   it("is bounded: after a few rounds the reply counts as the answer, edits or not", async () => {
     const h = harness({ replies: ["READ: src/math.js"] });
     const report = await runFix(h.deps, { ...request, maxAttempts: 1 });
