@@ -101,6 +101,16 @@ export function renderSplice(source: SpliceSource, edit: ReplaceEdit, match: Mat
       trailingGap = 0;
       continue;
     }
+    // An elision-looking line the SEARCH was found with as a line of the file (a line rung, one line) is that line:
+    // where REPLACE words it otherwise, the edit changes it.
+    if (op.op === "elision" && op.becomes !== undefined && match.strategy !== "elision" && a.end - a.start === 1) {
+      const file = lineAt(a.start);
+      lines.push(`${file.slice(0, file.length - file.trimStart().length)}${stripCarriageReturn(op.becomes).trim()}`);
+      eols.push(eolAt(a.start));
+      seenNonElision = true;
+      trailingGap = 0;
+      continue;
+    }
     keep(a.start, a.end);
     if (op.op === "elision") {
       if (!seenNonElision) leadingGap += a.end - a.start;

@@ -30,7 +30,16 @@ export type LineOp =
   | { readonly op: "context"; readonly text: string }
   | { readonly op: "remove"; readonly text: string }
   | { readonly op: "add"; readonly text: string }
-  | { readonly op: "elision"; readonly text: string };
+  | {
+      readonly op: "elision";
+      readonly text: string;
+      /**
+       * REPLACE's own line at the elision's place, when it reads otherwise than SEARCH's: a comment that only looks
+       * like an elision (`# the same as decode() or not...`) and that the edit changes, when the SEARCH is found
+       * with it as a line of the file.
+       */
+      readonly becomes?: string;
+    };
 
 /** Position hints: they rank or disambiguate candidates, never justify text that does not match. */
 export interface EditHint {

@@ -30,13 +30,19 @@ export function deriveOps(search: readonly string[], replace: readonly string[],
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
 
   const ops: LineOp[] = [];
-  const common = (from: number, count: number): void => {
-    for (let k = from; k < from + count; k++) {
-      const text = search[k]!;
-      ops.push(a[k] === ELISION_KEY ? { op: "elision", text } : { op: "context", text });
+  // Lines `from` of SEARCH and `to` of REPLACE on, `count` of them, the same on both sides.
+  const common = (from: number, to: number, count: number): void => {
+    for (let k = 0; k < count; k++) {
+      const text = search[from + k]!;
+      if (a[from + k] !== ELISION_KEY) {
+        ops.push({ op: "context", text });
+        continue;
+      }
+      const other = replace[to + k]!;
+      ops.push(other.trim() === text.trim() ? { op: "elision", text } : { op: "elision", text, becomes: other });
     }
   };
-  common(0, head);
+  common(0, 0, head);
 
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
@@ -61,11 +67,11 @@ export function deriveOps(search: readonly string[], replace: readonly string[],
       }
       i += count;
     } else {
-      common(i, count);
+      common(i, j, count);
       i += count;
       j += count;
     }
   }
-  common(a.length - tail, tail);
+  common(a.length - tail, b.length - tail, tail);
   return { ok: true, ops };
 }

@@ -54,6 +54,14 @@ def format_amount(amount: Decimal) -> str:
     ...
 `;
 
+const HEADER_PATH = "mail/header.py";
+const HEADER = `def split_params(raw):
+    """The parameters of a header value, in order."""
+    # Keep the same order as the sender wrote them...
+    fields = [field.strip() for field in raw.split(";")]
+    return [field for field in fields if field]
+`;
+
 export const ELISION: CaseSpec[] = [
   apply(
     "elision-paired-dots-ts",
@@ -230,6 +238,34 @@ export class RateLimiter extends EventEmitter {
   // ... existing code ...
 }
 `,
+      ),
+    ),
+  },
+  {
+    id: "elision-lookalike-comment-changed-editblock",
+    category: "elision",
+    format: "editblock",
+    expect: "apply",
+    note:
+      "A comment that reads like an elision (`# Keep the same order as the sender wrote them...`) stands in SEARCH " +
+      "and, reworded, in REPLACE: the SEARCH is found with it as a line of the file, so it is that line, and the " +
+      "edit rewords it (it was kept as it was, the rewording lost).",
+    before: tree({ [HEADER_PATH]: HEADER }),
+    after: tree({
+      [HEADER_PATH]: swap(
+        swap(HEADER, "sender wrote them...", "sender wrote them, duplicates too..."),
+        'raw.split(";")',
+        'raw.split(";") if field.strip()',
+      ),
+    }),
+    reply: reply(
+      "Skip empty parameters early:",
+      editblock(
+        HEADER_PATH,
+        `    # Keep the same order as the sender wrote them...
+    fields = [field.strip() for field in raw.split(";")]`,
+        `    # Keep the same order as the sender wrote them, duplicates too...
+    fields = [field.strip() for field in raw.split(";") if field.strip()]`,
       ),
     ),
   },
