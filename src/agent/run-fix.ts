@@ -3,6 +3,7 @@
  * (run-steps.ts): set-up, the baseline tests, the context, the bounded loop, the report. The caller's working tree
  * is never touched; the clone is removed unless `keep` is set.
  */
+import { credentialValues, isCredentialPath } from "../core/credential-files.js";
 import { redactSecrets } from "../core/redact.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { REPO_CONFIG_PATH } from "../config/repo-config.js";
@@ -85,7 +86,8 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
   let keep = request.keep === true;
   try {
     const named = request.into === undefined ? await freshBranch(sandbox, branch) : branch;
-    const scope = { branch: named, startedAt, redact, secrets, progress, timings };
+    const keepSecret = (...values: readonly string[]): void => void secrets.push(...values);
+    const scope = { branch: named, startedAt, redact, secrets, keepSecret, progress, timings };
     const ran = await runInClone(deps, request, sandbox, scope);
     const delivered = await deliverCommits(request, sandbox, ran);
     keep ||= delivered.keep;
@@ -110,6 +112,8 @@ interface CloneScope {
   readonly startedAt: number;
   readonly redact: (text: string) => string;
   readonly secrets: readonly string[];
+  /** Adds values to `secrets`: redacted from then on, and refused in edits. */
+  readonly keepSecret: (...values: readonly string[]) => void;
   readonly progress: (stage: FixStage, detail?: string) => void;
   readonly timings: Timings;
 }
@@ -122,6 +126,10 @@ async function runInClone(deps: FixDeps, request: FixRequest, sandbox: Sandbox, 
     if (earlier !== undefined) return resumedReport(sandbox, branch, earlier);
   }
   const tree = deps.files(sandbox.dir);
+  // What a committed credential file holds is redacted wherever the run's text goes, and no edit may write it.
+  for (const path of (await sandbox.listFiles()).filter(isCredentialPath)) {
+    scope.keepSecret(...credentialValues((await readText(tree, path)) ?? ""));
+  }
   const notes: string[] = [];
   const settings =
     request.readRepoConfig === false

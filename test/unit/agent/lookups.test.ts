@@ -3,7 +3,8 @@ import { lookupRequestsOf, parseLookupRequests, requestOfToolCall } from "../../
 import { runFix } from "../../../src/agent/run-fix.js";
 import { MAX_LOOKUP_ROUNDS } from "../../../src/agent/session.js";
 import { ModelError } from "../../../src/ports/model-client.js";
-import { BUGGY, editBlock, FIX_REPLY, harness, NODE_REPO } from "./harness.js";
+import { summary } from "../../fakes/ports/scripted.js";
+import { BUGGY, editBlock, FIX_REPLY, FIXED, harness, NODE_REPO } from "./harness.js";
 
 const request = { repo: "https://example.com/acme/math.git", instruction: "Fix add() so that it adds" };
 
@@ -70,7 +71,8 @@ describe("the model asks to see more before it edits", () => {
   });
 
   it("never shows a file that may hold credentials: named, read, searched or edited, its content stays out", async () => {
-    const key = "sk-live-51Hc0ffee0123456789abcdef";
+    // No token shape redaction knows: only the file it is in tells it is a secret.
+    const key = "pw-7Hq2Lx9Vt4Kd8Rz";
     const files = {
       ...NODE_REPO,
       ".env": `API_KEY=${key}\nDEBUG=verbose-trace\n`,
@@ -93,6 +95,33 @@ describe("the model asks to see more before it edits", () => {
     expect(report.attempts[0]!.edits.find((e) => e.path === ".env")).toMatchObject({ ok: false });
     expect(JSON.stringify(report.attempts[0]!.edits)).toContain("never shows a model, nor changes, a file that");
     expect(report.changedFiles.map((f) => f.path)).toEqual(["src/math.js"]);
+  });
+
+  it("redacts a committed credential file's secret values from test output, and refuses an edit that writes one", async () => {
+    const key = "pw-7Hq2Lx9Vt4Kd8Rz";
+    const files = { ...NODE_REPO, ".env": `DB_PASSWORD=${key}\n` };
+    const twice = "export const twice = (x) => add(x, x);";
+    const leak = editBlock("src/util.js", twice, `export const password = "${key}";\n${twice}`);
+    const h = harness({
+      files,
+      replies: [leak, FIX_REPLY],
+      // The tests print the configuration they loaded, as a failing test's output often does.
+      decide: (work, command) =>
+        summary(command, work.get("src/math.js") === FIXED ? [] : ["math adds"], {
+          tail: `not ok 1 - math adds\n# connecting with password ${key}\n`,
+        }),
+    });
+    const report = await runFix(h.deps, request);
+    const sent = h.model.requests.flatMap((r) => r.messages.map((m) => m.content));
+    // The model's own reply carries the value back; nothing patchsmith sends does.
+    const ours = sent.filter((text) => !text.includes("export const password"));
+    expect(ours.join("\n")).not.toContain(key);
+    expect(ours.join("\n")).toContain("connecting with password [redacted]");
+    expect(report.attempts[0]!.edits).toContainEqual(
+      expect.objectContaining({ path: "src/util.js", ok: false, reason: "secret-refused" }),
+    );
+    expect(JSON.stringify(report)).not.toContain(key);
+    expect(report.status).toBe("success");
   });
 
   it("is bounded: after a few rounds the reply counts as the answer, edits or not", async () => {

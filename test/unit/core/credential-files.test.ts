@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCredentialPath } from "../../../src/core/credential-files.js";
+import { credentialValues, isCredentialPath } from "../../../src/core/credential-files.js";
 
 describe("files that may hold credentials", () => {
   it("are .env files, package manager and git credentials, and private keys, wherever they are", () => {
@@ -32,5 +32,31 @@ describe("files that may hold credentials", () => {
     ]) {
       expect(isCredentialPath(path), path).toBe(false);
     }
+  });
+});
+
+describe("the secret values a credential file holds", () => {
+  it("are the values of settings named as secrets or that look generated, not ordinary settings", () => {
+    const env = [
+      "# local settings",
+      "export API_KEY='pk_4f9a2c7e1b'",
+      'DB_PASSWORD="correct horse"',
+      "SESSION=8f14e45fceea167a5a36dedd4bea2543",
+      "NODE_ENV=production",
+      "DEBUG=true",
+      "PORT=3000",
+      "PUBLIC_URL=https://example.com/app",
+    ].join("\n");
+    expect(credentialValues(env)).toEqual(["pk_4f9a2c7e1b", "correct horse", "8f14e45fceea167a5a36dedd4bea2543"]);
+  });
+
+  it("reads npm's registry tokens, YAML and JSON settings, and netrc passwords", () => {
+    expect(credentialValues("//registry.npmjs.org/:_authToken=npm_Zq81Lw0c\nsave-exact=true\n")).toEqual([
+      "npm_Zq81Lw0c",
+    ]);
+    expect(
+      credentialValues('{\n  "github-oauth": { "github.com": "0a1b2c3d4e5f6a7b8c9d" },\n  "password": "s3cr3t-pw"\n}'),
+    ).toEqual(["0a1b2c3d4e5f6a7b8c9d", "s3cr3t-pw"]);
+    expect(credentialValues("machine api.example.com login ci password Xk29fLq0z\n")).toEqual(["Xk29fLq0z"]);
   });
 });
