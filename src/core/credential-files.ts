@@ -39,8 +39,11 @@ export const CREDENTIAL_REFUSAL =
 
 /** Names of settings whose values are secrets (`API_KEY`, `db_password`, npm's `_authToken`). */
 const SECRET_NAME = /key|token|secret|pass(?:word)?|pwd|auth|credential|private|dsn|signature|salt/i;
-/** A value that looks generated (long, letters and digits, no spaces) is a secret whatever its name. */
-const GENERATED_VALUE = /^(?=.*[A-Za-z])(?=.*\d)\S{20,}$/;
+/**
+ * A value that looks generated (long, letters and digits in a token's alphabet) is a secret whatever its name; a
+ * URL or a path (`API_URL=http://localhost:3000/api/v1`) is not, and redacting it would hide what tests print.
+ */
+const GENERATED_VALUE = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9_+=-]{20,}$/;
 /** Shorter values are left alone: `DEBUG=true`, `PORT=3000` are no secrets, and redacting them would shred text. */
 const MIN_VALUE_LENGTH = 8;
 

@@ -46,6 +46,7 @@ describe("the secret values a credential file holds", () => {
       "DEBUG=true",
       "PORT=3000",
       "PUBLIC_URL=https://example.com/app",
+      "API_URL=http://localhost:3000/api/v1/items",
     ].join("\n");
     expect(credentialValues(env)).toEqual(["pk_4f9a2c7e1b", "correct horse", "8f14e45fceea167a5a36dedd4bea2543"]);
   });
