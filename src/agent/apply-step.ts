@@ -17,10 +17,13 @@ import type { EditOutcome } from "./types.js";
 
 export type PathGuard = (path: string) => string | undefined;
 
-/** Returns the glob a path matches (it may not be touched), or undefined. Dotfiles match like any other file. */
 /** The guard's answer for a file that may hold credentials (core/credential-files.ts), whatever the globs say. */
 export const CREDENTIALS_GUARD = "a file that may hold credentials";
 
+/**
+ * Returns the glob a path matches (it may not be touched), or CREDENTIALS_GUARD, or undefined. Dotfiles match like
+ * any other file.
+ */
 export function createPathGuard(globs: readonly string[]): PathGuard {
   const matchers = globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true }) }));
   return (path) => (isCredentialPath(path) ? CREDENTIALS_GUARD : matchers.find((m) => m.test(path))?.glob);

@@ -9,7 +9,7 @@ import { MAX_SUBJECT_LENGTH } from "./commit-message.js";
 import type { GatheredContext } from "./context/gather.js";
 import type { TestSummary } from "./types.js";
 import { describeTestRun } from "./render-tests.js";
-import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
+import { splitNotLoaded, testNames } from "./test-names.js";
 import { LOOKUP_PROMPT } from "./lookups.js";
 import { DATA_NOTE, renderFile, sanitizeOutput, sanitizeProse, wrapData } from "./untrusted.js";
 import { changedExcerpts } from "./changed-excerpts.js";
@@ -98,7 +98,7 @@ export function describeTests(
     return "No test command was found for this repository: your change will be applied without being tested.";
   }
   if (summary.passed) return `The tests (\`${command}\`) pass before your change; they must still pass after it.`;
-  const { failing, notLoaded } = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const { failing, notLoaded } = splitNotLoaded(summary.failing, summary);
   const names =
     (failing.length > 0 ? `Failing: ${testNames(failing, 20)}.\n` : "") +
     (notLoaded.length > 0
@@ -184,7 +184,7 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   ];
   if (input.newFailures.length > 0 && input.held === undefined)
     parts.push(`Newly failing: ${testNames(input.newFailures, 20)}.`);
-  const still = splitNotLoaded(input.stillFailing, notLoadedNames(input.tests));
+  const still = splitNotLoaded(input.stillFailing, input.tests);
   if (still.failing.length > 0) parts.push(`Failing before and still failing: ${testNames(still.failing, 20)}.`);
   if (still.notLoaded.length > 0)
     parts.push(

@@ -8,7 +8,7 @@ import type { EditPhase } from "./attempt.js";
 import type { WorkTree } from "./deps.js";
 import { heldVerdict, heldVersions, madePass, requestNames } from "./held-tests.js";
 import { extractReproPath, pickReproTest } from "./reproduction.js";
-import { notLoadedNames, splitNotLoaded } from "./test-names.js";
+import { splitNotLoaded, type SplitNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
 import { compareTests, showsNewFailure, type Comparison } from "./verdict.js";
 
@@ -126,7 +126,7 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
           ? `no new failures, but ${comparison.notRunBefore.length} test(s) that could not run before the change fail`
           : comparison.stillFailing.length === 0 && comparison.unnamed !== undefined
             ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
-            : `no new failures, but ${stillFailingPhrase(splitNotLoaded(comparison.stillFailing, notLoadedNames(tests)))}`
+            : `no new failures, but ${stillFailingPhrase(splitNotLoaded(comparison.stillFailing, tests))}`
         : undefined;
   return { tests, comparison, accepted, ...(red ? { red } : {}), ...(note ? { note } : {}) };
 }
@@ -150,7 +150,7 @@ export async function restoreAfterTests(
 }
 
 /** What still fails, counting apart the test files that could not load, before the change and still. */
-function stillFailingPhrase(still: ReturnType<typeof splitNotLoaded>): string {
+function stillFailingPhrase(still: SplitNames): string {
   const failing = `${still.failing.length} test(s) that failed before still fail`;
   const notLoaded = `${still.notLoaded.length} test file(s) that could not load before still cannot`;
   if (still.notLoaded.length === 0) return failing;

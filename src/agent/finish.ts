@@ -12,7 +12,7 @@ import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
 import { summaryForReport } from "./test-output.js";
 import { DEFAULT_TEST_TIMEOUT_MS } from "./test-runs.js";
-import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
+import { splitNotLoaded, testNames } from "./test-names.js";
 import { compareTests } from "./verdict.js";
 
 export interface PushOutcome {
@@ -148,7 +148,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
     const { names, unnamed, notRunBefore = [] } = loop.leftFailing;
     const { failing: still, notLoaded } = splitNotLoaded(
       names.filter((name) => !notRunBefore.includes(name)),
-      notLoadedNames(loop.finalTests),
+      loop.finalTests,
     );
     const what = still.length > 0 ? `${String(still.length)} test(s): ${testNames(still, 10)}` : unnamed[0];
     if (still.length > 0 || (notRunBefore.length === 0 && notLoaded.length === 0))

@@ -4,14 +4,14 @@
  */
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
-import { notLoadedNames, splitNotLoaded, testNames } from "./test-names.js";
+import { splitNotLoaded, testNames } from "./test-names.js";
 import { failedSideSteps, testStepsPassed, firstFailingTestStep } from "./verdict.js";
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
   if (summary.passed) return "pass";
   if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
-  const { failing, notLoaded } = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const { failing, notLoaded } = splitNotLoaded(summary.failing, summary);
   const names = failing.length > 0 ? `: ${testNames(failing, 5)}` : "";
   const others = failedSideSteps(summary).map(
     (step) =>
@@ -38,7 +38,7 @@ export function testCell(summary: TestSummary | null): string {
       .map((step) => `\`${step.command}\``)
       .join(", ")} failed`;
   }
-  const split = splitNotLoaded(summary.failing, notLoadedNames(summary));
+  const split = splitNotLoaded(summary.failing, summary);
   const failing = split.failing.length > 0 ? `, ${plural(split.failing.length, "failing test")}` : "";
   const unloaded = split.notLoaded.length > 0 ? `, ${plural(split.notLoaded.length, "test file")} not loaded` : "";
   return `❌ failed (exit ${summary.exitCode ?? "?"}${failing}${unloaded})`;

@@ -3,7 +3,6 @@
  * (run-steps.ts): set-up, the baseline tests, the context, the bounded loop, the report. The caller's working tree
  * is never touched; the clone is removed unless `keep` is set.
  */
-import { credentialValues, isCredentialPath } from "../core/credential-files.js";
 import { redactSecrets } from "../core/redact.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { REPO_CONFIG_PATH } from "../config/repo-config.js";
@@ -15,7 +14,7 @@ import { deliverCommits, freshBranch } from "./deliver.js";
 import { emptyUsage } from "./finish.js";
 import { withRepoSettings } from "./repo-settings.js";
 import { earlierRun, resumedReport } from "./resume.js";
-import { runSteps } from "./run-steps.js";
+import { runSteps, type RunScope } from "./run-steps.js";
 import { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage } from "./types.js";
 
@@ -107,16 +106,8 @@ export async function runFix(deps: FixDeps, request: FixRequest): Promise<FixRep
   }
 }
 
-interface CloneScope {
-  readonly branch: string;
-  readonly startedAt: number;
-  readonly redact: (text: string) => string;
-  readonly secrets: readonly string[];
-  /** Adds values to `secrets`: redacted from then on, and refused in edits. */
-  readonly keepSecret: (...values: readonly string[]) => void;
-  readonly progress: (stage: FixStage, detail?: string) => void;
-  readonly timings: Timings;
-}
+/** What the run hands the clone's steps, before the clone's own parts (its tree, its notes). */
+type CloneScope = Omit<RunScope, "sandbox" | "tree" | "notes">;
 
 async function runInClone(deps: FixDeps, request: FixRequest, sandbox: Sandbox, scope: CloneScope): Promise<FixReport> {
   const { branch } = scope;
@@ -126,10 +117,6 @@ async function runInClone(deps: FixDeps, request: FixRequest, sandbox: Sandbox, 
     if (earlier !== undefined) return resumedReport(sandbox, branch, earlier);
   }
   const tree = deps.files(sandbox.dir);
-  // What a committed credential file holds is redacted wherever the run's text goes, and no edit may write it.
-  for (const path of (await sandbox.listFiles()).filter(isCredentialPath)) {
-    scope.keepSecret(...credentialValues((await readText(tree, path)) ?? ""));
-  }
   const notes: string[] = [];
   const settings =
     request.readRepoConfig === false

@@ -6,8 +6,8 @@
 import { DEFAULT_MODEL } from "../config/env.js";
 import type { Sandbox } from "../ports/git-sandbox.js";
 import { DEFAULT_FORBIDDEN } from "../config/repo-config.js";
-import { isCredentialPath } from "../core/credential-files.js";
-import { createPathGuard } from "./apply-step.js";
+import { credentialValues, isCredentialPath } from "../core/credential-files.js";
+import { createPathGuard, readText } from "./apply-step.js";
 import { resolveLimits } from "./budget.js";
 import { buildSystemPrompt, buildTaskPrompt, DEFAULT_EDIT_FORMAT } from "./build-prompt.js";
 import { DEFAULT_BOT_IDENTITY } from "./commit-message.js";
@@ -37,6 +37,8 @@ export interface RunScope {
   readonly redact: (text: string) => string;
   /** Values no edit may write and every report redacts (the model key, the token). */
   readonly secrets: readonly string[];
+  /** Adds values to `secrets`: redacted from then on, and refused in edits. */
+  readonly keepSecret: (...values: readonly string[]) => void;
   readonly progress: (stage: FixStage, detail?: string) => void;
   readonly notes: string[];
   readonly timings: Timings;
@@ -130,6 +132,10 @@ export async function runSteps(
 ): Promise<FixReport> {
   const { sandbox, tree, startedAt, redact, progress, notes, timings } = scope;
   const paths = await sandbox.listFiles();
+  // What a committed credential file holds is redacted wherever the run's text goes, and no edit may write it.
+  for (const path of paths.filter(isCredentialPath)) {
+    scope.keepSecret(...credentialValues((await readText(tree, path)) ?? ""));
+  }
   const limits = resolveLimits(request);
   const timeLeft = (): number => limits.wallTimeMs - (deps.clock.now() - startedAt);
   // The failing tests' files join the ranking once the baseline has named them.

@@ -12,18 +12,17 @@ export function testNames(names: readonly string[], most: number): string {
   return `${names.slice(0, most).map(shortName).join(", ")}${names.length > most ? ", …" : ""}`;
 }
 
-/**
- * The names among a run's failures that are test files it could not load: none of their tests ran, so they say
- * nothing about the code as a failing test does, and are named apart from the tests that failed.
- */
-export function notLoadedNames(run: TestSummary | null): ReadonlySet<string> {
-  return new Set((run?.failures ?? []).flatMap((f) => (f.notRun === true ? [f.name] : [])));
+/** A pair of lists: `names` that failed as tests, and those that are test files the run could not load. */
+export interface SplitNames {
+  readonly failing: readonly string[];
+  readonly notLoaded: readonly string[];
 }
 
-/** `names` without those of files that could not load, and those apart. */
-export function splitNotLoaded(
-  names: readonly string[],
-  notLoaded: ReadonlySet<string>,
-): { readonly failing: readonly string[]; readonly notLoaded: readonly string[] } {
+/**
+ * `names` split by what `run`'s failures say of each: a test file it could not load (none of its tests ran, so it
+ * says nothing about the code as a failing test does) is named apart from the tests that failed.
+ */
+export function splitNotLoaded(names: readonly string[], run: TestSummary | null): SplitNames {
+  const notLoaded = new Set((run?.failures ?? []).flatMap((f) => (f.notRun === true ? [f.name] : [])));
   return { failing: names.filter((n) => !notLoaded.has(n)), notLoaded: names.filter((n) => notLoaded.has(n)) };
 }

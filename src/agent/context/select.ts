@@ -10,6 +10,7 @@
  * around a failure in the failing tests shown first: what a test expects is the specification.
  */
 import { isCredentialPath } from "../../core/credential-files.js";
+import { excerpts, MAX_EXCERPTS, type Excerpt } from "./excerpts.js";
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
 import { isCodePath } from "./files.js";
@@ -55,96 +56,8 @@ const TOP_SOURCE_CHARS = 160_000;
  * can fill the budget with the code it recursed through).
  */
 const FAILING_EXCERPT_CHARS = 8_000;
-const MARGIN = 60;
 /** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
 const DECLARATION = /\.d\.[cm]?ts$/;
-
-/**
- * How many parts of a file too big to show whole are shown at most, and in how many characters: the request's words
- * often sit in several places of a large module (a definition, its callers, the option it reads), and one window
- * around the likeliest line missed the lines the fix changed in half the bench's cases of its largest files.
- */
-const MAX_EXCERPTS = 4;
-const EXCERPTS_CHARS = 24_000;
-/** A further part is shown only when its line scores at least this share of the best line's score. */
-const EXCERPT_RELATIVE_SCORE = 0.5;
-/** How many lines around a line count towards its score, at half weight. */
-const NEAR = 5;
-
-export interface Excerpt {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/**
- * The lines to show of a file too big to show whole: around `range`; or around the lines where the request's
- * words weigh most, a word counting more the fewer lines of the file hold it (one that names a function beats one
- * on every other line), in up to `most` parts, the part around the best line first.
- */
-export function excerpts(
-  content: string,
-  terms: readonly string[],
-  range?: { readonly start: number; readonly end: number },
-  most = MAX_EXCERPTS,
-): Excerpt[] {
-  const lines = content.split("\n");
-  const part = (first: number, last: number): Excerpt => {
-    const from = Math.max(1, first - MARGIN);
-    const to = Math.min(lines.length, last + MARGIN);
-    return { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
-  };
-  if (range !== undefined) return [part(range.start, range.end)];
-  const n = lines.length;
-  const lower = lines.map((line) => line.toLowerCase());
-  // Per term, how many lines up to each one hold it (prefix counts), and its weight.
-  const prefix = terms.map((term) => {
-    const counts = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) counts[i + 1] = counts[i]! + Number(lower[i]!.includes(term));
-    return counts;
-  });
-  const weights = prefix.map((counts) => (counts[n] === 0 ? 0 : Math.log(1 + n / counts[n]!)));
-  const held = (t: number, from: number, to: number): boolean => prefix[t]![to]! > prefix[t]![from - 1]!;
-  // A line's score: the weights of the terms it holds, and half those of the others held a few lines around it (a
-  // definition's line beside the words of its body outranks a list that only names it).
-  const score = (line: number): number => {
-    const from = Math.max(1, line - NEAR);
-    const to = Math.min(n, line + NEAR);
-    let sum = 0;
-    for (let t = 0; t < terms.length; t++) {
-      if (held(t, line, line)) sum += weights[t]!;
-      else if (held(t, from, to)) sum += weights[t]! / 2;
-    }
-    return sum;
-  };
-  const candidates: number[] = [];
-  for (let line = 1; line <= n; line++)
-    if (terms.some((_, t) => weights[t]! > 0 && held(t, line, line))) candidates.push(line);
-  // No word anywhere: the file's start.
-  if (candidates.length === 0) return [part(1, 1)];
-  const ranked = candidates
-    .map((line) => ({ line, score: score(line) }))
-    .sort((x, y) => y.score - x.score || x.line - y.line);
-  const best = ranked[0]!.score;
-  const chosen: Excerpt[] = [];
-  let chars = 0;
-  for (const { line, score: lineScore } of ranked) {
-    if (chosen.length === most || lineScore < best * EXCERPT_RELATIVE_SCORE) break;
-    if (chosen.some((c) => c.start <= line && line <= c.end)) continue;
-    // Around the line, up to the parts already chosen (each shown once, the first one whole).
-    let from = Math.max(1, line - MARGIN);
-    let to = Math.min(n, line + MARGIN);
-    for (const c of chosen) {
-      if (c.end < line) from = Math.max(from, c.end + 1);
-      else to = Math.min(to, c.start - 1);
-    }
-    const next = { text: lines.slice(from - 1, to).join("\n"), start: from, end: to };
-    if (chosen.length > 0 && chars + next.text.length > EXCERPTS_CHARS) break;
-    chosen.push(next);
-    chars += next.text.length;
-  }
-  return chosen;
-}
 
 interface Wanted {
   readonly path: string;

@@ -4,7 +4,7 @@ import { isCodePath } from "../../../src/agent/context/files.js";
 import { importStatementsOf, importsOf } from "../../../src/agent/context/imports.js";
 import { blamedBy } from "../../../src/agent/context/failing.js";
 import { relevance } from "../../../src/agent/context/relevance.js";
-import { excerpts } from "../../../src/agent/context/select.js";
+import { excerpts } from "../../../src/agent/context/excerpts.js";
 import { queryTerms, stem } from "../../../src/agent/context/terms.js";
 import { createPathResolver, mentionedLocations } from "../../../src/agent/context/traces.js";
 
