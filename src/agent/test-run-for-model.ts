@@ -3,6 +3,7 @@
  * blocks, then the end of the output, within a byte budget.
  */
 import { DIRECTIVE } from "./failures/tap.js";
+import type { FailureBlock } from "./failures/types.js";
 import { testNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
 import { failedSideSteps, testSteps, testStepsPassed } from "./verdict.js";
@@ -93,9 +94,33 @@ export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_B
   return `${head}\n\nThe tests' run:\n${rest}`;
 }
 
+interface ShownBlock {
+  readonly names: readonly string[];
+  readonly text: string;
+}
+
+/**
+ * Failure blocks in order, those next to each other that say the same below their first line (a parametrised test
+ * failing alike for several inputs) as one: their first lines, then what they share once.
+ */
+function sharingErrors(blocks: readonly FailureBlock[]): ShownBlock[] {
+  const shown: { names: string[]; heads: string[]; body: string }[] = [];
+  for (const block of blocks) {
+    const cut = block.text.indexOf("\n");
+    const head = cut < 0 ? block.text : block.text.slice(0, cut);
+    const body = cut < 0 ? "" : block.text.slice(cut);
+    const last = shown.at(-1);
+    if (last !== undefined && body.trim() !== "" && last.body === body) {
+      last.names.push(block.name);
+      last.heads.push(head);
+    } else shown.push({ names: [block.name], heads: [head], body });
+  }
+  return shown.map((s) => ({ names: s.names, text: `${s.heads.join("\n")}${s.body}` }));
+}
+
 /** The tests' part of a run for the model: their failure blocks, then the end of the output. */
 function testsForModel(summary: TestSummary, maxBytes: number): string {
-  const blocks = summary.failures ?? [];
+  const blocks = sharingErrors(summary.failures ?? []);
   if (blocks.length === 0) return tailForModel(summary.tail, MAX_REFLECTED_LINES, maxBytes);
   let budget = Math.floor(maxBytes * 0.75);
   const shown: string[] = [];
@@ -108,7 +133,7 @@ function testsForModel(summary: TestSummary, maxBytes: number): string {
     shown.push(block.text);
     budget -= size;
   }
-  const rest = blocks.slice(shown.length).map((b) => b.name);
+  const rest = blocks.slice(shown.length).flatMap((b) => b.names);
   const more = rest.length === 0 ? "" : `\n\nAlso failing (not shown): ${testNames(rest, 20)}`;
   const head = `${shown.join("\n\n")}${more}`;
   const left = Math.max(256, maxBytes - byteLength(head) - 40);

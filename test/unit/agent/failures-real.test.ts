@@ -216,6 +216,33 @@ describe("JavaScript runners", () => {
     expect(failures.map((f) => f.name)).toEqual(["calc > averages"]);
     expect(failures[0]!.text).toContain("expected 6 to be 4");
   });
+
+  it("vitest: tests failing with the same error, which vitest prints under their headings together, each get it", async () => {
+    const dir = project("vitest-grouped", {
+      "calc.test.js": [
+        'import { describe, it, expect } from "vitest";',
+        'import calc from "./calc.js";',
+        'describe("calc", () => {',
+        "  for (const values of [[2, 4, 6], [6, 4, 2]]) {",
+        '    it(`averages ${values.join(",")}`, () => { expect(calc.mean(values)).toBe(4); });',
+        "  }",
+        '  it("averages one", () => { expect(calc.mean([3])).toBe(3); });',
+        "});",
+        "",
+      ].join("\n"),
+      "package.json": '{ "type": "commonjs" }\n',
+    });
+    const out = await output(dir, join(projectModules, ".bin/vitest"), ["run", "--root", dir]);
+    const { failures } = parseFailures(out, dir);
+    expect(failures.map((f) => f.name)).toEqual([
+      "calc > averages 2,4,6",
+      "calc > averages 6,4,2",
+      "calc > averages one",
+    ]);
+    expect(failures[0]!.text).toContain("expected 6 to be 4");
+    expect(failures[1]!.text).toContain("expected 6 to be 4");
+    expect(failures[2]!.text).not.toContain("expected 6 to be 4");
+  });
 });
 
 describe("Python and Rust runners", () => {

@@ -355,6 +355,52 @@ describe("what the model reads of a failing run", () => {
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
     expect(text).toMatch(/Also failing \(not shown\): [^\n]*TestCase20/);
   });
+
+  it("shows an error several tests next to each other failed with once, under their headings", () => {
+    const output = [
+      "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯",
+      "",
+      " FAIL  test/base.test.ts > withBase > a",
+      " FAIL  test/base.test.ts > withBase > b",
+      "AssertionError: expected '/x' to be '/base/x'",
+      " ❯ test/base.test.ts:36:41",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯",
+      "",
+      " FAIL  test/base.test.ts > withBase > c",
+      "AssertionError: expected '/y' to be '/base/y'",
+      " ❯ test/base.test.ts:36:41",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[2/2]⎯",
+      " Test Files  1 failed (1)",
+      "      Tests  3 failed | 5 passed (8)",
+    ].join("\n");
+    const summary = summarizeTestRun({
+      command: "vitest run",
+      passed: false,
+      exitCode: 1,
+      timedOut: false,
+      output,
+      droppedBytes: 0,
+      durationMs: 1,
+    });
+    expect(summary.failures?.map((f) => f.text.split("\n")[1])).toEqual([
+      "AssertionError: expected '/x' to be '/base/x'",
+      "AssertionError: expected '/x' to be '/base/x'",
+      "AssertionError: expected '/y' to be '/base/y'",
+    ]);
+    const blocks = testRunForModel(summary).split("\n\nThe end of the output:")[0]!;
+    expect(blocks).toBe(
+      [
+        "FAIL  test/base.test.ts > withBase > a",
+        "FAIL  test/base.test.ts > withBase > b",
+        "AssertionError: expected '/x' to be '/base/x'",
+        " ❯ test/base.test.ts:36:41",
+        "",
+        "FAIL  test/base.test.ts > withBase > c",
+        "AssertionError: expected '/y' to be '/base/y'",
+        " ❯ test/base.test.ts:36:41",
+      ].join("\n"),
+    );
+  });
 });
 
 describe("parseFailures on outputs of scripts run side by side, each line under its script's label", () => {
