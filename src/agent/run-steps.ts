@@ -170,16 +170,21 @@ export async function runSteps(
     return finishReport({ ...base, ...extras, early: { reason: "tests-cannot-run", message } });
   }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  // What a formatter would change is asked after the model's edits only: before them it is not the model's to fix.
   const runOnce =
-    testCommand === undefined ? undefined : () => runTests(deps, place, testCommand, Math.min(testTimeout, timeLeft()));
+    testCommand === undefined
+      ? undefined
+      : (formatting: boolean) =>
+          runTests(deps, place, tree, testCommand, Math.min(testTimeout, timeLeft()), formatting);
   // The baseline is timed as such; the loop's runs as "tests".
-  const test = runOnce === undefined ? undefined : () => timings.measure("tests", runOnce);
+  const test = runOnce === undefined ? undefined : () => timings.measure("tests", () => runOnce(true));
   if (test) progress("testing-before", testCommand?.command);
   else
     notes.push(
       "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
     );
-  const before: TestSummary | null = runOnce === undefined ? null : await timings.measure("baseline", runOnce);
+  const before: TestSummary | null =
+    runOnce === undefined ? null : await timings.measure("baseline", () => runOnce(false));
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const ranking = await rankingPromise;

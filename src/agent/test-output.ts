@@ -117,6 +117,7 @@ export function summaryForReport(summary: TestSummary, redact: (text: string) =>
   return {
     ...summary,
     tail: redact(summary.tail),
+    ...(summary.formatting === undefined ? {} : { formatting: redact(summary.formatting) }),
     ...(summary.failures === undefined
       ? {}
       : { failures: summary.failures.slice(0, MAX_FAILURES).map((f) => ({ ...f, text: redact(f.text) })) }),

@@ -71,12 +71,19 @@ export function tailForModel(output: string, maxLines = MAX_REFLECTED_LINES, max
 const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
- * What the model reads of a test run: the end of the output of each step besides the tests that failed (a lint, a
- * build), then why each test failed (the runner's own failure blocks, parsed), then the end of the output, together
- * within `maxBytes`. The blocks get up to three quarters of what the steps left; failures beyond that are named. An
+ * What the model reads of a test run: what a formatter whose check failed would change, the end of the output of
+ * each step besides the tests that failed (a lint, a build), then why each test failed (the runner's own failure
+ * blocks, parsed), then the end of the output, together within `maxBytes`. The blocks get up to three quarters of what the steps left; failures beyond that are named. An
  * output no parser knows is the tail alone.
  */
 export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
+  if (summary.formatting === undefined) return runForModel(summary, maxBytes);
+  const formatting = `What the formatter whose check failed would change (write the files so):\n${summary.formatting}`;
+  return `${formatting}\n\n${runForModel(summary, Math.max(1024, maxBytes - byteLength(formatting) - 2))}`;
+}
+
+/** `testRunForModel` without the formatter's changes. */
+function runForModel(summary: TestSummary, maxBytes: number): string {
   const sides = failedSideSteps(summary).filter((step) => (step.tail ?? "").trim() !== "");
   if (sides.length === 0) return testsForModel(summary, maxBytes);
   // The steps' own output says why they failed; with the tests passing it is all there is to say.

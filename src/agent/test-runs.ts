@@ -9,6 +9,7 @@ import {
   setsImportPath,
   srcPackages,
 } from "./python-origin.js";
+import { formattingFor } from "./formatter-diff.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
@@ -57,12 +58,17 @@ export async function resolveTestCommand(
   }
 }
 
-/** Runs the tests: the command line, or its steps one after the other, each whatever the others' outcome. */
+/**
+ * Runs the tests: the command line, or its steps one after the other, each whatever the others' outcome. With
+ * `formatting`, when a formatter's check failed, what the formatter would change is asked too (formatter-diff.ts).
+ */
 export async function runTests(
   deps: FixDeps,
   place: RunPlace,
+  tree: WorkTree,
   test: Pick<TestCommand, "command" | "steps">,
   timeoutMs: number,
+  formatting = true,
 ): Promise<TestSummary> {
   const run = (command: string, ms: number) =>
     deps.runner.run({
@@ -71,15 +77,26 @@ export async function runTests(
       command,
       timeoutMs: Math.max(1_000, ms),
     });
-  if (test.steps === undefined) return summarizeTestRun(await run(test.command, timeoutMs), place.sandbox.dir);
-  const deadline = Date.now() + timeoutMs;
-  const runs: StepRun[] = [];
-  for (const step of test.steps) {
-    const result = await run(step.command, deadline - Date.now());
-    runs.push({ step, run: result });
-    if (result.timedOut) break;
+  let summary: TestSummary;
+  let failedOutputs: string[];
+  if (test.steps === undefined) {
+    const result = await run(test.command, timeoutMs);
+    summary = summarizeTestRun(result, place.sandbox.dir);
+    failedOutputs = result.passed ? [] : [result.output];
+  } else {
+    const deadline = Date.now() + timeoutMs;
+    const runs: StepRun[] = [];
+    for (const step of test.steps) {
+      const result = await run(step.command, deadline - Date.now());
+      runs.push({ step, run: result });
+      if (result.timedOut) break;
+    }
+    summary = summarizeTestSteps(test.command, runs, place.sandbox.dir);
+    failedOutputs = runs.filter((r) => !r.run.passed).map((r) => r.run.output);
   }
-  return summarizeTestSteps(test.command, runs, place.sandbox.dir);
+  if (!formatting || summary.timedOut || failedOutputs.length === 0) return summary;
+  const changes = await formattingFor(deps, place, tree, failedOutputs);
+  return changes === undefined ? summary : { ...summary, formatting: changes };
 }
 
 /**

@@ -131,6 +131,8 @@ export interface TestSummary {
    * `failures` are read from the outputs of the steps that run tests alone.
    */
   readonly steps?: readonly TestStepRun[];
+  /** When a formatter's check failed: what the formatter would change in the files it named, as diffs (bounded). */
+  readonly formatting?: string;
 }
 
 /** Test files a run could not load: their tests did not run; with `all`, no test ran at all. */

@@ -10,7 +10,14 @@ import type { FixReport, FixRequest } from "../../src/agent/types.js";
 import { parseEgressRules } from "../../src/adapters/sandbox/egress-rules.js";
 import { type TempRepo } from "../fakes/git-repos.js";
 import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
-import { FAKE_PNPM, startFakeRegistry, TAPE_LITE, TAPE_LITE_DOTS, type FakeRegistry } from "../fakes/npm-registry.js";
+import {
+  FAKE_PNPM,
+  installedPackage,
+  startFakeRegistry,
+  TAPE_LITE,
+  TAPE_LITE_DOTS,
+  type FakeRegistry,
+} from "../fakes/npm-registry.js";
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
 import { startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
@@ -20,12 +27,14 @@ import { block, realDeps } from "./fix-helpers.js";
 const FIX = block("index.js", FLAGS_BUGGY, FLAGS_FIXED, "fix: parse --flag=false as false");
 
 let registry: FakeRegistry;
+/** The real Prettier this project installed, served by the fake registry. */
+const PRETTIER = installedPackage("prettier");
 const repos: TempRepo[] = [];
 const servers: FakeOpenAIServer[] = [];
 const kept: string[] = [];
 
 beforeAll(async () => {
-  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM]);
+  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM, PRETTIER]);
 });
 afterAll(async () => {
   await registry.close();
@@ -252,6 +261,24 @@ describe("set-up before the tests", () => {
     expect(registry.requests).toContain("GET /pnpm/-/pnpm-9.0.0.tgz");
     expect(report.tests.before).toMatchObject({ passed: false, failing: ["adds"] });
     expect(report.status).toBe("success");
+  });
+
+  it("a Prettier check the change fails shows the model what Prettier would write, and the next reply passes it", async () => {
+    const repo = await makeTapeRepo(registry, { prettier: PRETTIER.version });
+    repos.push(repo);
+    const unformatted = "    else if (value === 'false') out[key] = false;";
+    const { report, server } = await fix(repo, [
+      block("index.js", FLAGS_BUGGY, unformatted, "fix: parse --flag=false as false"),
+      block("index.js", unformatted, FLAGS_FIXED),
+    ]);
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+    expect(reflection).toContain("What the formatter whose check failed would change (write the files so):");
+    expect(reflection).toContain(`prettier would write index.js so:\n--- a/index.js\n+++ b/index.js\n@@ -8,5 +8,5 @@`);
+    expect(reflection).toContain(`\n-${unformatted}\n+${FLAGS_FIXED}\n`);
+    expect(report.status).toBe("success");
+    expect(report.diff).toContain(`+${FLAGS_FIXED}`);
   });
 
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {

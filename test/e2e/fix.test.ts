@@ -2,7 +2,7 @@
  * `runFix` with the real adapters: the openai SDK against the fake OpenAI server on 127.0.0.1, real git clones of
  * real temp repositories with real failing tests, the real test runner. The model's replies are scripted.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { runFix } from "../../src/agent/run-fix.js";
@@ -127,6 +127,33 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.tests.after?.passed).toBe(true);
     expect(report.testCommand?.source).toBe("detected");
   });
+
+  // Black is a Debian package .ci/run installs.
+  const hasBlack = spawnSync("black", ["--version"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!hasBlack)(
+    "shows the model what Black would write when the Black check chained before the tests fails, and the next reply passes it",
+    async () => {
+      const py = makePythonRepo();
+      const bug = py.bug!;
+      const unformatted = bug.fixed.replace(", high)", ",high)");
+      const { report, server } = await fix(
+        [
+          block(bug.path, bug.buggy, unformatted, "fix(bounds): clamp inside the range"),
+          block(bug.path, unformatted, bug.fixed),
+        ],
+        {
+          instruction: "clamp() returns the wrong value inside the range",
+          testCommand: `black --check calc && ${py.testCommand}`,
+        },
+        py,
+      );
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain("black would write calc/bounds.py so:\n--- calc/bounds.py");
+      expect(reflection).toContain(`\n-${unformatted}\n+${bug.fixed}\n`);
+      expect(report.status).toBe("success");
+    },
+  );
 
   it("recovers a drifted edit on the ladder (indentation drift)", async () => {
     const drifted = block(

@@ -5,11 +5,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { writeFiles } from "./git-repos.js";
 
 export interface FakePackage {
@@ -233,3 +233,23 @@ export const FAKE_PNPM: FakePackage = {
     "bin/pnpx.cjs": "#!/usr/bin/env node\nprocess.exit(1);\n",
   },
 };
+
+/**
+ * A package this project installed (a dev dependency in its node_modules), served as it is: the real tool a test
+ * repository's scripts call, from the fake registry. Its own dependencies are not served.
+ */
+export function installedPackage(name: string): FakePackage {
+  const root = join(import.meta.dirname, "../../node_modules", name);
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    version: string;
+    bin?: string | Record<string, string>;
+  };
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name === "package.json") continue;
+    const path = join(entry.parentPath, entry.name);
+    files[relative(root, path)] = readFileSync(path, "utf8");
+  }
+  const bin = typeof manifest.bin === "string" ? { [name]: manifest.bin } : manifest.bin;
+  return { name, version: manifest.version, files, ...(bin === undefined ? {} : { bin }) };
+}

@@ -19,13 +19,20 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
 /**
  * Async: the registry answering npm runs in this same process. `peerConflict` adds a dev dependency whose peer
  * conflicts with tape-lite 1 (TAPE_LITE_DOTS) and commits no lockfile, as a project that never moved past npm 6.
+ * `prettier` (a version the registry serves) adds a Prettier check of index.js before the tests.
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
-  options: { bug?: boolean; peerConflict?: boolean } = {},
+  options: { bug?: boolean; peerConflict?: boolean; prettier?: string } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
   const conflict = options.peerConflict ?? false;
+  // With a Prettier version: its check of index.js runs before the tests, as `npm run lint`.
+  const prettier = options.prettier;
+  const scripts =
+    prettier === undefined
+      ? { test: "tape-lite test/*.js" }
+      : { lint: "prettier --check index.js", test: "npm run lint && tape-lite test/*.js" };
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-tape-"));
   const files: Record<string, string> = {
     ".npmrc": `registry=${registry.url}\n`,
@@ -35,8 +42,12 @@ export async function makeTapeRepo(
         name: "flag-parser",
         version: "1.0.0",
         main: "index.js",
-        scripts: { test: "tape-lite test/*.js" },
-        devDependencies: { "tape-lite": "^1.0.0", ...(conflict ? { "tape-lite-dots": "^1.0.0" } : {}) },
+        scripts,
+        devDependencies: {
+          "tape-lite": "^1.0.0",
+          ...(conflict ? { "tape-lite-dots": "^1.0.0" } : {}),
+          ...(prettier === undefined ? {} : { prettier }),
+        },
       },
       null,
       2,

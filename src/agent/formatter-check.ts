@@ -1,0 +1,67 @@
+/**
+ * A formatter's check that failed names files, not what is wrong with them: Prettier's `--check` prints
+ * `[warn] src/utils.ts`, Black's `--check` `would reformat src/x.py`. Read from a run's output (pure), with the
+ * command that shows what the formatter would write instead, so the model can write it (a linter that names the
+ * line and the rule says enough already).
+ */
+import { shellQuote } from "./shell-quote.js";
+
+export type Formatter = "prettier" | "black";
+
+/** The files a formatter's failed check named, as paths in the repository. */
+export interface FormatterComplaint {
+  readonly formatter: Formatter;
+  readonly paths: readonly string[];
+}
+
+/** At most this many files are shown: the first ones say what the formatter wants. */
+export const MAX_FORMATTED_FILES = 3;
+
+const NAMED_BY: readonly { readonly formatter: Formatter; readonly line: RegExp }[] = [
+  // Prettier 2 and 3; its closing line ("Code style issues found …") is a warning too.
+  { formatter: "prettier", line: /^\[warn\] (?!Code style issues )(\S.*?)\s*$/ },
+  { formatter: "black", line: /^would reformat (\S.*?)\s*$/ },
+];
+
+/** `path` as a path in the clone at `root`, or undefined when it is not one. */
+function inRepository(path: string, root: string | undefined): string | undefined {
+  let relative = path;
+  if (root !== undefined && root !== "" && path.startsWith(`${root}/`)) relative = path.slice(root.length + 1);
+  if (relative.startsWith("/") || relative.split("/").some((part) => part === ".." || part === "")) return undefined;
+  return relative;
+}
+
+/** The files each formatter's check named in `output` (a clone at `root` made relative), first ones first. */
+export function formatterComplaints(output: string, root?: string): FormatterComplaint[] {
+  const named = new Map<Formatter, string[]>();
+  for (const line of output.split(/\r?\n/)) {
+    for (const { formatter, line: pattern } of NAMED_BY) {
+      const path = pattern.exec(line)?.[1];
+      const relative = path === undefined ? undefined : inRepository(path, root);
+      if (relative === undefined) continue;
+      const paths = named.get(formatter) ?? [];
+      if (!paths.includes(relative) && paths.length < MAX_FORMATTED_FILES) paths.push(relative);
+      named.set(formatter, paths);
+    }
+  }
+  return [...named].map(([formatter, paths]) => ({ formatter, paths }));
+}
+
+/**
+ * The command that prints what the formatter would write: a unified diff for Black; the formatted file
+ * for Prettier (one file a run, which has no diff mode), `bin` being its executable in the clone. Its warnings go
+ * to stderr, which is dropped so that they do not mix with the file.
+ */
+export function showCommand(
+  formatter: Formatter,
+  paths: readonly string[],
+  bin = "node_modules/.bin/prettier",
+): string {
+  const files = paths.map(shellQuote).join(" ");
+  switch (formatter) {
+    case "prettier":
+      return `${shellQuote(bin)} --no-color -- ${files} 2>/dev/null`;
+    case "black":
+      return `black --diff --quiet --no-color -- ${files} 2>/dev/null`;
+  }
+}

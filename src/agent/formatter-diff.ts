@@ -1,0 +1,83 @@
+/**
+ * What the project's own formatter would change in the files its failed check named (formatter-check.ts), asked
+ * in the sandbox as the tests run, as a unified diff the model can follow.
+ */
+import { structuredPatch } from "diff";
+import { isCredentialPath } from "../core/credential-files.js";
+import { readText } from "./apply-step.js";
+import type { FixDeps, WorkTree } from "./deps.js";
+import { formatterComplaints, showCommand, type FormatterComplaint } from "./formatter-check.js";
+import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
+
+/** A formatter starts in well under this; one that does not is not worth waiting for. */
+const FORMATTER_TIMEOUT_MS = 60_000;
+/** The diffs the model is shown, at most: enough for what a formatter changes around an edit. */
+export const MAX_FORMATTING_BYTES = 2_048;
+
+const PRETTIER_BIN = "node_modules/.bin/prettier";
+
+/** A unified diff of `before` → `after` for `path`, hunks only (no index line), or undefined when they are equal. */
+function unifiedDiff(path: string, before: string, after: string): string | undefined {
+  const patch = structuredPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 2 });
+  if (patch.hunks.length === 0) return undefined;
+  const hunks = patch.hunks.map(
+    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join("\n")}`,
+  );
+  return `--- a/${path}\n+++ b/${path}\n${hunks.join("\n")}`;
+}
+
+/** The diff of one complaint's files, or undefined when the formatter cannot be run or changes nothing. */
+async function diffOf(
+  deps: FixDeps,
+  place: RunPlace,
+  tree: WorkTree,
+  complaint: FormatterComplaint,
+): Promise<string | undefined> {
+  const paths = complaint.paths.filter((p) => !isCredentialPath(p));
+  if (paths.length === 0) return undefined;
+  const run = (command: string) =>
+    deps.runner.run({ ...runRequest(place), ...cacheMount(place, false), command, timeoutMs: FORMATTER_TIMEOUT_MS });
+  if (complaint.formatter === "black") {
+    const result = await run(showCommand("black", paths));
+    return /^@@ /m.test(result.output) ? result.output.trimEnd() : undefined;
+  }
+  const diffs: string[] = [];
+  for (const path of paths) {
+    const before = await readText(tree, path);
+    if (before === undefined) continue;
+    const result = await run(showCommand("prettier", [path], PRETTIER_BIN));
+    // 127: no Prettier in the clone's node_modules (one installed elsewhere is not the one the check ran).
+    if (result.exitCode === 127) break;
+    if (!result.passed || result.droppedBytes > 0) continue;
+    const diff = unifiedDiff(path, before, result.output);
+    if (diff !== undefined) diffs.push(diff);
+  }
+  return diffs.length === 0 ? undefined : diffs.join("\n");
+}
+
+/**
+ * What the formatters whose checks failed in `outputs` would change, each under a line naming it, within
+ * MAX_FORMATTING_BYTES; undefined when no check named a file or no formatter could say.
+ */
+export async function formattingFor(
+  deps: FixDeps,
+  place: RunPlace,
+  tree: WorkTree,
+  outputs: readonly string[],
+): Promise<string | undefined> {
+  const complaints = outputs.flatMap((output) => formatterComplaints(output, place.sandbox.dir));
+  const parts: string[] = [];
+  for (const complaint of complaints) {
+    const diff = await diffOf(deps, place, tree, complaint);
+    if (diff !== undefined) parts.push(`${complaint.formatter} would write ${complaint.paths.join(", ")} so:\n${diff}`);
+  }
+  if (parts.length === 0) return undefined;
+  const text = parts.join("\n\n");
+  const bytes = Buffer.from(text, "utf8");
+  return bytes.length <= MAX_FORMATTING_BYTES
+    ? text
+    : `${bytes
+        .subarray(0, MAX_FORMATTING_BYTES)
+        .toString("utf8")
+        .replace(/\uFFFD$/, "")}\n… (cut)`;
+}
