@@ -1,12 +1,13 @@
 /**
  * A formatter's check that failed names files, not what is wrong with them: Prettier's `--check` prints
- * `[warn] src/utils.ts`, Black's `--check` `would reformat src/x.py`. Read from a run's output (pure), with the
- * command that shows what the formatter would write instead, so the model can write it (a linter that names the
- * line and the rule says enough already).
+ * `[warn] src/utils.ts`, Black's `--check` `would reformat src/x.py`, isort's `--check-only` `ERROR: src/x.py
+ * Imports are incorrectly sorted and/or formatted.`. Read from a run's output (pure), with the command that shows
+ * what the formatter would write instead, so the model can write it (a linter that names the line and the rule
+ * says enough already).
  */
 import { shellQuote } from "./shell-quote.js";
 
-export type Formatter = "prettier" | "black";
+export type Formatter = "prettier" | "black" | "isort";
 
 /** The files a formatter's failed check named, as paths in the repository. */
 export interface FormatterComplaint {
@@ -21,6 +22,7 @@ const NAMED_BY: readonly { readonly formatter: Formatter; readonly line: RegExp 
   // Prettier 2 and 3; its closing line ("Code style issues found …") is a warning too.
   { formatter: "prettier", line: /^\[warn\] (?!Code style issues )(\S.*?)\s*$/ },
   { formatter: "black", line: /^would reformat (\S.*?)\s*$/ },
+  { formatter: "isort", line: /^ERROR: (\S.*?) Imports are incorrectly sorted and\/or formatted\.\s*$/ },
 ];
 
 /** `path` as a path in the clone at `root`, or undefined when it is not one. */
@@ -48,7 +50,7 @@ export function formatterComplaints(output: string, root?: string): FormatterCom
 }
 
 /**
- * The command that prints what the formatter would write: a unified diff for Black; the formatted file
+ * The command that prints what the formatter would write: a unified diff for Black and isort; the formatted file
  * for Prettier (one file a run, which has no diff mode), `bin` being its executable in the clone. Its warnings go
  * to stderr, which is dropped so that they do not mix with the file.
  */
@@ -63,5 +65,7 @@ export function showCommand(
       return `${shellQuote(bin)} --no-color -- ${files} 2>/dev/null`;
     case "black":
       return `black --diff --quiet --no-color -- ${files} 2>/dev/null`;
+    case "isort":
+      return `isort --diff --quiet -- ${files} 2>/dev/null`;
   }
 }

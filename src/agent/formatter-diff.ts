@@ -37,9 +37,11 @@ async function diffOf(
   if (paths.length === 0) return undefined;
   const run = (command: string) =>
     deps.runner.run({ ...runRequest(place), ...cacheMount(place, false), command, timeoutMs: FORMATTER_TIMEOUT_MS });
-  if (complaint.formatter === "black") {
-    const result = await run(showCommand("black", paths));
-    return /^@@ /m.test(result.output) ? result.output.trimEnd() : undefined;
+  if (complaint.formatter !== "prettier") {
+    const result = await run(showCommand(complaint.formatter, paths));
+    // isort names files by their absolute paths in the clone.
+    const diff = result.output.split(`${place.sandbox.dir}/`).join("").trimEnd();
+    return /^@@ /m.test(diff) ? diff : undefined;
   }
   const diffs: string[] = [];
   for (const path of paths) {

@@ -5,6 +5,7 @@ import {
   MAX_FAILURES,
   mergeFailures,
   parseFailures,
+  relativize,
   type FailureBlock,
   type ParsedFailures,
 } from "./failures/index.js";
@@ -16,11 +17,13 @@ import { failureLines, outputDigest } from "./verdict.js";
 export const REPORT_TAIL_BYTES = 64 * 1024;
 
 /**
- * A run of the tests as the loop judges it: the failing tests and why, read from the whole kept output (paths made
- * relative to the clone at `root`), and a shorter tail.
+ * A run of the tests as the loop judges it: the failing tests and why, read from the whole kept output, and a
+ * shorter tail; paths in the clone at `root` made relative everywhere (a lint names files by their absolute path),
+ * so that neither the model nor a report sees where the clone was.
  */
 export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
-  const parsed = parseFailures(run.output, root);
+  const output = relativize(run.output, root);
+  const parsed = parseFailures(output);
   const notRun = notRunOf(parsed);
   return {
     command: run.command,
@@ -28,7 +31,7 @@ export function summarizeTestRun(run: RunSummary, root?: string): TestSummary {
     exitCode: run.exitCode,
     timedOut: run.timedOut,
     ...failingOf(parsed.failures),
-    tail: tailOf(run.output),
+    tail: tailOf(output),
     durationMs: run.durationMs,
     ...(run.limit === undefined ? {} : { limit: run.limit }),
     ...(notRun === undefined ? {} : { notRun }),
@@ -64,8 +67,9 @@ export interface StepRun {
  * alone (each step's names kept too), each step's failure lines kept for the verdict. Steps after a timeout did
  * not run.
  */
-export function summarizeTestSteps(command: string, runs: readonly StepRun[], root?: string): TestSummary {
-  const parsedRuns = runs.map(({ step, run }) => (step.main ? parseFailures(run.output, root) : undefined));
+export function summarizeTestSteps(command: string, stepRuns: readonly StepRun[], root?: string): TestSummary {
+  const runs = stepRuns.map(({ step, run }) => ({ step, run: { ...run, output: relativize(run.output, root) } }));
+  const parsedRuns = runs.map(({ step, run }) => (step.main ? parseFailures(run.output) : undefined));
   const failures = mergeFailures(parsedRuns.map((parsed) => parsed?.failures ?? []));
   const stepsNotRun = parsedRuns.map((parsed) => (parsed === undefined ? undefined : notRunOf(parsed)));
   const notRunFiles = stepsNotRun.flatMap((n) => n?.files ?? []);

@@ -155,6 +155,34 @@ describe("patchsmith fix, real adapters", () => {
     },
   );
 
+  const hasIsort = spawnSync("isort", ["--version"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!hasIsort)("shows the model the diff isort would make when its check fails after the edits", async () => {
+    const py = makePythonRepo();
+    const bug = py.bug!;
+    const header = '"""Keeping numbers inside bounds."""';
+    const unsorted = `${header}\nimport sys\nimport math`;
+    const { report, server } = await fix(
+      [
+        [
+          block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range"),
+          block(bug.path, header, unsorted),
+        ].join("\n\n"),
+        block(bug.path, "import sys\nimport math", "import math\nimport sys"),
+      ],
+      {
+        instruction: "clamp() returns the wrong value inside the range",
+        testCommand: `isort --check-only calc && ${py.testCommand}`,
+      },
+      py,
+    );
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+    expect(reflection).toMatch(/isort would write calc\/bounds\.py so:\n--- calc\/bounds\.py:before/);
+    expect(reflection).toContain("\n+import math\n import sys\n-import math\n");
+    expect(reflection).not.toContain(py.dir);
+    expect(report.status).toBe("success");
+  });
+
   it("recovers a drifted edit on the ladder (indentation drift)", async () => {
     const drifted = block(
       "src/stats.js",

@@ -60,7 +60,7 @@ export interface ParsedFailures {
 }
 
 /** Absolute paths of the clone become repository paths, as the model knows them. */
-function relativize(text: string, root: string | undefined): string {
+export function relativize(text: string, root: string | undefined): string {
   if (root === undefined || root === "/" || root === "") return text;
   return text.split(`file://${root}/`).join("").split(`${root}/`).join("");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summaryForReport, summarizeTestSteps } from "../../../src/agent/test-output.js";
+import { summaryForReport, summarizeTestRun, summarizeTestSteps } from "../../../src/agent/test-output.js";
 import { testRunForModel } from "../../../src/agent/test-run-for-model.js";
 import type { RunSummary } from "../../../src/ports/sandbox-runner.js";
 
@@ -11,6 +11,24 @@ const run = (command: string, exitCode: number, output: string): RunSummary => (
   output,
   droppedBytes: 0,
   durationMs: 3,
+});
+
+describe("paths in the clone", () => {
+  const lint = "ERROR: /tmp/patchsmith-Ab12/calc/bounds.py Imports are incorrectly sorted and/or formatted.\n";
+
+  it("are made relative in a run's tail and failure lines, and in every step's", () => {
+    const whole = summarizeTestRun(run("make test", 1, lint), "/tmp/patchsmith-Ab12");
+    expect(whole.tail).toBe("ERROR: calc/bounds.py Imports are incorrectly sorted and/or formatted.\n");
+    const stepped = summarizeTestSteps(
+      "npm test",
+      [{ step: { command: "npm run lint", main: false }, run: run("npm run lint", 1, lint) }],
+      "/tmp/patchsmith-Ab12",
+    );
+    expect(JSON.stringify(stepped)).not.toContain("/tmp/patchsmith-Ab12");
+    expect(stepped.steps?.[0]?.failureLines).toEqual([
+      "ERROR: calc/bounds.py Imports are incorrectly sorted and/or formatted.",
+    ]);
+  });
 });
 
 describe("summarizeTestSteps", () => {
@@ -90,7 +108,7 @@ describe("a run whose lint fails before tests that pass", () => {
   );
 
   it("keeps the failed step's output end, which the whole run's end no longer shows", () => {
-    expect(summary.steps?.[0]?.tail).toBe(lint.output);
+    expect(summary.steps?.[0]?.tail).toBe(lint.output.replace("/clone/lib", "lib"));
   });
 
   it("shows the model the lint's errors first, then the tests' end, within the bound", () => {
