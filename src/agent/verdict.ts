@@ -60,6 +60,21 @@ const TIME_OR_PLACE =
  */
 const sameness = (line: string): string => line.replace(DATE, "#").replace(TIME_OR_PLACE, "#");
 
+/** A line naming an error and its message (`TypeCheckError: …`, `AssertionError [ERR_X]: …`, `error TS2322: …`). */
+const ERROR_WITH_MESSAGE = /\b[A-Za-z]*(?:Error|Exception)\b(?:\s*\[[^\]]*\])?:\s*\S|\berror\s+[A-Z]*\d+:\s*\S/;
+/** A banner: a title between rules (`⎯⎯⎯ Unhandled Errors ⎯⎯⎯`, `===== 2 failed =====`). */
+const BANNER = /^\s*[⎯─━═=\-_*#~]{3,}/;
+
+/**
+ * Of the failure lines a run printed that `before` did not, the one that says most: an error with its message,
+ * else the first that is not a banner, else the first.
+ */
+function freshLine(lines: readonly string[], before: readonly string[]): string | undefined {
+  const printed = new Set(before.map(sameness));
+  const fresh = lines.filter((line) => !printed.has(sameness(line)));
+  return fresh.find((l) => ERROR_WITH_MESSAGE.test(l)) ?? fresh.find((l) => !BANNER.test(l)) ?? fresh[0];
+}
+
 /** The failure lines of an output, as shown (`sameness` tells two runs' lines apart). Exported for tests. */
 export function failureLines(output: string): Set<string> {
   const lines = new Set<string>();
@@ -180,8 +195,7 @@ function compareSideSteps(baseline: TestSummary, after: TestSummary): { why: str
     if (before === undefined) return { why: `\`${step.command}\` fails now, and did not run before the change` };
     if (before.passed) return { why: `\`${step.command}\` passed before the change and fails now` };
     if (!failsAsBefore(endingOfStep(step), endingOfStep(before))) {
-      const printed = new Set(before.failureLines.map(sameness));
-      const fresh = step.failureLines.find((line) => !printed.has(sameness(line)));
+      const fresh = freshLine(step.failureLines, before.failureLines);
       return {
         why: `\`${step.command}\` fails differently than before the change${fresh === undefined ? "" : `: ${fresh}`}`,
       };
@@ -244,8 +258,7 @@ function judgeTests(now: Ending, was: Ending, sideLines: readonly string[]): Com
   }
   if (now.failing.length === 0 || was.failing.length === 0) {
     // Every named failure gone while the run still fails (a coverage threshold, a leak check): say on what.
-    const printed = new Set(was.lines.map(sameness));
-    const fresh = now.failing.length === 0 ? now.lines.find((line) => !printed.has(sameness(line))) : undefined;
+    const fresh = now.failing.length === 0 ? freshLine(now.lines, was.lines) : undefined;
     return {
       verdict: "worse",
       newFailures: [],

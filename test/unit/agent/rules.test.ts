@@ -78,6 +78,23 @@ describe("acceptance rule", () => {
       ...failureLines('Jest: "global" coverage threshold for lines (100%) not met: 99.5%\nCoverage: 90%'),
     ]).toEqual(['Jest: "global" coverage threshold for lines (100%) not met: 99.5%']);
   });
+  it("quotes the error a run fails on, not the banner above it (Vitest's unhandled type error)", () => {
+    const was = summary("vitest", ["withBase > a"], { tail: " FAIL  test/base.test.ts > withBase > a\n" });
+    const tail = [
+      " Test Files  14 passed (14)",
+      "⎯⎯⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯⎯⎯",
+      "Vitest caught 1 unhandled error during the test run.",
+      "⎯⎯⎯ Unhandled Source Error ⎯⎯⎯",
+      "TypeCheckError: This comparison appears to be unintentional because the types 'string' and 'number' have no overlap.",
+      "      Errors  1 error",
+    ].join("\n");
+    expect(compareTests(was, summary("vitest", [], { passed: false, exitCode: 1, tail }))).toMatchObject({
+      verdict: "worse",
+      why:
+        "no test fails by name now, but the run fails on a line it did not print before: TypeCheckError: This " +
+        "comparison appears to be unintentional because the types 'string' and 'number' have no overlap.",
+    });
+  });
   it("a limit the baseline did not run into is worse; one it ran into too is weighed by the failing names", () => {
     const memory = { kind: "memory" as const, message: "the command used more than 4 GiB of memory" };
     expect(compareTests(before, summary("t", ["a"], { limit: memory }))).toMatchObject({
