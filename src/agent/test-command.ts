@@ -7,6 +7,7 @@
 import { chainedTestScript, partCommand, swallowedCommand } from "./chained-script.js";
 import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
+import { typeCheckScript } from "./type-check-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
 
@@ -80,7 +81,9 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
   // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
   // each part as npm would run it.
   const chained = chainedTestScript(swallowed ?? test, scripts);
-  if (!pre && !post && chained === undefined && swallowed === undefined)
+  // The project's type check, when the tests do not check types (type-check-script.ts).
+  const typeCheck = typeCheckScript(scripts);
+  if (!pre && !post && chained === undefined && swallowed === undefined && typeCheck === undefined)
     return { kind: "command", command: "npm test" };
   const testSteps =
     chained === undefined
@@ -90,8 +93,10 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
+    ...(typeCheck === undefined ? [] : [{ command: `npm run ${typeCheck}`, main: false }]),
   ];
-  return { kind: "command", command: "npm test", steps };
+  const command = typeCheck === undefined ? "npm test" : `npm test, then npm run ${typeCheck}`;
+  return { kind: "command", command, steps };
 }
 
 const isPythonTestFile = (p: string): boolean => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p);

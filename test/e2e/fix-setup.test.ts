@@ -29,12 +29,14 @@ const FIX = block("index.js", FLAGS_BUGGY, FLAGS_FIXED, "fix: parse --flag=false
 let registry: FakeRegistry;
 /** The real Prettier this project installed, served by the fake registry. */
 const PRETTIER = installedPackage("prettier");
+/** The real TypeScript this project installed, served by the fake registry. */
+const TYPESCRIPT = installedPackage("typescript");
 const repos: TempRepo[] = [];
 const servers: FakeOpenAIServer[] = [];
 const kept: string[] = [];
 
 beforeAll(async () => {
-  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM, PRETTIER]);
+  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM, PRETTIER, TYPESCRIPT]);
 });
 afterAll(async () => {
   await registry.close();
@@ -275,10 +277,30 @@ describe("set-up before the tests", () => {
     expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
     const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
     expect(reflection).toContain("What the formatter whose check failed would change (write the files so):");
-    expect(reflection).toContain(`prettier would write index.js so:\n--- a/index.js\n+++ b/index.js\n@@ -8,5 +8,5 @@`);
+    expect(reflection).toMatch(
+      /prettier would write index\.js so:\n--- a\/index\.js\n\+\+\+ b\/index\.js\n@@ -\d+,5 \+\d+,5 @@/,
+    );
     expect(reflection).toContain(`\n-${unformatted}\n+${FLAGS_FIXED}\n`);
     expect(report.status).toBe("success");
     expect(report.diff).toContain(`+${FLAGS_FIXED}`);
+  });
+
+  it("runs the project's type check after tests that never check types: a change whose types are wrong is not taken", async () => {
+    const repo = await makeTapeRepo(registry, { typescript: TYPESCRIPT.version });
+    repos.push(repo);
+    const typo = '    else if (value === "null") out[key] = value.lenght === 0;';
+    const { report, server } = await fix(repo, [
+      block("index.js", FLAGS_BUGGY, `${FLAGS_FIXED}\n${typo}`, "fix: parse --flag=false as false"),
+      block("index.js", typo, typo.replace("lenght", "length")),
+    ]);
+    expect(report.testCommand).toMatchObject({ command: "npm test, then npm run typecheck", source: "detected" });
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(report.attempts[0]!.tests!.failing).toEqual([]);
+    const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+    expect(reflection).toContain("`npm run typecheck` failed (exit code");
+    expect(reflection).toContain("index.js(12,49): error TS2551: Property 'lenght' does not exist on type");
+    expect(report.status).toBe("success");
   });
 
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {

@@ -19,20 +19,24 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
 /**
  * Async: the registry answering npm runs in this same process. `peerConflict` adds a dev dependency whose peer
  * conflicts with tape-lite 1 (TAPE_LITE_DOTS) and commits no lockfile, as a project that never moved past npm 6.
- * `prettier` (a version the registry serves) adds a Prettier check of index.js before the tests.
+ * `prettier` (a version the registry serves) adds a Prettier check of index.js before the tests, `typescript` a
+ * `typecheck` script.
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
-  options: { bug?: boolean; peerConflict?: boolean; prettier?: string } = {},
+  options: { bug?: boolean; peerConflict?: boolean; prettier?: string; typescript?: string } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
   const conflict = options.peerConflict ?? false;
   // With a Prettier version: its check of index.js runs before the tests, as `npm run lint`.
-  const prettier = options.prettier;
-  const scripts =
-    prettier === undefined
+  const { prettier, typescript } = options;
+  const scripts = {
+    ...(prettier === undefined
       ? { test: "tape-lite test/*.js" }
-      : { lint: "prettier --check index.js", test: "npm run lint && tape-lite test/*.js" };
+      : { lint: "prettier --check index.js", test: "npm run lint && tape-lite test/*.js" }),
+    // With a TypeScript version: `tsc` checks index.js's JSDoc types, which the tests never do.
+    ...(typescript === undefined ? {} : { typecheck: "tsc -p ." }),
+  };
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-tape-"));
   const files: Record<string, string> = {
     ".npmrc": `registry=${registry.url}\n`,
@@ -47,15 +51,25 @@ export async function makeTapeRepo(
           "tape-lite": "^1.0.0",
           ...(conflict ? { "tape-lite-dots": "^1.0.0" } : {}),
           ...(prettier === undefined ? {} : { prettier }),
+          ...(typescript === undefined ? {} : { typescript }),
         },
       },
       null,
       2,
     )}\n`,
+    ...(typescript === undefined
+      ? {}
+      : {
+          "tsconfig.json": `${JSON.stringify({
+            compilerOptions: { allowJs: true, checkJs: true, noEmit: true, strict: true, types: [] },
+            files: ["index.js"],
+          })}\n`,
+        }),
     "index.js": [
       '"use strict";',
       '/** Parses --key=value flags; "true" and "false" become booleans. */',
-      "module.exports = function parse(args) {",
+      "module.exports = function parse(/** @type {string[]} */ args) {",
+      "  /** @type {Record<string, string | boolean>} */",
       "  const out = {};",
       "  for (const arg of args) {",
       "    const match = /^--([^=]+)(?:=(.*))?$/.exec(arg);",
