@@ -157,7 +157,7 @@ export const describe = {
     const where =
       distinct.length === lines.length
         ? `occur${s} ${plural(lines.length, "time")} in ${path}${how}, starting at lines ${listed(lines)}`
-        : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line ${listed(distinct)}`;
+        : `fit${s} ${path} in ${plural(lines.length, "way")}${how}, starting at line${distinct.length === 1 ? "" : "s"} ${listed(distinct)}`;
     // A line number settles a fuzzy tie only where the text itself prefers the place it names, an elision tie never.
     const advice =
       strategy === "elision" || strategy === "fuzzy"

@@ -143,6 +143,8 @@ group("messages", () => {
   it("an elided SEARCH read several ways from one start names that line once", () => {
     const message = describe.ambiguous("src/app.ts", edit(), [4, 4], "elision");
     expect(message).toContain("fits src/app.ts in 2 ways (when skipping the elided lines), starting at line 4;");
+    const twoStarts = describe.ambiguous("src/app.ts", edit("udiff"), [168, 168, 174], "fuzzy");
+    expect(twoStarts).toContain("fit src/app.ts in 3 ways (when compared loosely), starting at lines 168, 174;");
   });
 
   it("creation and missing-file messages say what to do instead", () => {
