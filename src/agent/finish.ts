@@ -238,6 +238,9 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
               ...(f.lines === undefined ? {} : { lines: f.lines }),
             })),
             omitted: input.context.omitted,
+            ...(input.context.instructions === undefined
+              ? {}
+              : { instructions: input.context.instructions.map((n) => n.path) }),
           },
         }),
     ...(session !== undefined && session.lookupRounds > 0 ? { lookups: session.lookupRounds } : {}),

@@ -105,6 +105,8 @@ export function renderReportMarkdown(report: FixReport): string {
     );
     out.push("", `Files shown to the model: ${shown.join(", ")}.`);
   }
+  const notes = report.context?.instructions ?? [];
+  if (notes.length > 0) out.push("", `Notes for coding agents it read: ${notes.map((p) => `\`${p}\``).join(", ")}.`);
   if (report.notes && report.notes.length > 0) out.push("", ...report.notes.map((n) => `- ${n}`));
   if (report.clonePath) out.push("", `The clone was kept at ${report.clonePath}.`);
   return `${out.join("\n")}\n`;

@@ -254,6 +254,8 @@ export interface FixReport {
       readonly lines?: { readonly start: number; readonly end: number };
     }>;
     readonly omitted: readonly string[];
+    /** The repository's notes for coding agents the model read (AGENTS.md). */
+    readonly instructions?: readonly string[];
   };
   /** Plain sentences for people: no tests found, a budget that ran out, a push that was refused. */
   readonly notes?: readonly string[];

@@ -183,6 +183,26 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.status).toBe("success");
   });
 
+  it("shows the model the repository's notes for coding agents, the root's and those of the folders it edits", async () => {
+    const repo = makeNodeRepo({
+      files: {
+        "AGENTS.md": "# Notes for agents\n\nRun `npm test`. Keep functions pure.\n",
+        "src/AGENTS.md": "Every exported function has a one-line doc comment.\n",
+        "docs/AGENTS.md": "Docs are written in British English.\n",
+      },
+    });
+    const { report, server } = await fix([FIX], {}, repo);
+    expect(report.status).toBe("success");
+    const prompt = server.chatRequests[0]!.messages.at(-1)!.content;
+    expect(prompt).toContain(
+      "The repository's notes for coding agents (AGENTS.md): follow them where they bear on the task.",
+    );
+    expect(prompt).toContain('<untrusted-data source="file AGENTS.md">\n# Notes for agents\n\nRun `npm test`.');
+    expect(prompt).toContain("Every exported function has a one-line doc comment.");
+    expect(prompt).not.toContain("British English");
+    expect(report.context?.instructions).toEqual(["AGENTS.md", "src/AGENTS.md"]);
+  });
+
   it("recovers a drifted edit on the ladder (indentation drift)", async () => {
     const drifted = block(
       "src/stats.js",

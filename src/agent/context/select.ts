@@ -7,10 +7,12 @@
  * request's rarest words are, a source in up to four parts, the further ones from what the other files left), or
  * listed as omitted. The three most relevant sources are shown whole even past
  * the budget, up to a limit: a fix is rarely right on an excerpt of the file it changes; and so are the lines
- * around a failure in the failing tests shown first: what a test expects is the specification.
+ * around a failure in the failing tests shown first: what a test expects is the specification. With them go the
+ * repository's notes for coding agents that apply to the files shown (instructions.ts), on a budget of their own.
  */
 import { isCredentialPath } from "../../core/credential-files.js";
 import { excerpts, MAX_EXCERPTS, type Excerpt } from "./excerpts.js";
+import { fitInstructions, instructionPaths } from "./instructions.js";
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
 import { isCodePath } from "./files.js";
@@ -247,11 +249,30 @@ export async function selectContext(
       budget -= p.content.length;
     }
   }
+  const notePaths = instructionPaths(
+    input.paths,
+    files.map((f) => f.path),
+  );
+  const noteContents = await input.read(notePaths);
+  const instructions = fitInstructions(
+    notePaths.flatMap((path) => {
+      const content = noteContents.get(path);
+      return content === undefined ? [] : [{ path, content }];
+    }),
+  );
   const repoMap = buildRepoMap({
     paths: input.paths,
     contents: ranking.contents,
     budgetChars: (input.mapTokens ?? DEFAULT_MAP_TOKENS) * 4,
     boost: new Set<string>([...ranking.terms, ...ranking.named]),
   });
-  return { files, omitted, repoMap, words: ranking.terms };
+  // A note shown as such is not shown again as a file.
+  const noted = new Set(instructions.map((n) => n.path));
+  return {
+    files: files.filter((f) => !noted.has(f.path)),
+    omitted,
+    repoMap,
+    words: ranking.terms,
+    ...(instructions.length === 0 ? {} : { instructions }),
+  };
 }

@@ -1,5 +1,6 @@
 /** The vocabulary of the context stages (rank.ts, select.ts): what they take, what they give, why a file is there. */
 import type { FixRequest } from "../types.js";
+import type { Instructions } from "./instructions.js";
 import type { RepoMap } from "./repo-map.js";
 
 export type ContextReason = "focus" | "named" | "trace" | "failing-test" | "imported" | "ranked";
@@ -20,6 +21,8 @@ export interface GatheredContext {
   readonly repoMap: RepoMap;
   /** The terms the ranking looked for. */
   readonly words: readonly string[];
+  /** The repository's notes for coding agents that apply to the files shown (instructions.ts). */
+  readonly instructions?: readonly Instructions[];
 }
 
 export interface ContextInput {
