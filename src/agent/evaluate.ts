@@ -40,6 +40,35 @@ export interface EvaluateInput {
   readonly accepted: (path: string) => string | null | undefined;
   /** The request: a change to the tests it names is what it asks for. */
   readonly instruction: string;
+  /** Whether a run that looks worse may be run again (true at most once a job). */
+  readonly mayRerun?: () => boolean;
+}
+
+/** A run that fails this many tests more than before, or fewer, is run again before it counts; more is a break. */
+const MAX_RERUN_FAILURES = 3;
+
+/**
+ * The run and its verdict, confirmed: tests that pass before a change and fail once after it may be flaky (a
+ * timer, a port, an order), and a change must not be refused, nor the model sent after them, on one run. When a
+ * few tests newly fail, the tests run once more (once a job); if that run is no worse, it is the one that counts,
+ * and the tests that failed only the first time are named.
+ */
+async function confirmed(
+  input: EvaluateInput,
+  test: () => Promise<TestSummary>,
+  tests: TestSummary,
+  comparison: Comparison,
+): Promise<{ tests: TestSummary; comparison: Comparison; flaky?: readonly string[] }> {
+  const few =
+    comparison.verdict === "worse" &&
+    comparison.newFailures.length > 0 &&
+    comparison.newFailures.length <= MAX_RERUN_FAILURES;
+  if (!few || tests.timedOut || tests.limit !== undefined || input.mayRerun?.() !== true) return { tests, comparison };
+  const again = await test();
+  await restoreAfterTests(input.sandbox, input.tree, input.written);
+  const second = compareTests(input.baseline, again);
+  if (second.verdict === "worse") return { tests, comparison };
+  return { tests: again, comparison: second, flaky: comparison.newFailures };
 }
 
 /**
@@ -103,9 +132,9 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
     };
   }
   const red = input.checkReproduction ? await runRed(input, input.test) : undefined;
-  const tests = await input.test();
+  const first = await input.test();
   await restoreAfterTests(input.sandbox, input.tree, input.written);
-  const comparison = compareTests(input.baseline, tests);
+  const { tests, comparison, flaky } = await confirmed(input, input.test, first, compareTests(input.baseline, first));
   const held = comparison.verdict === "worse" ? undefined : await runHeld(input, input.test, tests);
   if (held !== undefined) {
     return {
@@ -118,7 +147,7 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
     };
   }
   const accepted = comparison.verdict !== "worse";
-  const note =
+  const verdictNote =
     comparison.verdict === "worse"
       ? comparison.why
       : comparison.verdict === "no-worse"
@@ -128,7 +157,12 @@ export async function evaluateAttempt(input: EvaluateInput): Promise<Evaluation>
             ? `no new failures: the run fails as it did before the change (${comparison.unnamed[0] ?? ""})`
             : `no new failures, but ${stillFailingPhrase(splitNotLoaded(comparison.stillFailing, tests))}`
         : undefined;
-  return { tests, comparison, accepted, ...(red ? { red } : {}), ...(note ? { note } : {}) };
+  const flakyNote =
+    flaky === undefined
+      ? undefined
+      : `${flaky.length} test(s) failed on the first run and passed when run again (flaky?): ${flaky.join(", ")}`;
+  const note = [flakyNote, verdictNote].filter((n) => n !== undefined).join("; ");
+  return { tests, comparison, accepted, ...(red ? { red } : {}), ...(note !== "" ? { note } : {}) };
 }
 
 /**

@@ -138,6 +138,8 @@ export interface LoopState {
   /** After an accepted attempt that left only failures the baseline had: the model may answer DONE. */
   mayDeclareDone: LoopResult["leftFailing"];
   leftFailing: LoopResult["leftFailing"];
+  /** A run that looked worse has been run again once already (evaluate.ts): it is not done twice in a job. */
+  reran: boolean;
 }
 
 /** What an attempt's edits did to the tree, kept for the commit and for a final rollback. */

@@ -82,6 +82,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     red: undefined,
     mayDeclareDone: undefined,
     leftFailing: undefined,
+    reran: false,
   };
 
   for (;;) {
@@ -159,6 +160,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       checkReproduction: input.reproduce && state.red === undefined,
       accepted: (path) => state.lastGood.get(path),
       instruction: request.instruction,
+      mayRerun: () => !state.reran && (state.reran = true),
     });
     // The tree holds these files as they were again: what the engine wrote there is gone.
     for (const [path, content] of evaluation.held?.versions ?? []) state.written.set(path, content);

@@ -203,6 +203,32 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.context?.instructions).toEqual(["AGENTS.md", "src/AGENTS.md"]);
   });
 
+  it("runs the tests again when a test that passed before fails once after the change, and takes the change when it passes", async () => {
+    // A test that fails on the second run of the suite only, counting runs in a folder git ignores (kept between runs).
+    const flaky = [
+      'import { test } from "node:test";',
+      'import assert from "node:assert/strict";',
+      'import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";',
+      "",
+      'test("answers within the deadline", () => {',
+      '  mkdirSync(".runs", { recursive: true });',
+      '  const run = existsSync(".runs/count") ? Number(readFileSync(".runs/count", "utf8")) + 1 : 1;',
+      '  writeFileSync(".runs/count", String(run));',
+      '  assert.notEqual(run, 2, "the deadline passed");',
+      "});",
+      "",
+    ].join("\n");
+    const repo = makeNodeRepo({ files: { ".gitignore": "node_modules/\n.runs/\n", "test/flaky.test.js": flaky } });
+    const { report } = await fix([FIX, "DONE"], {}, repo);
+    expect(report.tests.before!.failing).toEqual(["mean averages the values"]);
+    expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
+    expect(report.attempts[0]!.note).toContain(
+      "1 test(s) failed on the first run and passed when run again (flaky?): answers within the deadline",
+    );
+    expect(report.status).toBe("success");
+    expectAttributedCommits(report, 1);
+  });
+
   it("recovers a drifted edit on the ladder (indentation drift)", async () => {
     const drifted = block(
       "src/stats.js",
