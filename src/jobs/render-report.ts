@@ -42,9 +42,9 @@ export function renderAttempts(report: FixReport): string {
     const failed = attempt.edits.length - applied;
     const edits = `${applied} applied${failed > 0 ? `, ${failed} refused` : ""}${attempt.retried ? " (after a retry)" : ""}`;
     const tests = attempt.tests === null ? "—" : attempt.tests.passed ? "passed" : "failed";
-    const kept = attempt.accepted
-      ? "kept"
-      : `not kept${attempt.note === undefined ? "" : `: ${quoteInline(attempt.note)}`}`;
+    // A kept attempt's note says what the tests left open (failures from before, a test that failed once).
+    const note = attempt.note === undefined ? "" : `: ${quoteInline(attempt.note)}`;
+    const kept = `${attempt.accepted ? "kept" : "not kept"}${note}`;
     return `| ${attempt.number} | ${edits} | ${tests} | ${kept} |`;
   });
   return details("Attempts", ["| # | edits | tests | result |", "|---|---|---|---|", ...rows].join("\n"));

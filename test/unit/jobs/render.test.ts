@@ -4,7 +4,7 @@ import { findCommands } from "../../../src/github/parse-command.js";
 import { fence, truncate, truncateStart } from "../../../src/github/markdown.js";
 import { renderCheckOutcome } from "../../../src/jobs/render-check.js";
 import { renderDenied, renderHelp, renderOutcome, renderProgress } from "../../../src/jobs/render-comment.js";
-import { renderTestTail, renderUsage } from "../../../src/jobs/render-report.js";
+import { renderAttempts, renderTestTail, renderUsage } from "../../../src/jobs/render-report.js";
 import { renderSuggestion, suggestionLines } from "../../../src/jobs/suggestion.js";
 import { failedReport, successReport, tests } from "./reports.js";
 
@@ -102,6 +102,14 @@ describe("final comment", () => {
       "**Attempts:** 1 · **Model calls:** 1 · **Tokens:** 1,500 tokens (1,200 prompt + 300 completion)",
     );
     expect(body).toContain("[`ccccccc`](https://h/commit/c) fix: x");
+  });
+
+  it("gives what the tests said of a kept attempt too (a test that failed once, then passed)", () => {
+    const report = successReport();
+    const note = "1 test(s) failed on the first run and passed when run again (flaky?): answers in time";
+    const kept = { ...report, attempts: [{ ...report.attempts[0]!, note }] };
+    expect(renderAttempts(kept)).toContain(`| kept: ${note} |`);
+    expect(renderAttempts(report)).toMatch(/\| kept \|/);
   });
 
   it("marks token figures the endpoint did not report as estimates", () => {
