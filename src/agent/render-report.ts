@@ -33,7 +33,7 @@ function describeAttempt(attempt: AttemptReport): string {
   const verdict = attempt.accepted
     ? `accepted${attempt.commit ? ` as ${attempt.commit.slice(0, 7)}` : ""}`
     : "not accepted";
-  const note = !attempt.accepted && attempt.note ? ` (${attempt.note})` : "";
+  const note = attempt.note ? ` (${attempt.note})` : "";
   return `${attempt.number}. ${verdict}${note}: ${parts.join("; ")}`;
 }
 

@@ -56,6 +56,9 @@ describe("report rendering", () => {
     );
     expect(md).toContain("2. accepted as bbbbbbb: 1 edit applied (indentation); tests: pass");
     expect(md).not.toContain("What went wrong");
+    const flaky = "1 test(s) failed on the first run and passed when run again (flaky?): max";
+    const noted = { ...report, attempts: report.attempts.map((a) => (a.accepted ? { ...a, note: flaky } : a)) };
+    expect(renderReportMarkdown(noted)).toContain(`2. accepted as bbbbbbb (${flaky}): 1 edit applied`);
   });
   it("names the steps besides the tests that fail", () => {
     const step = (command: string, passed: boolean, main = false) => ({
