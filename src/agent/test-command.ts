@@ -22,6 +22,11 @@ export interface TestStep {
   readonly command: string;
   /** A step that runs tests, whose output names them (a script may run its runner more than once). */
   readonly main: boolean;
+  /**
+   * A check patchsmith added after `npm test` (the project's type check): it runs on a time limit of its own, and
+   * running out of it fails that step alone, so that a slow check never turns every run into a timeout.
+   */
+  readonly added?: boolean;
 }
 
 /** What detection needs to know about the project: its tracked paths and a few small files' contents. */
@@ -93,7 +98,7 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
-    ...(typeCheck === undefined ? [] : [{ command: `npm run ${typeCheck}`, main: false }]),
+    ...(typeCheck === undefined ? [] : [{ command: `npm run ${typeCheck}`, main: false, added: true }]),
   ];
   const command = typeCheck === undefined ? "npm test" : `npm test, then npm run ${typeCheck}`;
   return { kind: "command", command, steps };

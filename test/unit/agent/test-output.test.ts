@@ -32,6 +32,19 @@ describe("paths in the clone", () => {
 });
 
 describe("summarizeTestSteps", () => {
+  it("a check patchsmith added that runs out of time fails as a step, and the run did not time out", () => {
+    const tests = run("npm test --ignore-scripts", 0, "# pass 3\n");
+    const slow = { ...run("npm run typecheck", 1, "> tsc --noEmit\n"), passed: false, exitCode: null, timedOut: true };
+    const summary = summarizeTestSteps("npm test, then npm run typecheck", [
+      { step: { command: tests.command, main: true }, run: tests },
+      { step: { command: slow.command, main: false, added: true }, run: slow },
+    ]);
+    expect(summary.timedOut).toBe(false);
+    expect(summary.passed).toBe(false);
+    expect(summary.steps?.[1]).toMatchObject({ command: "npm run typecheck", passed: false, exitCode: null });
+    const same = summarizeTestSteps("npm test", [{ step: { command: slow.command, main: false }, run: slow }]);
+    expect(same.timedOut).toBe(true);
+  });
   it("keeps the tests step's own output end, and the whole run's, with each step's failure lines", () => {
     const lint = run("npm run pretest", 1, "Error: Cannot find module 'eslint-plugin-x'\n");
     const tests = run("npm exec -c 'node --test'", 1, "not ok 1 - adds\n# fail 1\n");
