@@ -10,6 +10,7 @@ import {
   srcPackages,
 } from "./python-origin.js";
 import { formattingFor } from "./formatter-diff.js";
+import type { RunSummary } from "../ports/sandbox-runner.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
@@ -58,9 +59,34 @@ export async function resolveTestCommand(
   }
 }
 
+type RunCommand = (command: string, timeoutMs: number) => Promise<RunSummary>;
+
+/** The command line, or its steps one after the other, each whatever the others' outcome; and what failed printed. */
+async function runCommand(
+  run: RunCommand,
+  test: Pick<TestCommand, "command" | "steps">,
+  timeoutMs: number,
+  root: string,
+): Promise<{ summary: TestSummary; failedOutputs: string[] }> {
+  if (test.steps === undefined) {
+    const result = await run(test.command, timeoutMs);
+    return { summary: summarizeTestRun(result, root), failedOutputs: result.passed ? [] : [result.output] };
+  }
+  const deadline = Date.now() + timeoutMs;
+  const runs: StepRun[] = [];
+  for (const step of test.steps) {
+    // A check patchsmith added runs on a time limit of its own (test-command.ts).
+    const result = await run(step.command, step.added === true ? timeoutMs : deadline - Date.now());
+    runs.push({ step, run: result });
+    if (result.timedOut && step.added !== true) break;
+  }
+  const failedOutputs = runs.filter((r) => !r.run.passed).map((r) => r.run.output);
+  return { summary: summarizeTestSteps(test.command, runs, root), failedOutputs };
+}
+
 /**
- * Runs the tests: the command line, or its steps one after the other, each whatever the others' outcome. With
- * `formatting`, when a formatter's check failed, what the formatter would change is asked too (formatter-diff.ts).
+ * Runs the tests (runCommand). With `formatting`, when a formatter's check failed, what the formatter would change
+ * is asked too (formatter-diff.ts).
  */
 export async function runTests(
   deps: FixDeps,
@@ -70,30 +96,14 @@ export async function runTests(
   timeoutMs: number,
   formatting = true,
 ): Promise<TestSummary> {
-  const run = (command: string, ms: number) =>
+  const run: RunCommand = (command, ms) =>
     deps.runner.run({
       ...runRequest(place),
       ...cacheMount(place, false),
       command,
       timeoutMs: Math.max(1_000, ms),
     });
-  let summary: TestSummary;
-  let failedOutputs: string[];
-  if (test.steps === undefined) {
-    const result = await run(test.command, timeoutMs);
-    summary = summarizeTestRun(result, place.sandbox.dir);
-    failedOutputs = result.passed ? [] : [result.output];
-  } else {
-    const deadline = Date.now() + timeoutMs;
-    const runs: StepRun[] = [];
-    for (const step of test.steps) {
-      const result = await run(step.command, step.added === true ? timeoutMs : deadline - Date.now());
-      runs.push({ step, run: result });
-      if (result.timedOut && step.added !== true) break;
-    }
-    summary = summarizeTestSteps(test.command, runs, place.sandbox.dir);
-    failedOutputs = runs.filter((r) => !r.run.passed).map((r) => r.run.output);
-  }
+  const { summary, failedOutputs } = await runCommand(run, test, timeoutMs, place.sandbox.dir);
   if (!formatting || summary.timedOut || failedOutputs.length === 0) return summary;
   const changes = await formattingFor(deps, place, tree, failedOutputs);
   return changes === undefined ? summary : { ...summary, formatting: changes };
