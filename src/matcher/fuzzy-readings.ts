@@ -174,6 +174,33 @@ function placeWithoutSightedLines(
 }
 
 /**
+ * Another start where a SEARCH line that the chosen reading pairs with a look-alike stands verbatim, with at least
+ * as many SEARCH lines on their verbatim copies as the chosen reading has (blank lines aside): the model may have
+ * copied that line from there, so the chosen window's lead is only how far its other lines drifted. Undefined
+ * when there is none.
+ */
+function placeAtCopyOfDriftedLine(
+  chosen: Aligned,
+  oldKeys: readonly string[],
+  keys: readonly string[],
+  signatures: ReturnType<typeof looseSignatures>,
+): number | undefined {
+  const verbatimAt = (start: number): number =>
+    oldKeys.reduce((n, key, i) => n + (key !== "" && keys[start + i] === key ? 1 : 0), 0);
+  const held = chosen.placed.filter((at, i) => at >= 0 && oldKeys[i] !== "" && keys[at] === oldKeys[i]).length;
+  for (let line = 0; line < oldKeys.length; line++) {
+    const at = chosen.placed[line]!;
+    if (at < 0 || oldKeys[line] === "" || keys[at] === oldKeys[line]) continue;
+    for (const copy of findWindows(keys, [oldKeys[line]!], 0, keys.length, signatures)) {
+      const start = copy - line;
+      const apart = start + oldKeys.length <= chosen.start || start >= chosen.end;
+      if (start >= 0 && apart && verbatimAt(start) >= held) return start;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The verdict on the chosen reading (`readings[0]`, aligned), given every reading of the chosen window (from
  * alignFuzzyReadings), and the windows near it; `options` are the fuzzy rung's (a rival place needs threshold −
  * margin).
@@ -211,7 +238,14 @@ export function judgeReadings(
   }
   const keys = looseKeys(file);
   const signatures = looseSignatures(file);
-  const elsewhere = placeWithoutSightedLines(chosen, keys, signatures);
+  const elsewhere =
+    placeWithoutSightedLines(chosen, keys, signatures) ??
+    placeAtCopyOfDriftedLine(
+      chosen,
+      old.map((l) => looseKey(l.text)),
+      keys,
+      signatures,
+    );
   if (elsewhere !== undefined) return ambiguous(elsewhere);
   const twins =
     chosen.end > chosen.start

@@ -118,6 +118,39 @@ describe("write", () => {
 });
 `;
 
+const CACHE_DOC_PATH = "src/cache.ts";
+const CACHE_DOC = `import type { Entry, ReadOptions } from "./types.js";
+
+export class Cache {
+  /**
+   * Reads a value, loading it when it is missing.
+   *
+   * \`\`\`ts
+   * const user = await cache.read('user:1')
+   *
+   * if (user.active) {
+   *   audit.log(user.id)
+   *   metrics.count('cache.hit')
+   * }
+   * \`\`\`
+   *
+   * With a loader for missing values:
+   *
+   * \`\`\`ts
+   * const user = await cache.read('user:1', { load: fetchUser })
+   *
+   * if (user.active) {
+   *   audit.log(user.id);
+   *   metrics.count('cache.hit')
+   * }
+   * \`\`\`
+   */
+  async read(key: string, options?: ReadOptions): Promise<Entry | undefined> {
+    return this.store.get(key) ?? (await options?.load?.(key));
+  }
+}
+`;
+
 const AMOUNT_TEST_PATH = "tests/test_amounts.py";
 const AMOUNT_TEST = `from ledger.amounts import parse_amount
 
@@ -612,6 +645,34 @@ describe("quote", () => {
           "     except ValueError:",
           '     assert parse_amount("twelve euros and fifty cents") is None',
           '+    assert parse_amount("   ") is None',
+        ].join("\n"),
+      ),
+    ),
+  },
+  {
+    id: "fuzzy-lines-copied-from-two-look-alike-blocks-refused-udiff",
+    category: "fuzzy",
+    format: "udiff",
+    expect: "refuse",
+    reasons: ["ambiguous-match"],
+    note:
+      "Two usage examples in a doc comment differ in their first line and in one semicolon. The hunk, numbered for " +
+      "the second, quotes the first example's first line verbatim and the second's line with the semicolon: by " +
+      "likeness the first example is nearer, but each place holds three of the quoted lines verbatim. Two places: " +
+      "refused.",
+    before: tree({ [CACHE_DOC_PATH]: CACHE_DOC }),
+    reply: reply(
+      "Count the misses too:",
+      fence(
+        [
+          `--- a/${CACHE_DOC_PATH}`,
+          `+++ b/${CACHE_DOC_PATH}`,
+          "@@ -21,4 +21,5 @@",
+          "    * const user = await cache.read('user:1')",
+          "    * if (user.active) {",
+          "    *   audit.log(user.id);",
+          "    *   metrics.count('cache.hit')",
+          "+   *   metrics.count('cache.miss')",
         ].join("\n"),
       ),
     ),
