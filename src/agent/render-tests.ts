@@ -5,7 +5,12 @@
 import { plural } from "../core/plural.js";
 import type { FixReport, TestSummary } from "./types.js";
 import { splitNotLoaded, testNames } from "./test-names.js";
+import type { TestStepRun } from "./types.js";
 import { failedSideSteps, testStepsPassed, firstFailingTestStep } from "./verdict.js";
+
+/** Why a step failed, in a few words: the limit it ran into, its time running out, or its exit code. */
+export const stepFailure = (step: TestStepRun): string =>
+  step.limit?.message ?? (step.timedOut === true ? "it ran out of time" : `exit code ${step.exitCode ?? "none"}`);
 
 export function describeTestRun(summary: TestSummary | null): string {
   if (summary === null) return "not run";
@@ -13,10 +18,7 @@ export function describeTestRun(summary: TestSummary | null): string {
   if (summary.timedOut) return `timed out after ${Math.round(summary.durationMs / 1000)} s`;
   const { failing, notLoaded } = splitNotLoaded(summary.failing, summary);
   const names = failing.length > 0 ? `: ${testNames(failing, 5)}` : "";
-  const others = failedSideSteps(summary).map(
-    (step) =>
-      `\`${step.command}\` failed (${step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message})`,
-  );
+  const others = failedSideSteps(summary).map((step) => `\`${step.command}\` failed (${stepFailure(step)})`);
   const count =
     failing.length > 0
       ? `${failing.length} failing`

@@ -110,6 +110,7 @@ export function summarizeTestSteps(command: string, stepRuns: readonly StepRun[]
       outputDigest: outputDigest(run.output),
       ...(step.main || !run.passed ? { tail: tailOf(run.output) } : {}),
       ...(run.limit === undefined ? {} : { limit: run.limit }),
+      ...(run.timedOut ? { timedOut: true } : {}),
     })),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { DIRECTIVE } from "./failures/tap.js";
 import type { FailureBlock } from "./failures/types.js";
+import { stepFailure } from "./render-tests.js";
 import { testNames } from "./test-names.js";
 import type { TestSummary } from "./types.js";
 import { failedSideSteps, testSteps, testStepsPassed } from "./verdict.js";
@@ -89,7 +90,7 @@ function runForModel(summary: TestSummary, maxBytes: number): string {
   // The steps' own output says why they failed; with the tests passing it is all there is to say.
   const share = Math.floor((maxBytes * (testStepsPassed(summary) ? 0.75 : 0.5)) / sides.length);
   const shown = sides.map((step) => {
-    const why = step.limit === undefined ? `exit code ${step.exitCode ?? "none"}` : step.limit.message;
+    const why = stepFailure(step);
     const heading = `\`${step.command}\` failed (${why}); the end of its output:`;
     return `${heading}\n${tailForModel(step.tail!, MAX_REFLECTED_LINES, share - byteLength(heading) - 2)}`;
   });

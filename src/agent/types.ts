@@ -163,6 +163,8 @@ export interface TestStepRun {
   readonly tail?: string;
   /** A sandbox limit the step ran into. */
   readonly limit?: LimitHit;
+  /** It ran out of its time (a check patchsmith added; any other step's timeout is the whole run's). */
+  readonly timedOut?: boolean;
 }
 
 export interface EditOutcome {

@@ -41,7 +41,10 @@ describe("summarizeTestSteps", () => {
     ]);
     expect(summary.timedOut).toBe(false);
     expect(summary.passed).toBe(false);
-    expect(summary.steps?.[1]).toMatchObject({ command: "npm run typecheck", passed: false, exitCode: null });
+    expect(summary.steps?.[1]).toMatchObject({ command: "npm run typecheck", passed: false, timedOut: true });
+    expect(testRunForModel(summary)).toMatch(
+      /^`npm run typecheck` failed \(it ran out of time\); the end of its output:/,
+    );
     const same = summarizeTestSteps("npm test", [{ step: { command: slow.command, main: false }, run: slow }]);
     expect(same.timedOut).toBe(true);
   });
