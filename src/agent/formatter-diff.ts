@@ -2,9 +2,10 @@
  * What the project's own formatter would change in the files its failed check named (formatter-check.ts), asked
  * in the sandbox as the tests run, as a unified diff the model can follow.
  */
-import { structuredPatch } from "diff";
+import { createTwoFilesPatch } from "diff";
 import { isCredentialPath } from "../core/credential-files.js";
 import { readText } from "./apply-step.js";
+import { relativize } from "./failures/index.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { formatterComplaints, showCommand, type FormatterComplaint } from "./formatter-check.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
@@ -16,14 +17,12 @@ export const MAX_FORMATTING_BYTES = 2_048;
 
 const PRETTIER_BIN = "node_modules/.bin/prettier";
 
-/** A unified diff of `before` → `after` for `path`, hunks only (no index line), or undefined when they are equal. */
+/** A unified diff of `before` → `after` for `path`, or undefined when they are equal. */
 function unifiedDiff(path: string, before: string, after: string): string | undefined {
-  const patch = structuredPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 2 });
-  if (patch.hunks.length === 0) return undefined;
-  const hunks = patch.hunks.map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join("\n")}`,
-  );
-  return `--- a/${path}\n+++ b/${path}\n${hunks.join("\n")}`;
+  if (before === after) return undefined;
+  const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 2 });
+  // jsdiff starts with an "=====" rule meant for output of several files.
+  return patch.replace(/^=+\n/, "").trimEnd();
 }
 
 /** The diff of one complaint's files, or undefined when the formatter cannot be run or changes nothing. */
@@ -40,7 +39,7 @@ async function diffOf(
   if (complaint.formatter !== "prettier") {
     const result = await run(showCommand(complaint.formatter, paths));
     // isort names files by their absolute paths in the clone.
-    const diff = result.output.split(`${place.sandbox.dir}/`).join("").trimEnd();
+    const diff = relativize(result.output, place.sandbox.dir).trimEnd();
     return /^@@ /m.test(diff) ? diff : undefined;
   }
   const diffs: string[] = [];
