@@ -105,9 +105,22 @@ export function candidatesInAnchorBlocks(
 ): Window[] {
   if (!anchors.some((a) => !isBlank(a))) return [];
   const inside = new Set<Window>();
-  for (const anchor of resolveAnchors(file, anchors)) {
+  const resolved = resolveAnchors(file, anchors);
+  for (const anchor of resolved) {
     const block = anchorBlock(file, anchor);
-    for (const c of candidates) if (c.start >= anchor && c.start < block.end) inside.add(c);
+    const within = candidates.filter((c) => c.start >= anchor && c.start < block.end);
+    for (const c of within) inside.add(c);
+    // An anchor the file has more than once is also read as the patch format reads it, the first candidate after
+    // it: the model may have named the line before its place rather than the block around it.
+    if (resolved.length > 1 && within.length === 0) {
+      const next = candidates
+        .filter((c) => c.start > anchor)
+        .reduce<Window | undefined>(
+          (first, c) => (first === undefined || c.start < first.start ? c : first),
+          undefined,
+        );
+      if (next !== undefined) inside.add(next);
+    }
   }
   return candidates.filter((c) => inside.has(c));
 }

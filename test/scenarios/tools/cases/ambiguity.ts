@@ -63,6 +63,32 @@ class Loader:
 const LOADER_GUARD = "    if not path.exists():\n        raise FileNotFoundError(path)";
 const LOADER_GUARD_TO = '    if not path.is_file():\n        raise FileNotFoundError(f"no config file at {path}")';
 
+const PART_PATH = "src/part.ts";
+const PART = `export namespace Part {
+  export interface File {
+    file: File.Data;
+
+    /**
+     * Marks where a cached prefix ends.
+     */
+    breakpoint?: File.Breakpoint;
+  }
+
+  export namespace File {
+    export interface File {
+      data?: string;
+    }
+
+    /**
+     * Marks where a cached prefix ends.
+     */
+    export interface Breakpoint {
+      mode: "explicit";
+    }
+  }
+}
+`;
+
 const ambiguous = (
   id: string,
   note: string,
@@ -368,5 +394,27 @@ export const AMBIGUITY: CaseSpec[] = [
       editblock(P.cache, "\t\treturn nil, ErrNotFound", '\t\treturn nil, fmt.Errorf("%w: %s", ErrNotFound, key)'),
     ),
     "editblock",
+  ),
+  ambiguous(
+    "ambiguity-patch-repeated-anchor-line-after-either-refused",
+    "The @@ anchor names `export interface File {`, which the file has twice; the one context line stands inside " +
+      "the first interface and right after the second: read as the block around it or as the line before it, the " +
+      "anchor names two places.",
+    { [PART_PATH]: PART },
+    reply(
+      "Say which breakpoint wins:",
+      fence(
+        patchDoc(
+          [
+            `*** Update File: ${PART_PATH}`,
+            "@@ export interface File {",
+            "      * Marks where a cached prefix ends.",
+            "+     * Only the last one counts.",
+          ].join("\n"),
+        ),
+        "",
+      ),
+    ),
+    "patch",
   ),
 ];
