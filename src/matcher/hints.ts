@@ -131,7 +131,9 @@ export function candidatesInAnchorBlocks(
  * anchor line itself, since a SEARCH may begin with it, or after it and before the block's end): a candidate past
  * the block is in another function. Two candidates inside the block stay ambiguous, even when they read the same:
  * the patch format's own reading takes the first after the anchor, but a model that gave one line of context for
- * the second (two `});` in one test function) would then see its line added in the wrong place.
+ * the second (two `});` in one test function) would then see its line added in the wrong place. An anchor line the
+ * file has more than once, with no candidate in its block, selects the first candidate after it, as that reading
+ * would: the chain then names two places.
  * `atEndOfFile` selects the candidate ending at the last line. The hints given are intersected.
  */
 export function selectByHints(
