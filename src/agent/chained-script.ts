@@ -4,7 +4,7 @@
  * before and after a change alike; run part by part, the tests run whatever the lint says, and each part is judged
  * on its own.
  */
-import { npmRunAllScripts } from "./npm-run-all.js";
+import { npmRunAllScripts, patternScripts } from "./npm-run-all.js";
 import { shellQuote } from "./shell-quote.js";
 
 /**
@@ -105,16 +105,33 @@ const SCRIPT_RUN = /^(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?
 /** Variables set for one command only: `cross-env TZ=UTC `, `env CI=1 `, `NODE_ENV=test `. */
 const COMMAND_ENV = /^(?:(?:cross-env|env)\s+)?(?:[A-Za-z_]\w*=\S*\s+)*/;
 
-/** Whether a part runs a test runner, itself or through the package's scripts it names (a few levels down). */
-function runsTests(part: string, scripts: Readonly<Record<string, string>>, depth = 0): boolean {
-  if (RUNNER.test(part)) return true;
+/**
+ * Whether a part runs a command `pattern` matches, itself or through the package's scripts it names (a few levels
+ * down, npm-run-all's and pnpm's patterns too).
+ */
+function reaches(part: string, scripts: Readonly<Record<string, string>>, pattern: RegExp, depth: number): boolean {
+  if (pattern.test(part)) return true;
   if (depth >= 3) return false;
   const command = part.replace(COMMAND_ENV, "");
   const named = SCRIPT_RUN.exec(command)?.[1];
   const script = named === undefined ? undefined : scripts[named];
-  const bodies = script === undefined ? (npmRunAllScripts(command, scripts) ?? []).map((n) => scripts[n]!) : [script];
-  return bodies.some((body) => (andParts(body) ?? [body]).some((p) => runsTests(p, scripts, depth + 1)));
+  const bodies = script === undefined ? (patternScripts(command, scripts) ?? []).map((n) => scripts[n]!) : [script];
+  return bodies.some((body) => bodyReaches(body, scripts, pattern, depth + 1));
 }
+
+/** Whether a script's body runs a command `pattern` matches, in one of its parts or the scripts they name. */
+export function bodyReaches(
+  body: string,
+  scripts: Readonly<Record<string, string>>,
+  pattern: RegExp,
+  depth = 0,
+): boolean {
+  return (andParts(body) ?? [body]).some((part) => reaches(part, scripts, pattern, depth));
+}
+
+/** Whether a part runs a test runner, itself or through the package's scripts it names. */
+const runsTests = (part: string, scripts: Readonly<Record<string, string>>): boolean =>
+  reaches(part, scripts, RUNNER, 0);
 
 /**
  * The parts of a test script and which of them run tests (a known test runner, itself or through a script it

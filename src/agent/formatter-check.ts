@@ -49,20 +49,19 @@ export function formatterComplaints(output: string, root?: string): FormatterCom
   return [...named].map(([formatter, paths]) => ({ formatter, paths }));
 }
 
+/** Prettier as the project installed it: one installed elsewhere is not the one its check ran. */
+export const PRETTIER_BIN = "node_modules/.bin/prettier";
+
 /**
  * The command that prints what the formatter would write: a unified diff for Black and isort; the formatted file
- * for Prettier (one file a run, which has no diff mode), `bin` being its executable in the clone. Its warnings go
- * to stderr, which is dropped so that they do not mix with the file.
+ * for Prettier (one file a run, which has no diff mode). Its warnings go to stderr, which is dropped so that they
+ * do not mix with the file.
  */
-export function showCommand(
-  formatter: Formatter,
-  paths: readonly string[],
-  bin = "node_modules/.bin/prettier",
-): string {
+export function showCommand(formatter: Formatter, paths: readonly string[]): string {
   const files = paths.map(shellQuote).join(" ");
   switch (formatter) {
     case "prettier":
-      return `${shellQuote(bin)} --no-color -- ${files} 2>/dev/null`;
+      return `${PRETTIER_BIN} --no-color -- ${files} 2>/dev/null`;
     case "black":
       return `black --diff --quiet --no-color -- ${files} 2>/dev/null`;
     case "isort":

@@ -13,9 +13,7 @@ import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 /** A formatter starts in well under this; one that does not is not worth waiting for. */
 const FORMATTER_TIMEOUT_MS = 60_000;
 /** The diffs the model is shown, at most: enough for what a formatter changes around an edit. */
-export const MAX_FORMATTING_BYTES = 2_048;
-
-const PRETTIER_BIN = "node_modules/.bin/prettier";
+export const MAX_FORMATTING_CHARS = 2_000;
 
 /** A unified diff of `before` → `after` for `path`, or undefined when they are equal. */
 function unifiedDiff(path: string, before: string, after: string): string | undefined {
@@ -46,8 +44,8 @@ async function diffOf(
   for (const path of paths) {
     const before = await readText(tree, path);
     if (before === undefined) continue;
-    const result = await run(showCommand("prettier", [path], PRETTIER_BIN));
-    // 127: no Prettier in the clone's node_modules (one installed elsewhere is not the one the check ran).
+    const result = await run(showCommand("prettier", [path]));
+    // 127: no Prettier in the clone's node_modules.
     if (result.exitCode === 127) break;
     if (!result.passed || result.droppedBytes > 0) continue;
     const diff = unifiedDiff(path, before, result.output);
@@ -58,7 +56,7 @@ async function diffOf(
 
 /**
  * What the formatters whose checks failed in `outputs` would change, each under a line naming it, within
- * MAX_FORMATTING_BYTES; undefined when no check named a file or no formatter could say.
+ * MAX_FORMATTING_CHARS; undefined when no check named a file or no formatter could say.
  */
 export async function formattingFor(
   deps: FixDeps,
@@ -74,11 +72,5 @@ export async function formattingFor(
   }
   if (parts.length === 0) return undefined;
   const text = parts.join("\n\n");
-  const bytes = Buffer.from(text, "utf8");
-  return bytes.length <= MAX_FORMATTING_BYTES
-    ? text
-    : `${bytes
-        .subarray(0, MAX_FORMATTING_BYTES)
-        .toString("utf8")
-        .replace(/\uFFFD$/, "")}\n… (cut)`;
+  return text.length <= MAX_FORMATTING_CHARS ? text : `${text.slice(0, MAX_FORMATTING_CHARS)}\n… (cut)`;
 }

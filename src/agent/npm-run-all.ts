@@ -60,3 +60,25 @@ export function npmRunAllScripts(command: string, scripts: Readonly<Record<strin
   }
   return picked.length > 0 ? picked : undefined;
 }
+
+/** pnpm's `pnpm run "/^test:/"` (or without `run`): the script names its regular expression matches. */
+const PNPM_PATTERN = /^pnpm\s+(?:run\s+)?(["'])\/(.+)\/\1$/;
+
+/**
+ * The scripts a command runs by a pattern, in package.json's order: npm-run-all's (above) or pnpm's regular
+ * expression; undefined when it is neither, or names no script.
+ */
+export function patternScripts(command: string, scripts: Readonly<Record<string, string>>): string[] | undefined {
+  const fromNpmRunAll = npmRunAllScripts(command, scripts);
+  if (fromNpmRunAll !== undefined) return fromNpmRunAll;
+  const source = PNPM_PATTERN.exec(command.trim())?.[2];
+  if (source === undefined) return undefined;
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(source);
+  } catch {
+    return undefined;
+  }
+  const names = Object.keys(scripts).filter((name) => pattern.test(name));
+  return names.length > 0 ? names : undefined;
+}

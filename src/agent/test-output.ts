@@ -11,7 +11,7 @@ import {
 } from "./failures/index.js";
 import type { TestStep } from "./test-command.js";
 import type { NotRun, TestSummary } from "./types.js";
-import { failureLines, outputDigest } from "./verdict.js";
+import { failureLines, outputDigest } from "./failure-lines.js";
 
 /** How much of a run's output a report keeps (the model gets less, see test-run-for-model.ts). */
 export const REPORT_TAIL_BYTES = 64 * 1024;

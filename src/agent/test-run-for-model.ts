@@ -1,6 +1,6 @@
 /**
- * What the model reads of a test run (pure): the end of each failed step besides the tests, the runner's failure
- * blocks, then the end of the output, within a byte budget.
+ * What the model reads of a test run (pure): a formatter's changes, the end of each failed step besides the tests,
+ * the runner's failure blocks, then the end of the output, within a byte budget.
  */
 import { DIRECTIVE } from "./failures/tap.js";
 import type { FailureBlock } from "./failures/types.js";
@@ -74,8 +74,8 @@ const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 /**
  * What the model reads of a test run: what a formatter whose check failed would change, the end of the output of
  * each step besides the tests that failed (a lint, a build), then why each test failed (the runner's own failure
- * blocks, parsed), then the end of the output, together within `maxBytes`. The blocks get up to three quarters of what the steps left; failures beyond that are named. An
- * output no parser knows is the tail alone.
+ * blocks, parsed), then the end of the output, together within `maxBytes`. The blocks get up to three quarters of
+ * what the steps left; failures beyond that are named. An output no parser knows is the tail alone.
  */
 export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
   if (summary.formatting === undefined) return runForModel(summary, maxBytes);

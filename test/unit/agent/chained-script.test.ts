@@ -30,6 +30,8 @@ describe("a chained test script", () => {
     expect(chainedTestScript("xo && c8 ava && tsd")).toEqual({ parts: ["xo", "c8 ava", "tsd"], tests: [1] });
     expect(chainedTestScript("node scripts/lint.js && node --test")?.tests).toEqual([1]);
     expect(chainedTestScript("tsc && ./node_modules/.bin/jest --ci")?.tests).toEqual([1]);
+    const byPattern = { lint: "eslint .", "test:unit": "vitest run", "test:types": "tsc --noEmit" };
+    expect(chainedTestScript('pnpm lint && pnpm run "/^test:/"', byPattern)?.tests).toEqual([1]);
     expect(chainedTestScript("jest && vitest")?.tests).toEqual([0, 1]);
   });
 

@@ -44,7 +44,7 @@ describe("showCommand", () => {
       `black --diff --quiet --no-color -- 'a b.py' 'x'\\'';rm -rf ~;'\\''.py' 2>/dev/null`,
     );
     expect(showCommand("prettier", ["src/$(id).ts"])).toBe(
-      `'node_modules/.bin/prettier' --no-color -- 'src/$(id).ts' 2>/dev/null`,
+      `node_modules/.bin/prettier --no-color -- 'src/$(id).ts' 2>/dev/null`,
     );
   });
 });

@@ -11,7 +11,8 @@ import {
   validateSubject,
 } from "../../../src/agent/commit-message.js";
 import { tailForModel } from "../../../src/agent/test-run-for-model.js";
-import { compareTests, failureLines, outputDigest, showsNewFailure } from "../../../src/agent/verdict.js";
+import { failureLines, outputDigest } from "../../../src/agent/failure-lines.js";
+import { compareTests, showsNewFailure } from "../../../src/agent/verdict.js";
 import { summary } from "../../fakes/ports/scripted.js";
 
 describe("budgets", () => {
