@@ -22,8 +22,9 @@ function contextSlots(ops: readonly ModelOp[], interior: boolean): number[] {
   return slots;
 }
 
+/** The line at `at` rewritten: it still stands for the line it replaces (its hunk header counts it there). */
 const replaceAt = (ops: readonly ModelOp[], at: number, text: string): ModelOp[] =>
-  ops.map((o, i) => (i === at ? { op: o.op, text } : o));
+  ops.map((o, i) => (i === at ? { ...o, text } : o));
 
 function typo(text: string, rng: Random): string | undefined {
   const ws = leadingWs(text);

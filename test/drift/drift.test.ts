@@ -75,6 +75,22 @@ describe("drift harness", () => {
     }
   });
 
+  // Multi-edit case 15514:269: a mistyped first line made the hunk's number one line early, so the offset the engine
+  // carries from that hunk to the next differed from the one the generator avoided, and named a twin exactly.
+  test("a hunk's number counts a mistyped, stale or paraphrased first line where the line it stands for is", () => {
+    let checked = 0;
+    for (let i = 0; i < 1500; i++) {
+      const c = generateCase(SEED, i);
+      if (!["typo", "stale-context", "paraphrase"].includes(c.fault) || c.dialect !== "udiff") continue;
+      const header = Number(/^@@ -(\d+)/m.exec(c.reply)?.[1]);
+      const first = /^@@.*\n([ -].*)$/m.exec(c.reply)?.[1]?.slice(1);
+      if (first === undefined || first === splitFile(c.before).lines[c.window.start - 1]) continue;
+      checked++;
+      expect(header, c.id).toBe(c.window.start);
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   test(`no wrong apply and few needless refusals over ${CASES} seeded cases`, async () => {
     const run = await runDrift(CASES, SEED);
     const byFault = groupBy(run, (c) => c.fault, FAULT_KINDS);
