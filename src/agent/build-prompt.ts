@@ -162,6 +162,8 @@ export interface ReflectionInput {
   /** Their content before the attempt (null: new): a file too long to show whole is shown around its changes. */
   readonly previous?: ReadonlyMap<string, string | null>;
   readonly redact: (text: string) => string;
+  /** The run before the change: a failed step's problems it did not report then are shown first. */
+  readonly baseline?: TestSummary | null;
   /** Every failure left failed before the change too: the model may say the request is done. */
   readonly mayDeclareDone?: boolean;
   /** The tests passed only with the model's changes to these files; `tests` is the run without them. */
@@ -207,7 +209,7 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
     tests.failures === undefined ? "Test output (the end of it):" : "Why the tests failed, then the end of the output:",
-    wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests)))),
+    wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests, undefined, input.baseline)))),
   );
   if (input.files.size > 0) {
     parts.push("", "The files you changed, as they are now (a long one around your changes):");

@@ -20,7 +20,7 @@ const NONE_FAILED = /\b0\s+(?:fail\w*|errors?)\b|\b(?:fail\w*|errors?)\s*[:=]?\s
 const NOT_A_FAILURE = /^\s*(?:[✔✓√]|ok \d)|^[^|]*\|(?:\s*[\d.]+\s*\|){3}/;
 
 /** A line as shown and compared: colours and durations left out (they differ from run to run), spaces collapsed. */
-const shown = (line: string): string =>
+export const shown = (line: string): string =>
   stripAnsi(line)
     .replace(/\d+(?:\.\d+)?\s*(?:ms|s|sec|seconds|m)\b/g, "#")
     .replace(/\s+/g, " ")
@@ -56,13 +56,14 @@ export function freshLine(lines: readonly string[], before: readonly string[]): 
   return fresh.find((l) => ERROR_WITH_MESSAGE.test(l)) ?? fresh.find((l) => !BANNER.test(l)) ?? fresh[0];
 }
 
+/** Whether a line of an output reports a failure. */
+export const isFailureLine = (line: string): boolean =>
+  FAILURE_LINE.test(line.replace(NONE_FAILED, "")) && !NOT_A_FAILURE.test(line);
+
 /** The failure lines of an output, as shown (`sameness` tells two runs' lines apart). */
 export function failureLines(output: string): Set<string> {
   const lines = new Set<string>();
-  for (const line of output.split("\n")) {
-    if (!FAILURE_LINE.test(line.replace(NONE_FAILED, "")) || NOT_A_FAILURE.test(line)) continue;
-    lines.add(shown(line));
-  }
+  for (const line of output.split("\n")) if (isFailureLine(line)) lines.add(shown(line));
   return lines;
 }
 

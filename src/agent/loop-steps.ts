@@ -51,7 +51,7 @@ export async function promptAfterTests(
   input: LoopInput,
   phase: Phase,
   evaluation: Evaluation,
-  context: { readonly attempt: number; readonly mayDeclareDone: boolean },
+  context: { readonly attempt: number; readonly mayDeclareDone: boolean; readonly baseline: TestSummary | null },
 ): Promise<{ prompt: string; problem: Problem }> {
   if (evaluation.tests === null || evaluation.comparison === null) {
     const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);
@@ -70,6 +70,7 @@ export async function promptAfterTests(
     previous: phase.preimages,
     redact: input.redact,
     mayDeclareDone: context.mayDeclareDone,
+    baseline: context.baseline,
     ...(evaluation.held === undefined
       ? {}
       : { held: { paths: [...evaluation.held.versions.keys()], failing: evaluation.held.failing } }),

@@ -180,6 +180,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     ({ prompt: state.prompt, problem: state.lastProblem } = await promptAfterTests(input, phase, evaluation, {
       attempt: number,
       mayDeclareDone: state.mayDeclareDone !== undefined,
+      baseline: state.baseline,
     }));
     if (phase.stop) {
       state.stop = phase.stop;

@@ -6,7 +6,8 @@ import { DIRECTIVE } from "./failures/tap.js";
 import type { FailureBlock } from "./failures/types.js";
 import { stepFailure } from "./render-tests.js";
 import { testNames } from "./test-names.js";
-import type { TestSummary } from "./types.js";
+import { freshProblems } from "./fresh-problems.js";
+import type { TestStepRun, TestSummary } from "./types.js";
 import { failedSideSteps, testSteps, testStepsPassed } from "./verdict.js";
 
 export const MAX_REFLECTED_LINES = 60;
@@ -77,29 +78,70 @@ const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
  * blocks, parsed), then the end of the output, together within `maxBytes`. The blocks get up to three quarters of
  * what the steps left; failures beyond that are named. An output no parser knows is the tail alone.
  */
-export function testRunForModel(summary: TestSummary, maxBytes = MAX_REFLECTED_BYTES): string {
-  if (summary.formatting === undefined) return runForModel(summary, maxBytes);
+export function testRunForModel(
+  summary: TestSummary,
+  maxBytes = MAX_REFLECTED_BYTES,
+  baseline: TestSummary | null = null,
+): string {
+  if (summary.formatting === undefined) return runForModel(summary, maxBytes, baseline);
   const formatting = `What the formatter whose check failed would change (write the files so):\n${summary.formatting}`;
-  return `${formatting}\n\n${runForModel(summary, Math.max(1024, maxBytes - byteLength(formatting) - 2))}`;
+  const rest = runForModel(summary, Math.max(1024, maxBytes - byteLength(formatting) - 2), baseline);
+  return `${formatting}\n\n${rest}`;
 }
 
 /** `testRunForModel` without the formatter's changes. */
-function runForModel(summary: TestSummary, maxBytes: number): string {
+function runForModel(summary: TestSummary, maxBytes: number, baseline: TestSummary | null): string {
   const sides = failedSideSteps(summary).filter((step) => (step.tail ?? "").trim() !== "");
   if (sides.length === 0) return testsForModel(summary, maxBytes);
   // The steps' own output says why they failed; with the tests passing it is all there is to say.
   const share = Math.floor((maxBytes * (testStepsPassed(summary) ? 0.75 : 0.5)) / sides.length);
-  const shown = sides.map((step) => {
-    const why = stepFailure(step);
-    const heading = `\`${step.command}\` failed (${why}); the end of its output:`;
-    return `${heading}\n${tailForModel(step.tail!, MAX_REFLECTED_LINES, share - byteLength(heading) - 2)}`;
-  });
+  const shown = sides.map((step) =>
+    sideStepForModel(
+      step,
+      share,
+      baseline?.steps?.find((b) => b.command === step.command),
+    ),
+  );
   const head = shown.join("\n\n");
   // The whole run's tail holds the side steps' output too, shown above: the tests' steps' own is what is left.
   const own = testSteps(summary).map((step) => step.tail ?? "");
   const tests = own.some((tail) => tail.trim() !== "") ? { ...summary, tail: own.join("\n") } : summary;
   const rest = testsForModel(tests, Math.max(512, maxBytes - byteLength(head) - 40));
   return `${head}\n\nThe tests' run:\n${rest}`;
+}
+
+/** The share of a failed step's output the lines it did not print before may take, at most. */
+const FRESH_SHARE = 0.5;
+
+/**
+ * A failed side step for the model, within `share` bytes: why it failed and the end of its output, led by the
+ * problems it reports that it did not before the change when the end of its output leaves one of them out.
+ */
+function sideStepForModel(step: TestStepRun, share: number, before: TestStepRun | undefined): string {
+  const why = stepFailure(step);
+  const tail = step.tail!;
+  const heading = `\`${step.command}\` failed (${why}); the end of its output:`;
+  const end = (bytes: number): string => tailForModel(tail, MAX_REFLECTED_LINES, bytes);
+  const whole = end(share - byteLength(heading) - 2);
+  const fresh = before === undefined ? [] : freshProblems(tail, before.failureLines);
+  if (fresh.every((line) => whole.includes(line))) return `${heading}\n${whole}`;
+  const lead = `\`${step.command}\` failed (${why}); what it reports that it did not before your change:`;
+  const kept = headForModel(fresh, Math.floor(share * FRESH_SHARE));
+  const rest = share - byteLength(lead) - byteLength(kept) - 40;
+  return `${lead}\n${kept}\n\nThe end of its output:\n${end(Math.max(256, rest))}`;
+}
+
+/** The first of `lines` within `maxBytes` (the first error is often the cause of those after it), and how many not. */
+function headForModel(lines: readonly string[], maxBytes: number): string {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of lines.slice(0, MAX_REFLECTED_LINES)) {
+    bytes += byteLength(line) + 1;
+    if (bytes > maxBytes && kept.length > 0) break;
+    kept.push(line);
+  }
+  const cut = lines.length - kept.length;
+  return cut > 0 ? `${kept.join("\n")}\n… (${cut} more line${cut === 1 ? "" : "s"} not shown)` : kept.join("\n");
 }
 
 interface ShownBlock {

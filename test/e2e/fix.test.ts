@@ -451,6 +451,58 @@ describe("patchsmith fix, real adapters", () => {
     });
   });
 
+  describe("a lint whose report holds hundreds of old warnings below the file the change breaks", () => {
+    // ESLint's stylish layout: a file's path alone, then its problems by line and column, then the counts.
+    const STYLISH = [
+      'import { readFileSync } from "node:fs";',
+      'const files = { "src/stats.js": [], "src/vendor.js": [] };',
+      'readFileSync("src/stats.js", "utf8").split("\\n").forEach((line, i) => {',
+      '  if (line.includes("debugger")) files["src/stats.js"].push(`  ${i + 1}:3  error  Unexpected debugger statement  no-debugger`);',
+      "});",
+      'for (let i = 1; i <= 300; i++) files["src/vendor.js"].push(`  ${i}:1  warning  Unexpected console statement  no-console`);',
+      "let errors = 0;",
+      "for (const [file, problems] of Object.entries(files)) {",
+      "  if (problems.length === 0) continue;",
+      "  console.log(`/work/${file}`);",
+      '  for (const p of problems) { console.log(p); if (p.includes(" error ")) errors++; }',
+      '  console.log("");',
+      "}",
+      "console.log(`✖ ${300 + errors} problems (${errors} errors, 300 warnings)`);",
+      "process.exit(errors > 0 ? 1 : 0);",
+      "",
+    ].join("\n");
+    const stylishRepo = () =>
+      makeNodeRepo({
+        files: {
+          "package.json": `${JSON.stringify({ name: "tiny-stats", type: "module", private: true, scripts: { pretest: "node scripts/lint.js", test: "node --test" } })}\n`,
+          "scripts/lint.js": STYLISH,
+        },
+      });
+
+    it("the model reads the new error under its file's path, though the end of the output is old warnings", async () => {
+      const MAX = "  return values.length === 0 ? undefined : Math.max(...values);";
+      const linted = [FIX, block("src/stats.js", MAX, `  debugger;\n${MAX}`)].join("\n\n");
+      const { report, server } = await fix([linted, "DONE", "DONE"], { maxAttempts: 2 }, stylishRepo());
+      expect(report.attempts[0]!.accepted).toBe(false);
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      const lead = "`npm run pretest` failed (exit code 1); what it reports that it did not before your change:";
+      expect(reflection).toContain(lead);
+      const fresh = reflection
+        .slice(reflection.indexOf(lead) + lead.length)
+        .split("\n\n")[0]!
+        .trim()
+        .split("\n");
+      expect(fresh).toEqual([
+        "/work/src/stats.js",
+        expect.stringMatching(/^ {2}\d+:3 {2}error {2}Unexpected debugger statement {2}no-debugger$/),
+        "✖ 301 problems (1 errors, 300 warnings)",
+      ]);
+      // The end of the output, shown after it, is the old warnings.
+      expect(reflection).toContain("The end of its output:");
+      expect(reflection).toContain("300:1  warning  Unexpected console statement");
+    });
+  });
+
   describe("a test file importing what the request asks to add, beside a test that cannot pass offline", () => {
     const MEDIAN_TEST = [
       'import { test } from "node:test";',
