@@ -12,11 +12,14 @@ import { goModuleOf, importsOf, type ImportContext } from "./imports.js";
 import { relevance, type Relevance } from "./relevance.js";
 import { MIN_CONTENT_TERM, queryTerms, stem } from "./terms.js";
 import { createPathResolver, mentionedLocations, type Location } from "./traces.js";
+import { aboutTypes, declarationFiles } from "./type-declarations.js";
 
 export interface Ranking {
   readonly input: ContextInput;
   readonly terms: readonly string[];
   readonly named: readonly string[];
+  /** The package's declaration files, when the request is about its types (type-declarations.ts). */
+  readonly declarations: readonly string[];
   readonly traced: readonly Location[];
   readonly relevance: Relevance;
   /** Contents read so far (the map's sample), reused when selecting. */
@@ -54,6 +57,9 @@ export async function rankContext(input: ContextInput): Promise<Ranking> {
   const near = new Set([...named, ...traced.map((t) => t.path), ...(input.focus ? [input.focus.path] : [])].map(dirOf));
   const sample = mapSources(input.paths, near).filter((p) => (sizes.get(p) ?? 0) <= MAX_MAP_FILE_BYTES);
   const goMod = input.paths.includes("go.mod") ? ["go.mod"] : [];
+  const declarations = aboutTypes(text)
+    ? declarationFiles(input.paths, (await input.read(["package.json"])).get("package.json"))
+    : [];
   const contents = new Map(await input.read([...new Set([...sample, ...goMod])]));
   const definitions = new Map<string, Set<string>>();
   for (const [path, content] of contents) definitions.set(path, definedNames(path, content));
@@ -80,6 +86,7 @@ export async function rankContext(input: ContextInput): Promise<Ranking> {
     input,
     terms,
     named,
+    declarations,
     traced,
     relevance: relevance({ ranked, imports: graph, codePaths, isTest: isTestPath }),
     contents,

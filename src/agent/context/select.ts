@@ -16,6 +16,7 @@ import { fitInstructions, instructionPaths } from "./instructions.js";
 import type { FailureBlock } from "../failures/types.js";
 import { isTestPath } from "../test-paths.js";
 import { isCodePath } from "./files.js";
+import { DECLARATION } from "./type-declarations.js";
 import {
   DEFAULT_FILE_TOKENS,
   DEFAULT_MAP_TOKENS,
@@ -58,8 +59,6 @@ const TOP_SOURCE_CHARS = 160_000;
  * can fill the budget with the code it recursed through).
  */
 const FAILING_EXCERPT_CHARS = 8_000;
-/** A TypeScript declaration file: `index.d.ts`, `types.d.mts`. */
-const DECLARATION = /\.d\.[cm]?ts$/;
 
 interface Wanted {
   readonly path: string;
@@ -112,6 +111,14 @@ function plan(
     add({ path, why: "focus", range: { start: startLine, end: endLine }, example: false });
   }
   for (const path of ranking.named) add({ path, why: "named", example: !isCodePath(path) });
+  for (const path of ranking.declarations) {
+    add({
+      path,
+      why: "ranked",
+      detail: "the package's type declarations (the request is about types)",
+      example: false,
+    });
+  }
   for (const { path, line } of ranking.traced) {
     add({
       path,

@@ -394,6 +394,37 @@ describe("context gathering", () => {
     ]);
   });
 
+  it("shows the package's declaration files when the request is about its types, which they share no word with", async () => {
+    const files = {
+      "package.json": JSON.stringify({
+        name: "deep",
+        types: "index.d.ts",
+        exports: { "./lite": { types: "./lite.d.ts" } },
+      }),
+      "index.d.ts": "declare module 'deep' {\n  export function equal(a: any, b: any): boolean;\n}\n",
+      "lite.d.ts": "declare module 'deep/lite' {\n  export function equal(a: any, b: any): boolean;\n}\n",
+      "other.d.ts": "export {};\n",
+      "src/index.js": "export function equal(foo, bar) {\n  return foo === bar;\n}\n",
+    };
+    const shown = async (instruction: string): Promise<string[]> =>
+      (await gatherContext({ ...memoryInput(files), instruction })).files.map((f) => f.path);
+    for (const instruction of [
+      "fix(types): provide own d.ts per mode",
+      "The typings of equal are wrong for the lite entry",
+      "Update the type definitions: each entry declares its own module",
+    ]) {
+      expect((await shown(instruction)).slice(0, 2), instruction).toEqual(["index.d.ts", "lite.d.ts"]);
+    }
+    // Values of several types are not the package's types.
+    const values = await gatherContext({
+      ...memoryInput(files),
+      instruction: "equal should handle all types of input",
+    });
+    expect(values.files.map((f) => f.detail)).not.toContain(
+      "the package's type declarations (the request is about types)",
+    );
+  });
+
   it("puts the failing tests' files and the sources they import first when the baseline fails", async () => {
     const input = memoryInput({
       "src/mean.py": "def mean(values):\n    return sum(values) / (len(values) - 1)\n",
