@@ -100,8 +100,12 @@ const SETS_STATE =
 
 /** `npm run name` (or `npm run-script name`), alone: a part that runs another script of the package. */
 const NPM_RUN = /^npm\s+(?:run|run-script)\s+([\w:.@/-]+)$/;
-/** The same through Yarn or pnpm, which also run a script named after them alone (`yarn test:build`). */
-const SCRIPT_RUN = /^(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)\s+([\w:.@/-]+)$/;
+/**
+ * The same through Yarn or pnpm, which also run a script named after them alone (`yarn test:build`), with flags
+ * that take no value around the name (`npm run --silent lint`, `yarn -s test:unit`, `npm run lint --if-present`).
+ */
+const SCRIPT_RUN =
+  /^(?:npm\s+(?:run|run-script)|yarn(?:\s+run)?|pnpm(?:\s+run)?)(?:\s+--?[a-z][\w-]*)*\s+([\w:.@/-]+)(?:\s+--?[a-z][\w-]*)*$/;
 /** Variables set for one command only: `cross-env TZ=UTC `, `env CI=1 `, `NODE_ENV=test `. */
 const COMMAND_ENV = /^(?:(?:cross-env|env)\s+)?(?:[A-Za-z_]\w*=\S*\s+)*/;
 

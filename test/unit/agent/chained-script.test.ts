@@ -72,6 +72,10 @@ describe("a chained test script", () => {
     // Through a script that runs them: the part runs tests.
     const nested = { ...scripts, "check:all": "run-p test:*" };
     expect(chainedTestScript("npm run lint && npm run check:all", { ...nested, lint: "eslint" })?.tests).toEqual([1]);
+    // Flags that take no value, around the name, as npm, Yarn and pnpm take them.
+    expect(
+      chainedTestScript("npm run --silent lint && yarn -s unit --if-present", { lint: "eslint", unit: "mocha" })?.tests,
+    ).toEqual([1]);
     expect(chainedTestScript("run-p test:eslint test:prettier", scripts)).toBeUndefined();
   });
 
