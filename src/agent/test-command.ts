@@ -7,6 +7,7 @@
 import { chainedTestScript, partCommand, swallowedCommand } from "./chained-script.js";
 import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
+import { lintScript } from "./lint-script.js";
 import { typeCheckScript } from "./type-check-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
@@ -23,7 +24,7 @@ export interface TestStep {
   /** A step that runs tests, whose output names them (a script may run its runner more than once). */
   readonly main: boolean;
   /**
-   * A check patchsmith added after `npm test` (the project's type check): it runs on a time limit of its own, and
+   * A check patchsmith added after `npm test` (the project's type check, its lint): it runs on a time limit of its own, and
    * running out of it fails that step alone, so that a slow check never turns every run into a timeout.
    */
   readonly added?: boolean;
@@ -86,9 +87,10 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
   // A script that chains a lint or a type check around the runner is run part by part too (chained-script.ts),
   // each part as npm would run it.
   const chained = chainedTestScript(swallowed ?? test, scripts);
-  // The project's type check, when the tests do not check types (type-check-script.ts).
-  const typeCheck = typeCheckScript(scripts);
-  if (!pre && !post && chained === undefined && swallowed === undefined && typeCheck === undefined)
+  // The project's type check and lint, when the tests do not check types or lint (type-check-script.ts,
+  // lint-script.ts).
+  const added = [typeCheckScript(scripts), lintScript(scripts)].filter((name) => name !== undefined);
+  if (!pre && !post && chained === undefined && swallowed === undefined && added.length === 0)
     return { kind: "command", command: "npm test" };
   const testSteps =
     chained === undefined
@@ -98,9 +100,9 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
-    ...(typeCheck === undefined ? [] : [{ command: `npm run ${typeCheck}`, main: false, added: true }]),
+    ...added.map((name) => ({ command: `npm run ${name}`, main: false, added: true })),
   ];
-  const command = typeCheck === undefined ? "npm test" : `npm test, then npm run ${typeCheck}`;
+  const command = ["npm test", ...added.map((name) => `npm run ${name}`)].join(", then ");
   return { kind: "command", command, steps };
 }
 

@@ -303,6 +303,24 @@ describe("set-up before the tests", () => {
     expect(report.status).toBe("success");
   });
 
+  it("runs the project's lint after tests that never lint: a change the linter rejects is not taken", async () => {
+    const repo = await makeTapeRepo(registry, { prettier: PRETTIER.version, lintApart: true });
+    repos.push(repo);
+    const unformatted = "    else if (value === 'false') out[key] = false;";
+    const { report, server } = await fix(repo, [
+      block("index.js", FLAGS_BUGGY, unformatted, "fix: parse --flag=false as false"),
+      block("index.js", unformatted, FLAGS_FIXED),
+    ]);
+    expect(report.testCommand).toMatchObject({ command: "npm test, then npm run lint", source: "detected" });
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(report.attempts[0]!.tests!.failing).toEqual([]);
+    expect(report.attempts[0]!.note).toContain("`npm run lint` passed before the change and fails now");
+    const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+    expect(reflection).toContain(`\n-${unformatted}\n+${FLAGS_FIXED}\n`);
+    expect(report.status).toBe("success");
+  });
+
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {
     const repo = await makeTapeRepo(registry);
     repos.push(repo);

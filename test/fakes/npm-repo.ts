@@ -24,16 +24,20 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
-  options: { bug?: boolean; peerConflict?: boolean; prettier?: string; typescript?: string } = {},
+  options: { bug?: boolean; peerConflict?: boolean; prettier?: string; lintApart?: boolean; typescript?: string } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
   const conflict = options.peerConflict ?? false;
-  // With a Prettier version: its check of index.js runs before the tests, as `npm run lint`.
+  // With a Prettier version: its check of index.js runs before the tests, as `npm run lint` (with `lintApart`, the
+  // test script does not run it: only CI would).
   const { prettier, typescript } = options;
+  const test =
+    prettier === undefined || options.lintApart === true
+      ? "tape-lite test/*.js"
+      : "npm run lint && tape-lite test/*.js";
   const scripts = {
-    ...(prettier === undefined
-      ? { test: "tape-lite test/*.js" }
-      : { lint: "prettier --check index.js", test: "npm run lint && tape-lite test/*.js" }),
+    ...(prettier === undefined ? {} : { lint: "prettier --check index.js" }),
+    test,
     // With a TypeScript version: `tsc` checks index.js's JSDoc types, which the tests never do.
     ...(typescript === undefined ? {} : { typecheck: "tsc -p ." }),
   };

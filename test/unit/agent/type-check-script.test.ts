@@ -10,7 +10,7 @@ const npm = (scripts: Record<string, string>) =>
 
 describe("the type check beside the tests", () => {
   it("runs after tests that run TypeScript without checking it, judged as a step besides the tests", () => {
-    expect(npm({ test: "jest --env node", typecheck: "tsc --noEmit", lint: "biome lint" })).toEqual({
+    expect(npm({ test: "jest --env node", typecheck: "tsc --noEmit", lint: "biome lint --write" })).toEqual({
       kind: "command",
       command: "npm test, then npm run typecheck",
       steps: [
