@@ -25,6 +25,8 @@ import { answerLookup } from "./lookups.js";
 import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, importedElsewhere, runTests } from "./test-runs.js";
+import type { TestCommand } from "./test-command.js";
+import { withoutUnenforcedChecks } from "./unenforced-checks.js";
 import type { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
 import { tailForModel } from "./test-run-for-model.js";
@@ -152,8 +154,8 @@ export async function runSteps(
       early: { reason: prepared.reason, message: prepared.message },
       setup: prepared.setup,
     });
-  const { place, setup, testCommand } = prepared;
-  const extras = { ...(setup === undefined ? {} : { setup }), ...(testCommand === undefined ? {} : { testCommand }) };
+  const { place, setup } = prepared;
+  let { testCommand } = prepared;
 
   const missingSubmodules = sandbox.submodules.filter((s) => !s.ok);
   if (missingSubmodules.length > 0) {
@@ -165,28 +167,39 @@ export async function runSteps(
   // Tests that would import another copy of the package pass or fail whatever the change: not even the baseline runs.
   const elsewhere =
     testCommand === undefined ? undefined : await importedElsewhere(deps, place, tree, testCommand.command, paths);
+  const extrasOf = () => ({
+    ...(setup === undefined ? {} : { setup }),
+    ...(testCommand === undefined ? {} : { testCommand }),
+  });
   if (elsewhere !== undefined) {
     const message = `The tests cannot run here: ${elsewhere}. No model was asked, and the tests were not run.\n\n${SET_SETUP_OR_TEST}`;
-    return finishReport({ ...base, ...extras, early: { reason: "tests-cannot-run", message } });
+    return finishReport({ ...base, ...extrasOf(), early: { reason: "tests-cannot-run", message } });
   }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   // What a formatter would change is asked after the model's edits only: before them it is not the model's to fix.
-  const runOnce =
-    testCommand === undefined
-      ? undefined
-      : (formatting: boolean) =>
-          runTests(deps, place, tree, testCommand, Math.min(testTimeout, timeLeft()), formatting);
-  // The baseline is timed as such; the loop's runs as "tests".
-  const test = runOnce === undefined ? undefined : () => timings.measure("tests", () => runOnce(true));
-  if (test) progress("testing-before", testCommand?.command);
+  const runOnce = (command: TestCommand, formatting: boolean) =>
+    runTests(deps, place, tree, command, Math.min(testTimeout, timeLeft()), formatting);
+  if (testCommand !== undefined) progress("testing-before", testCommand.command);
   else
     notes.push(
       "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
     );
-  const before: TestSummary | null =
-    runOnce === undefined ? null : await timings.measure("baseline", () => runOnce(false));
+  const detected = testCommand;
+  let before: TestSummary | null =
+    detected === undefined ? null : await timings.measure("baseline", () => runOnce(detected, false));
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
+  const enforced =
+    before === null || testCommand === undefined ? undefined : withoutUnenforcedChecks(testCommand, before);
+  if (enforced !== undefined) {
+    ({ test: testCommand, baseline: before } = enforced);
+    const which = enforced.dropped.map((c) => `\`${c}\``).join(", ");
+    notes.push(`${which} failed before any change, so the project does not enforce it here: it was not run again.`);
+  }
+  // The baseline is timed as such; the loop's runs as "tests".
+  const checked = testCommand;
+  const test = checked === undefined ? undefined : () => timings.measure("tests", () => runOnce(checked, true));
+  const extras = extrasOf();
   const ranking = await rankingPromise;
   if (before !== null) {
     const problem = environmentProblem(before, {

@@ -8,6 +8,7 @@ import { chainedTestScript, partCommand, swallowedCommand } from "./chained-scri
 import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
 import { lintScript } from "./lint-script.js";
+import { THEN } from "./unenforced-checks.js";
 import { typeCheckScript } from "./type-check-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
@@ -102,7 +103,7 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
     ...added.map((name) => ({ command: `npm run ${name}`, main: false, added: true })),
   ];
-  const command = ["npm test", ...added.map((name) => `npm run ${name}`)].join(", then ");
+  const command = ["npm test", ...added.map((name) => `npm run ${name}`)].join(THEN);
   return { kind: "command", command, steps };
 }
 

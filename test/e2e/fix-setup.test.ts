@@ -321,6 +321,25 @@ describe("set-up before the tests", () => {
     expect(report.status).toBe("success");
   });
 
+  it("leaves out a lint it added that fails before any change: the project does not enforce it", async () => {
+    const repo = await makeTapeRepo(registry, { prettier: PRETTIER.version, lintApart: true, lintFailsBefore: true });
+    repos.push(repo);
+    const unformatted = "    else if (value === 'false') out[key] = false;";
+    const { report, server } = await fix(repo, [block("index.js", FLAGS_BUGGY, unformatted, "fix: parse false")]);
+    expect(report.testCommand).toMatchObject({ command: "npm test", source: "detected" });
+    expect(report.notes).toContain(
+      "`npm run lint` failed before any change, so the project does not enforce it here: it was not run again.",
+    );
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.tests.before?.steps?.map((s) => s.command)).toEqual(["npm test --ignore-scripts"]);
+    expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.status).toBe("success");
+    // The baseline's output the model reads ends with the tests, not with the lint left out.
+    expect(report.tests.before?.tail).not.toContain("[warn] legacy.js");
+    expect(server.chatRequests[0]!.messages.at(-1)!.content).not.toContain("[warn] legacy.js");
+  });
+
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {
     const repo = await makeTapeRepo(registry);
     repos.push(repo);

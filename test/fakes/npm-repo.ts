@@ -24,19 +24,28 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
-  options: { bug?: boolean; peerConflict?: boolean; prettier?: string; lintApart?: boolean; typescript?: string } = {},
+  options: {
+    bug?: boolean;
+    peerConflict?: boolean;
+    prettier?: string;
+    lintApart?: boolean;
+    lintFailsBefore?: boolean;
+    typescript?: string;
+  } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
   const conflict = options.peerConflict ?? false;
   // With a Prettier version: its check of index.js runs before the tests, as `npm run lint` (with `lintApart`, the
-  // test script does not run it: only CI would).
+  // test script does not run it: only CI would; with `lintFailsBefore`, it checks a file Prettier would change too).
   const { prettier, typescript } = options;
   const test =
     prettier === undefined || options.lintApart === true
       ? "tape-lite test/*.js"
       : "npm run lint && tape-lite test/*.js";
   const scripts = {
-    ...(prettier === undefined ? {} : { lint: "prettier --check index.js" }),
+    ...(prettier === undefined
+      ? {}
+      : { lint: `prettier --check index.js${options.lintFailsBefore === true ? " legacy.js" : ""}` }),
     test,
     // With a TypeScript version: `tsc` checks index.js's JSDoc types, which the tests never do.
     ...(typescript === undefined ? {} : { typecheck: "tsc -p ." }),
@@ -87,6 +96,7 @@ export async function makeTapeRepo(
       "};",
       "",
     ].join("\n"),
+    ...(options.lintFailsBefore === true ? { "legacy.js": "var  legacy=1\n" } : {}),
     "test/parse.js": [
       '"use strict";',
       'const test = require("tape-lite");',

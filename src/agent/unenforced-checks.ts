@@ -1,0 +1,65 @@
+/**
+ * The checks patchsmith adds after `npm test` (the project's type check, its lint: test-command.ts) stand in for
+ * the CI that runs them. One that fails on the untouched code is not enforced there (or cannot run here): judged,
+ * it would refuse a right fix for a warning nobody acts on. It is left out for the rest of the job, from the
+ * baseline too, and the report says so (pure).
+ */
+import type { TestCommand } from "./test-command.js";
+import type { TestSummary } from "./types.js";
+
+/** How the label of a test command joins the checks added after `npm test` (test-command.ts). */
+export const THEN = ", then ";
+
+export interface EnforcedChecks {
+  readonly test: TestCommand;
+  readonly baseline: TestSummary;
+  /** The added checks left out, by command. */
+  readonly dropped: readonly string[];
+}
+
+/** The test command and its baseline without the added checks that failed in it; undefined when none did. */
+export function withoutUnenforcedChecks(test: TestCommand, baseline: TestSummary): EnforcedChecks | undefined {
+  const failed = (command: string): boolean =>
+    baseline.steps?.some((step) => step.command === command && !step.passed) === true;
+  const dropped = (test.steps ?? [])
+    .filter((step) => step.added === true && failed(step.command))
+    .map((s) => s.command);
+  if (dropped.length === 0) return undefined;
+  const kept = (command: string): boolean => !dropped.includes(command);
+  const steps = (test.steps ?? []).filter((step) => kept(step.command));
+  const baselineSteps = (baseline.steps ?? []).filter((step) => kept(step.command));
+  const firstFailed = baselineSteps.find((step) => !step.passed);
+  const command = test.command
+    .split(THEN)
+    .filter((part, i) => i === 0 || kept(part))
+    .join(THEN);
+  return {
+    test: { ...test, command, steps },
+    baseline: {
+      ...baseline,
+      command,
+      tail: withoutEndingOutputs(baseline, dropped),
+      steps: baselineSteps,
+      passed: firstFailed === undefined && !baseline.timedOut,
+      exitCode: firstFailed === undefined ? (baseline.timedOut ? baseline.exitCode : 0) : firstFailed.exitCode,
+    },
+    dropped,
+  };
+}
+
+/**
+ * The run's tail without the output of the dropped checks, which ran last (added after `npm test`) and end it: the
+ * model would read their old complaints as the baseline's. A check whose output the tail holds only in part is cut
+ * from there too.
+ */
+function withoutEndingOutputs(baseline: TestSummary, dropped: readonly string[]): string {
+  let tail = baseline.tail;
+  for (const step of [...(baseline.steps ?? [])].reverse()) {
+    if (!dropped.includes(step.command)) break;
+    const output = (step.tail ?? "").replace(/\n*$/, "\n");
+    const at = tail.lastIndexOf(output);
+    if (output.trim() === "" || at < 0 || at + output.length !== tail.length) break;
+    tail = tail.slice(0, at);
+  }
+  return tail;
+}
