@@ -1,5 +1,6 @@
 /** Builds FixDeps from the in-memory fakes for the loop's unit tests. */
 import type { FixDeps } from "../../../src/agent/deps.js";
+import { detectTestCommand } from "../../../src/agent/test-command.js";
 import type { TestSummary } from "../../../src/agent/types.js";
 import { MemoryGitFactory, type MemorySandbox } from "../../fakes/ports/memory-sandbox.js";
 import {
@@ -10,6 +11,13 @@ import {
   summary,
   type Reply,
 } from "../../fakes/ports/scripted.js";
+
+/** The test command detected for a package.json holding these scripts alone. */
+export const npmWithScripts = (scripts: Record<string, string>) =>
+  detectTestCommand({
+    paths: ["package.json"],
+    read: (p) => (p === "package.json" ? JSON.stringify({ scripts }) : undefined),
+  });
 
 export const BUGGY = "export function add(a, b) {\n  return a - b;\n}\n";
 export const FIXED = "export function add(a, b) {\n  return a + b;\n}\n";

@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { npmWithScripts } from "./harness.js";
 import { lintScript } from "../../../src/agent/lint-script.js";
-import { detectTestCommand } from "../../../src/agent/test-command.js";
 
-const npm = (scripts: Record<string, string>) =>
-  detectTestCommand({
-    paths: ["package.json"],
-    read: (p) => (p === "package.json" ? JSON.stringify({ scripts }) : undefined),
-  });
+const npm = npmWithScripts;
 
 describe("the lint beside the tests", () => {
   it("runs after tests that do not lint, judged as a step besides the tests, after the type check", () => {

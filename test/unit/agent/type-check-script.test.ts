@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { detectTestCommand } from "../../../src/agent/test-command.js";
+import { npmWithScripts } from "./harness.js";
 import { typeCheckScript } from "../../../src/agent/type-check-script.js";
 
-const npm = (scripts: Record<string, string>) =>
-  detectTestCommand({
-    paths: ["package.json"],
-    read: (p) => (p === "package.json" ? JSON.stringify({ scripts }) : undefined),
-  });
+const npm = npmWithScripts;
 
 describe("the type check beside the tests", () => {
   it("runs after tests that run TypeScript without checking it, judged as a step besides the tests", () => {
