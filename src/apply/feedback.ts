@@ -113,6 +113,14 @@ export const describe = {
     );
   },
 
+  shortFile(path: string, edit: Edit, oldCount: number, newCount: number): string {
+    return (
+      `${subject(path, edit)}: this block names ${path} only in the comment on its first line, and its ` +
+      `${newCount} lines cannot be the whole file (${path} has ${oldCount}): it reads as an excerpt or an example. ` +
+      `Send the change as a SEARCH/REPLACE edit under the file's path, or the complete file under its path.`
+    );
+  },
+
   removesWritten(path: string, edit: Edit, line: number): string {
     return (
       `${subject(path, edit)}: its old lines were found only where line ${line} of ${path}, which it removes, was ` +

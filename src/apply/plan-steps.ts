@@ -153,7 +153,7 @@ function refuseElision(edit: RewriteEdit, path: string, index: number): FailedEd
 
 export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): EditResult {
   const state = ctx.tree.get(path);
-  const suspected = edit.suspectedElisions ?? [];
+  let suspected = edit.suspectedElisions ?? [];
   if (state.kind === "missing") {
     // A new file has nothing an elision could stand for: it would be written as text.
     const first = suspected[0];
@@ -162,6 +162,16 @@ export function planRewrite(ctx: StepContext, edit: RewriteEdit, path: string): 
   if (state.kind !== "text") return refuseExisting(state, path, edit)!;
   const old = parseText(state.content);
   const written = splitModelLines(edit.content);
+  if (edit.pathComment === true) {
+    // The comment naming the path is the model's header unless the file starts with it.
+    if (written[0]?.replace(/^\uFEFF/, "").trim() !== old.lines[0]?.trim()) {
+      written.shift();
+      suspected = suspected.map((i) => i - 1).filter((i) => i >= 0);
+    }
+    if (written.length < old.lines.length / 2) {
+      return fail(path, edit, "invalid-format", describe.shortFile(path, edit, old.lines.length, written.length));
+    }
+  }
   const lines = plainIndentedLines(written, old.lines.length, (i) => old.lines[i]!) ?? written;
   // A BOM the model copied into the content is the file's BOM flag, not text of line 1.
   if (lines[0]?.startsWith("\uFEFF") === true) lines[0] = lines[0].slice(1);

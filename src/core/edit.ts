@@ -104,6 +104,12 @@ export interface RewriteEdit {
    * the file: the planner refuses the rewrite unless each such line occurs verbatim (trimmed) in the existing file.
    */
   readonly suspectedElisions?: readonly number[];
+  /**
+   * The content's first line is a comment naming the path without a label (`// lib/x.js`), the only path the reply
+   * gave: the model's header, unless the file starts with that very line. The planner, which sees the file,
+   * decides; it also refuses such content when it is shorter than half the file (a usage example, not the file).
+   */
+  readonly pathComment?: true;
 }
 
 export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | RewriteEdit;

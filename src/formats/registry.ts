@@ -10,7 +10,7 @@ import { closesFence, dedentFences, parseFenceLine, scanFence } from "./shared/f
 import { pathOfFence } from "./shared/locate-path.js";
 import type { Dialect, OpenFence, PathLookup, ScanContext } from "./types.js";
 import { unifiedDiff } from "./unified-diff/parse.js";
-import { parseWholeFile, wholeFilePath } from "./whole-file/parse.js";
+import { isCommentNamed, parseWholeFile, wholeFilePath } from "./whole-file/parse.js";
 import { WHOLE_FILE_PROMPT } from "./whole-file/prompt.js";
 
 export type FormatChoice = "auto" | FormatName;
@@ -104,5 +104,7 @@ export function parseReply(reply: string, options: ParseOptions = {}): ParsedIte
     if (wholeAllowed) for (const item of parseWholeFile(ctx, i, fence, scan.end)) items.push(item);
     i = scan.end === undefined ? lines.length : scan.end + 1;
   }
-  return items;
+  // A block whose only path is a bare comment on its first line is a whole file when the reply says nothing else;
+  // beside other edits it is an example of their use.
+  return items.every(isCommentNamed) ? items : items.filter((item) => !isCommentNamed(item));
 }

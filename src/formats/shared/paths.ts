@@ -135,6 +135,12 @@ export function labelledPathComment(line: string, knownPaths?: PathLookup): stri
   return found?.labelled === true ? found.path : undefined;
 }
 
+/** The file of the repository a block's first line names in a comment without a label (`// lib/x.js`). */
+export function knownPathComment(line: string, knownPaths?: PathLookup): string | undefined {
+  const found = commentedPath(line, knownPaths);
+  return found?.labelled === false && knownPaths?.has(found.path) === true ? found.path : undefined;
+}
+
 // "In lib/x.js:" — a preposition or verb and a path, ending with a colon: a label before a block, not a sentence.
 const LABEL_LINE = /^(?:in|inside|for|file|update|updating|edit|editing|change|changes to|modify)\s+(\S+?)\s*:$/i;
 

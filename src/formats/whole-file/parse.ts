@@ -4,7 +4,7 @@
  * without a path is prose (an example, a command) and yields nothing.
  */
 import { isHead, strayMarker } from "../search-replace/markers.js";
-import { labelledPathComment } from "../shared/paths.js";
+import { knownPathComment, labelledPathComment } from "../shared/paths.js";
 import type { ParsedItem, RewriteEdit } from "../../core/edit.js";
 import { isSuspectedElision } from "../shared/elision.js";
 import { FenceNesting, isDiffInfo, isShellInfo, parseFenceLine, type FenceLine } from "../shared/fences.js";
@@ -22,22 +22,35 @@ const FOREIGN = /^diff --git |^\*\*\* Begin Patch\s*$/;
 // A marker that does not parse (`<<< SEARCH`) still says the block is an edit, not a file to write whole.
 const isForeign = (line: string): boolean => isHead(line) || strayMarker(line) !== undefined || FOREIGN.test(line);
 
-/** Where a whole file's path was named: above or on the fence, or by a labelled comment as the block's first line. */
+/**
+ * Where a whole file's path was named: above or on the fence, or by a comment as the block's first line, with a
+ * label (`inside`: a header, not written) or, with `commented`, without one (the planner decides: `pathComment`).
+ */
 interface FilePath {
   readonly path: string;
   readonly inside: boolean;
+  readonly commented?: true;
 }
 
-function locateWholeFilePath(ctx: ScanContext, open: number, fence: FenceLine): FilePath | undefined {
+function locateWholeFilePath(
+  ctx: ScanContext,
+  open: number,
+  fence: FenceLine,
+  commented = false,
+): FilePath | undefined {
   const above = pathOfFence(ctx, open, fence.info, false);
-  const first = ctx.lines[open + 1];
-  const labelled = above === undefined && first !== undefined ? labelledPathComment(first, ctx.knownPaths) : undefined;
+  const first = above === undefined ? ctx.lines[open + 1] : undefined;
+  const labelled = first === undefined ? undefined : labelledPathComment(first, ctx.knownPaths);
+  const bare =
+    first === undefined || labelled !== undefined || !commented ? undefined : knownPathComment(first, ctx.knownPaths);
   const found: FilePath | undefined =
     above !== undefined
       ? { path: above, inside: false }
       : labelled !== undefined
         ? { path: labelled, inside: true }
-        : undefined;
+        : bare !== undefined
+          ? { path: bare, inside: false, commented: true }
+          : undefined;
   if (found === undefined) return undefined;
   // A shell block under a path line is usually a command to run, unless the path names a script.
   if (isShellInfo(fence.info) && !SHELL_FILE.test(found.path)) return undefined;
@@ -50,7 +63,8 @@ export const wholeFilePath = (ctx: ScanContext, open: number, fence: FenceLine):
 
 /**
  * Parses the fenced block opened at `open` and closed at `end` (undefined: the reply ended first). Returns no
- * items when the block has no path.
+ * items when the block has no path. A block named only by an unlabelled comment on its first line counts only when
+ * the reply holds nothing else (`isCommentNamed`; the registry drops it otherwise).
  */
 export function parseWholeFile(
   ctx: ScanContext,
@@ -58,7 +72,7 @@ export function parseWholeFile(
   fence: FenceLine,
   end: number | undefined,
 ): ParsedItem[] {
-  const located = locateWholeFilePath(ctx, open, fence);
+  const located = locateWholeFilePath(ctx, open, fence, true);
   if (located === undefined) return [];
   const { path } = located;
   const { lines } = ctx;
@@ -93,9 +107,17 @@ export function parseWholeFile(
   const content = joinContent(body);
   const origin = { format: FORMAT, line: open + 1 } as const;
   // Only the planner sees the file: a suspected line it holds verbatim is content, any other is refused there.
-  const edit: RewriteEdit =
-    suspected.length > 0
-      ? { kind: "rewrite", path, content, origin, suspectedElisions: suspected }
-      : { kind: "rewrite", path, content, origin };
+  const edit: RewriteEdit = {
+    kind: "rewrite",
+    path,
+    content,
+    origin,
+    ...(suspected.length > 0 ? { suspectedElisions: suspected } : {}),
+    ...(located.commented === true ? { pathComment: true } : {}),
+  };
   return [editItem(edit)];
 }
+
+/** Whether an item is a whole file named only by an unlabelled comment on its first line. */
+export const isCommentNamed = (item: ParsedItem): boolean =>
+  item.type === "edit" && item.edit.kind === "rewrite" && item.edit.pathComment === true;

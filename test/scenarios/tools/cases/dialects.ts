@@ -296,6 +296,55 @@ export const DIALECTS: CaseSpec[] = [
       [P.handlers, "```ts", "<<< SEARCH", HANDLER_LIMIT, "=======", LIMITED, ">>>>>>> REPLACE", "```"].join("\n"),
     ),
   ),
+  applied(
+    "whole-file-bare-path-comment-first-line",
+    "whole-file",
+    "whole",
+    "The reply's only block names the file by a bare comment on its first line (`// PATH`): a header, not written.",
+    { [P.handlers]: S.handlers },
+    { [P.handlers]: handlersAfter },
+    reply("The whole file, with fewer orders per page:", fence(`// ${P.handlers}\n${handlersAfter.trimEnd()}`, "ts")),
+  ),
+  applied(
+    "whole-file-bare-path-comment-the-file-starts-with",
+    "whole-file",
+    "whole",
+    "A bare path comment the file itself starts with is the file's own first line, and stays.",
+    { "src/limits.ts": "// src/limits.ts\nexport const PAGE_SIZE = 50;\nexport const MAX_PAGES = 10;\n" },
+    { "src/limits.ts": "// src/limits.ts\nexport const PAGE_SIZE = 20;\nexport const MAX_PAGES = 10;\n" },
+    reply(
+      "Fewer orders per page:",
+      fence("// src/limits.ts\nexport const PAGE_SIZE = 20;\nexport const MAX_PAGES = 10;", "ts"),
+    ),
+  ),
+  applied(
+    "editblock-beside-example-named-by-bare-comment",
+    "path-decoration",
+    "editblock",
+    "A SEARCH/REPLACE edit, then an example of its use whose first line names a real file in a bare comment: the " +
+      "example is not a whole file to write.",
+    { [P.handlers]: S.handlers, [P.orders]: S.orders },
+    { [P.handlers]: handlersAfter, [P.orders]: S.orders },
+    reply(
+      "Fewer orders per page:",
+      [P.handlers, "```ts", "<<<<<<< SEARCH", HANDLER_LIMIT, "=======", LIMITED, ">>>>>>> REPLACE", "```"].join("\n"),
+      "Callers see it so:",
+      fence(`// ${P.orders}\nconst page = await listOrders(userId, { limit: 20 });`, "ts"),
+    ),
+  ),
+  refusal(
+    "invalid-format-bare-path-comment-excerpt",
+    "invalid-format",
+    "whole",
+    ["invalid-format"],
+    "The reply's only block names the file by a bare comment and holds a few of its lines around `// ...`: an " +
+      "excerpt, refused by name rather than read as no edit or written as the whole file.",
+    { [P.handlers]: S.handlers },
+    reply(
+      "Fewer orders per page:",
+      fence(`// ${P.handlers}\n// ... existing code ...\n${LIMITED}\n// ... existing code ...`, "ts"),
+    ),
+  ),
   refusal(
     "invalid-format-empty-patch",
     "invalid-format",
