@@ -43,6 +43,31 @@ describe("freshProblems", () => {
     ]);
   });
 
+  it("gives Biome's new message under its heading, across the blank line between them", () => {
+    const frame = (rule: string, message: string): string[] => [
+      `src/index.ts:1:5 lint/${rule}  FIXABLE  ━━━━━━━━━━`,
+      "",
+      `  ✖ ${message}`,
+      "",
+      "  > 1 │ let x = 1;",
+      "",
+    ];
+    const old = frame("style/useTemplate", "Template literals are preferred over string concatenation.").join("\n");
+    const now = [...frame("style/useTemplate", "Template literals are preferred over string concatenation.")]
+      .concat(frame("style/useConst", "This let declares a variable that is only assigned once."))
+      .join("\n");
+    expect(freshProblems(now, before(old))).toEqual([
+      "src/index.ts:1:5 lint/style/useConst  FIXABLE  ━━━━━━━━━━",
+      "  ✖ This let declares a variable that is only assigned once.",
+    ]);
+  });
+
+  it("gives a line that starts with a path and reports an error as a problem, not a heading", () => {
+    expect(freshProblems("lib/a.js:3:5: error: 'x' is not defined [no-undef]\n", [])).toEqual([
+      "lib/a.js:3:5: error: 'x' is not defined [no-undef]",
+    ]);
+  });
+
   it("gives self-contained lines (tsc) alone, colours left out, and nothing when all was printed before", () => {
     const old = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
     const now = [old, "\u001b[31msrc/b.ts(9,1): error TS2304: Cannot find name 'lenght'.\u001b[39m"].join("\n");
