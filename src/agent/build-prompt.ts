@@ -209,7 +209,7 @@ export function buildReflectionPrompt(input: ReflectionInput): string {
   if (tests.limit !== undefined) parts.push(`The sandbox stopped the tests: ${tests.limit.message}.`);
   parts.push(
     tests.failures === undefined ? "Test output (the end of it):" : "Why the tests failed, then the end of the output:",
-    wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests, undefined, input.baseline)))),
+    wrapData("test output", input.redact(sanitizeOutput(testRunForModel(tests, input.baseline)))),
   );
   if (input.files.size > 0) {
     parts.push("", "The files you changed, as they are now (a long one around your changes):");

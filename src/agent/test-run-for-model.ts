@@ -74,14 +74,15 @@ const byteLength = (text: string): number => Buffer.byteLength(text, "utf8");
 
 /**
  * What the model reads of a test run: what a formatter whose check failed would change, the end of the output of
- * each step besides the tests that failed (a lint, a build), then why each test failed (the runner's own failure
- * blocks, parsed), then the end of the output, together within `maxBytes`. The blocks get up to three quarters of
- * what the steps left; failures beyond that are named. An output no parser knows is the tail alone.
+ * each step besides the tests that failed (a lint, a build; led by what it reports that it did not in `baseline`,
+ * when the end leaves that out), then why each test failed (the runner's own failure blocks, parsed), then the end
+ * of the output, together within `maxBytes`. The blocks get up to three quarters of what the steps left; failures
+ * beyond that are named. An output no parser knows is the tail alone.
  */
 export function testRunForModel(
   summary: TestSummary,
-  maxBytes = MAX_REFLECTED_BYTES,
   baseline: TestSummary | null = null,
+  maxBytes = MAX_REFLECTED_BYTES,
 ): string {
   if (summary.formatting === undefined) return runForModel(summary, maxBytes, baseline);
   const formatting = `What the formatter whose check failed would change (write the files so):\n${summary.formatting}`;
