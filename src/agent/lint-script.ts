@@ -21,10 +21,11 @@ const LINT_NAMES = [
 ] as const;
 
 /**
- * A command that lints: ESLint, XO, standard, oxlint, TSLint, Stylelint, Biome's checks, Prettier asked to check.
+ * A command that lints: ESLint (itself, or through `next lint` and `ng lint`), XO, standard, oxlint, TSLint,
+ * Stylelint, Biome's checks, Prettier asked to check. Not `vue-cli-service lint`, which fixes what it finds.
  */
 const LINTS =
-  /(?:^|[\s/&;|(])(?:eslint|xo|standard|semistandard|oxlint|tslint|stylelint|biome\s+(?:lint|check|ci)|prettier\b[^;&|]*\s(?:--check|-c|--list-different|-l))(?=\s|$|[;&|)])/;
+  /(?:^|[\s/&;|(])(?:eslint|xo|standard|semistandard|oxlint|tslint|stylelint|(?:next|ng)\s+lint|biome\s+(?:lint|check|ci)|prettier\b[^;&|]*\s(?:--check|-c|--list-different|-l))(?=\s|$|[;&|)])/;
 
 /** A command that writes what it checks: a linter's `--fix`, a formatter's `--write`, Biome's `--apply`. */
 const WRITES = /\s(?:--fix|--write|-w|--apply|--apply-unsafe)(?=\s|$|[;&|)=])|\bbiome\s+format\b/;

@@ -28,6 +28,8 @@ describe("the lint beside the tests", () => {
     );
     expect(lintScript({ test: "ava", "lint:check": "biome check ." })).toBe("lint:check");
     expect(lintScript({ test: "tap", lint: "./node_modules/.bin/standard" })).toBe("lint");
+    expect(lintScript({ test: "jest", lint: "next lint" })).toBe("lint");
+    expect(lintScript({ test: "jest", lint: "vue-cli-service lint" })).toBeUndefined();
     // A script of that name that runs no linter, or a formatter that writes, is not one.
     expect(lintScript({ test: "mocha", lint: "node scripts/standard.js" })).toBeUndefined();
     expect(lintScript({ test: "mocha", lint: "prettier ." })).toBeUndefined();
