@@ -14,6 +14,9 @@
 import { dirname, join } from "node:path";
 import type { HostView } from "./host-view.js";
 
+/** The size of the sandbox's /dev/shm: Docker's default. */
+export const SHM_BYTES = 64 * 1024 * 1024;
+
 /** Where the run's own folder is mounted inside: passwd, group, gitconfig, the shims' bin, the egress socket. */
 export const RUN_DIR_INSIDE = "/run/patchsmith";
 /** Where the repository's package cache is mounted inside. */
@@ -96,7 +99,9 @@ export function bwrapArgs(view: HostView, user: SandboxUser, run: RunMounts): st
     else args.push("--ro-bind", dir.path, dir.path);
     tree.mounted(dir.path, true);
   }
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm");
+  // A /dev/shm the sandbox user can write, as on any host: POSIX semaphores live there (Python's multiprocessing
+  // locks, pytest-xdist, flake8's worker pool); bounded as Docker bounds its own.
+  args.push("--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", String(SHM_BYTES), "--tmpfs", "/dev/shm");
   tree.mounted("/proc", true);
   tree.mounted("/dev", true);
   args.push("--perms", "0755", "--dir", "/etc");

@@ -519,6 +519,22 @@ describe("sandbox selection and other runners", () => {
     expect((await createSandboxRunner().describe()).sandbox).toBe("bwrap");
   });
 
+  it("gives the sandbox user a /dev/shm of its own for semaphores, bounded in size", async () => {
+    const repo = track(makeNodeRepo());
+    const lock = await bwrap.run({
+      command: `python3 -c "import multiprocessing; multiprocessing.Lock(); print('LOCK-OK')"`,
+      cwd: repo.dir,
+      timeoutMs: 60_000,
+    });
+    expect(lock.output).toContain("LOCK-OK");
+    const fill = await bwrap.run({
+      command: "head -c 100000000 /dev/zero > /dev/shm/fill; echo exit=$?; ls /dev/shm",
+      cwd: repo.dir,
+      timeoutMs: 60_000,
+    });
+    expect(fill.output).toMatch(/No space left on device[\s\S]*exit=1/);
+  });
+
   it("runs a Python suite with the host's toolchain visible read-only", async () => {
     const repo = track(makePythonRepo());
     const summary = await bwrap.run({ command: repo.testCommand, cwd: repo.dir, timeoutMs: 120_000 });
