@@ -8,6 +8,7 @@ import { chainedTestScript, partCommand, swallowedCommand } from "./chained-scri
 import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
 import { lintScript } from "./lint-script.js";
+import { PYTHON_LINT_FILES, pythonLintCommands } from "./python-lint.js";
 import { THEN } from "./unenforced-checks.js";
 import { typeCheckScript } from "./type-check-script.js";
 
@@ -46,6 +47,7 @@ export const DETECTION_FILES = [
   "tox.ini",
   "Makefile",
   "makefile",
+  ...PYTHON_LINT_FILES,
 ] as const;
 
 // npm init writes this placeholder; running it would report a failure that means "no tests".
@@ -160,9 +162,30 @@ function hasMakeTest(facts: ProjectFacts): boolean {
 
 export type Detection =
   | { readonly kind: "command"; readonly command: string; readonly steps?: readonly TestStep[] }
-  /** Python: run `pytest` when the probe says it is installed, else `fallback` (unittest). */
-  | { readonly kind: "python"; readonly pytest: string; readonly fallback: string; readonly probe: string }
+  /**
+   * Python: run `pytest` when the probe says it is installed, else `fallback` (unittest); then the `added` checks
+   * (`withAddedChecks`).
+   */
+  | {
+      readonly kind: "python";
+      readonly pytest: string;
+      readonly fallback: string;
+      readonly probe: string;
+      readonly added: readonly string[];
+    }
   | { readonly kind: "none" };
+
+/** A test command line, run as one step, then the checks patchsmith adds after it (each a step of its own). */
+export function withAddedChecks(
+  command: string,
+  added: readonly string[],
+): { readonly command: string; readonly steps?: readonly TestStep[] } {
+  if (added.length === 0) return { command };
+  return {
+    command: [command, ...added].join(THEN),
+    steps: [{ command, main: true }, ...added.map((check) => ({ command: check, main: false, added: true }))],
+  };
+}
 
 export const PYTEST_PROBE = 'python3 -c "import pytest"';
 
@@ -181,15 +204,18 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
   // A Django project runs its tests through manage.py (its runner sets Django up; its apps' tests live in tests.py),
   // unless it configures pytest (pytest-django).
   const pytestConfig = hasPytestConfig(facts);
-  if (facts.paths.includes("manage.py") && !pytestConfig) return { kind: "command", command: DJANGO_TESTS };
+  // The project's linters, which its CI runs beside the tests (python-lint.ts).
+  const lints = pythonLintCommands(facts);
+  if (facts.paths.includes("manage.py") && !pytestConfig)
+    return { kind: "command", ...withAddedChecks(DJANGO_TESTS, lints) };
   const python = pythonTests(facts, pytestConfig);
   if (python !== undefined) {
     const fallback =
       python.testsDir === undefined
         ? "python3 -m unittest discover"
         : `python3 -m unittest discover -s ${python.testsDir}`;
-    if (python.unittest) return { kind: "command", command: fallback };
-    return { kind: "python", pytest: DETECTED_PYTEST, fallback, probe: PYTEST_PROBE };
+    if (python.unittest) return { kind: "command", ...withAddedChecks(fallback, lints) };
+    return { kind: "python", pytest: DETECTED_PYTEST, fallback, probe: PYTEST_PROBE, added: lints };
   }
   if (facts.paths.includes("go.mod")) return { kind: "command", command: "go test ./..." };
   if (facts.paths.includes("Cargo.toml")) return { kind: "command", command: "cargo test" };

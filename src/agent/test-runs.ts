@@ -13,7 +13,7 @@ import { formattingFor } from "./formatter-diff.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
-import { detectTestCommand, DETECTION_FILES, type TestCommand } from "./test-command.js";
+import { detectTestCommand, DETECTION_FILES, withAddedChecks, type TestCommand } from "./test-command.js";
 import { summarizeTestRun, summarizeTestSteps, type StepRun } from "./test-output.js";
 import type { TestSummary } from "./types.js";
 
@@ -54,7 +54,10 @@ export async function resolveTestCommand(
         command: detection.probe,
         timeoutMs: PROBE_TIMEOUT_MS,
       });
-      return { command: probe.passed ? detection.pytest : detection.fallback, source: "detected" };
+      return {
+        ...withAddedChecks(probe.passed ? detection.pytest : detection.fallback, detection.added),
+        source: "detected",
+      };
     }
   }
 }

@@ -128,6 +128,39 @@ describe("patchsmith fix, real adapters", () => {
     expect(report.testCommand?.source).toBe("detected");
   });
 
+  // flake8 is a Debian package .ci/run installs.
+  const hasFlake8 = spawnSync("flake8", ["--version"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!hasFlake8)(
+    "runs the flake8 a Python project configures after its tests: a change it rejects is not taken",
+    async () => {
+      const py = makePythonRepo({ files: { ".flake8": "[flake8]\nmax-line-length = 100\n" } });
+      const bug = py.bug!;
+      const docstring = '"""Keeping numbers inside bounds."""';
+      const { report, server } = await fix(
+        [
+          [
+            block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range"),
+            block(bug.path, docstring, `${docstring}\nimport os`),
+          ].join("\n\n"),
+          block(bug.path, `${docstring}\nimport os`, docstring),
+        ],
+        { instruction: "clamp() returns the wrong value inside the range" },
+        py,
+      );
+      expect(report.testCommand?.command).toMatch(/, then flake8 --extend-exclude \.venv$/);
+      expect(report.tests.before?.steps?.map((s) => s.passed)).toEqual([false, true]);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.attempts[0]!.tests!.failing).toEqual([]);
+      expect(report.attempts[0]!.note).toContain(
+        "`flake8 --extend-exclude .venv` passed before the change and fails now",
+      );
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain("calc/bounds.py:2:1: F401 'os' imported but unused");
+      expect(report.status).toBe("success");
+      expect(report.diff).not.toContain("import os");
+    },
+  );
+
   // Black is a Debian package .ci/run installs.
   const hasBlack = spawnSync("black", ["--version"], { stdio: "ignore" }).status === 0;
   it.skipIf(!hasBlack)(

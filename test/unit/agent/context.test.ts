@@ -182,8 +182,37 @@ describe("test command detection", () => {
       pytest: "python3 -m pytest --continue-on-collection-errors",
       fallback: "python3 -m unittest discover -s tests",
       probe: 'python3 -c "import pytest"',
+      added: [],
     });
     expect(detectTestCommand(facts({ "pyproject.toml": "[tool.pytest.ini_options]\n" })).kind).toBe("python");
+  });
+  it("adds the linters a Python project configures after its tests, Ruff first", () => {
+    const suite = { "pkg/calc.py": "", "tests/test_calc.py": "" };
+    const added = (files: Record<string, string>) =>
+      (detectTestCommand(facts({ ...suite, ...files })) as { added?: string[] }).added;
+    expect(added({ "pyproject.toml": "[tool.ruff]\nline-length = 100\n" })).toEqual(["ruff check"]);
+    expect(added({ "pyproject.toml": "[tool.ruff.lint]\nselect = ['F']\n" })).toEqual(["ruff check"]);
+    expect(added({ "ruff.toml": "", ".flake8": "[flake8]\n" })).toEqual([
+      "ruff check",
+      "flake8 --extend-exclude .venv",
+    ]);
+    expect(added({ "setup.cfg": "[metadata]\nname = calc\n\n[flake8]\nmax-line-length = 100\n" })).toEqual([
+      "flake8 --extend-exclude .venv",
+    ]);
+    // A tool named in passing is not one configured.
+    expect(
+      added({ "pyproject.toml": "[tool.black]\n# like [tool.ruff]\n", "tox.ini": "[testenv]\ndeps = flake8\n" }),
+    ).toEqual([]);
+    // unittest and Django projects run them as steps after their tests.
+    const tox = "[tox]\n\n[testenv]\ncommands = python -m unittest discover tests\n\n[flake8]\nexclude = docs\n";
+    expect(detectTestCommand(facts({ ...suite, "tox.ini": tox }))).toEqual({
+      kind: "command",
+      command: "python3 -m unittest discover -s tests, then flake8 --extend-exclude .venv",
+      steps: [
+        { command: "python3 -m unittest discover -s tests", main: true },
+        { command: "flake8 --extend-exclude .venv", main: false, added: true },
+      ],
+    });
   });
   it("runs a Django project's tests through manage.py, unless it configures pytest", () => {
     const django = { "manage.py": "", "polls/models.py": "", "polls/tests.py": "", "requirements.txt": "Django\n" };

@@ -1,0 +1,24 @@
+/**
+ * The linters a Python project configures, which its CI runs beside the tests (pure): Ruff (`[tool.ruff]` in
+ * pyproject.toml, a ruff.toml) and flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini). Each runs
+ * after the tests as a check patchsmith added, as a JavaScript project's lint does (lint-script.ts); one that is not
+ * installed fails before any change and is left out (unenforced-checks.ts).
+ */
+import type { ProjectFacts } from "./test-command.js";
+
+/** The configuration files they are read from, for the detection's list of files to read. */
+export const PYTHON_LINT_FILES = [".flake8", "ruff.toml", ".ruff.toml"] as const;
+
+/** Ruff's check, which leaves alone what .gitignore and its defaults exclude (the set-up's .venv among them). */
+const RUFF = "ruff check";
+/** flake8, told to leave out the virtual environment set-up makes in the clone, which it would read otherwise. */
+const FLAKE8 = "flake8 --extend-exclude .venv";
+
+/** The commands of the linters the project configures, Ruff first. */
+export function pythonLintCommands(facts: ProjectFacts): string[] {
+  const has = (path: string): boolean => facts.paths.includes(path);
+  const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
+  const ruff = has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m);
+  const flake8 = has(".flake8") || section("setup.cfg", /^\[flake8\]/m) || section("tox.ini", /^\[flake8\]/m);
+  return [...(ruff ? [RUFF] : []), ...(flake8 ? [FLAKE8] : [])];
+}
