@@ -9,7 +9,6 @@ import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
 import { lintScript } from "./lint-script.js";
 import { PYTHON_LINT_FILES, pythonLintCommands } from "./python-lint.js";
-import { THEN } from "./unenforced-checks.js";
 import { typeCheckScript } from "./type-check-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
@@ -174,6 +173,9 @@ export type Detection =
       readonly added: readonly string[];
     }
   | { readonly kind: "none" };
+
+/** How a test command's label joins the checks patchsmith adds after its tests (`npm test, then npm run lint`). */
+export const THEN = ", then ";
 
 /** A test command line, run as one step, then the checks patchsmith adds after it (each a step of its own). */
 export function withAddedChecks(

@@ -4,11 +4,8 @@
  * it would refuse a right fix for a warning nobody acts on. It is left out for the rest of the job, from the
  * baseline too, and the report says so (pure).
  */
-import type { TestCommand } from "./test-command.js";
+import { THEN, type TestCommand } from "./test-command.js";
 import type { TestSummary } from "./types.js";
-
-/** How the label of a test command joins the checks added after `npm test` (test-command.ts). */
-export const THEN = ", then ";
 
 export interface EnforcedChecks {
   readonly test: TestCommand;
