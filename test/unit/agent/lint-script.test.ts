@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { npmWithScripts } from "./harness.js";
 import { lintScript } from "../../../src/agent/lint-script.js";
+import { resolveTestCommand } from "../../../src/agent/test-runs.js";
 
 const npm = npmWithScripts;
 
@@ -47,6 +48,18 @@ describe("the lint beside the tests", () => {
     ]) {
       expect(lintScript(scripts)).toBeUndefined();
       expect(JSON.stringify(npm(scripts))).not.toContain("then npm run");
+    }
+  });
+
+  it("is not added to a test command the request or the repository's config gives: that runs as written", async () => {
+    // Neither the runner nor the tree is asked when the command is given.
+    const unused = undefined as never;
+    for (const given of [
+      { requested: "npm test", configured: undefined },
+      { requested: undefined, configured: "npm test" },
+    ]) {
+      const test = await resolveTestCommand(unused, unused, unused, given, ["package.json"]);
+      expect(test).toEqual({ command: "npm test", source: given.requested === undefined ? "repo-config" : "request" });
     }
   });
 
