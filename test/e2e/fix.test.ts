@@ -161,6 +161,37 @@ describe("patchsmith fix, real adapters", () => {
     },
   );
 
+  // mypy is a Debian package .ci/run installs.
+  const hasMypy = spawnSync("mypy", ["--version"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!hasMypy)(
+    "runs the mypy a Python project configures after its tests: a change whose types are wrong is not taken",
+    async () => {
+      const py = makePythonRepo({ files: { "setup.cfg": "[mypy]\nfiles = calc\n" } });
+      const bug = py.bug!;
+      const signature = "def clamp(value, low, high):";
+      const typed = "def clamp(value: int, low: int, high: int)";
+      const { report, server } = await fix(
+        [
+          [
+            block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range"),
+            block(bug.path, signature, `${typed} -> str:`),
+          ].join("\n\n"),
+          block(bug.path, `${typed} -> str:`, `${typed} -> int:`),
+        ],
+        { instruction: "clamp() returns the wrong value inside the range" },
+        py,
+      );
+      expect(report.testCommand?.command).toMatch(/, then mypy$/);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.attempts[0]!.tests!.failing).toEqual([]);
+      expect(report.attempts[0]!.note).toContain("`mypy` passed before the change and fails now");
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain('Incompatible return value type (got "int", expected "str")');
+      expect(report.status).toBe("success");
+      expect(report.diff).toContain("-> int:");
+    },
+  );
+
   // Black is a Debian package .ci/run installs.
   const hasBlack = spawnSync("black", ["--version"], { stdio: "ignore" }).status === 0;
   it.skipIf(!hasBlack)(

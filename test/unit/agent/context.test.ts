@@ -199,6 +199,12 @@ describe("test command detection", () => {
     expect(added({ "setup.cfg": "[metadata]\nname = calc\n\n[flake8]\nmax-line-length = 100\n" })).toEqual([
       "flake8 --extend-exclude .venv",
     ]);
+    expect(added({ "pyproject.toml": "[tool.ruff]\n\n[tool.mypy]\nfiles = ['pkg']\n" })).toEqual([
+      "ruff check",
+      "mypy",
+    ]);
+    expect(added({ "mypy.ini": "[mypy]\nfiles = pkg\n" })).toEqual(["mypy"]);
+    expect(added({ "setup.cfg": "[mypy]\nstrict = True\n" })).toEqual(["mypy"]);
     // A tool named in passing is not one configured.
     expect(
       added({ "pyproject.toml": "[tool.black]\n# like [tool.ruff]\n", "tox.ini": "[testenv]\ndeps = flake8\n" }),
