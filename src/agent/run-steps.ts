@@ -193,8 +193,11 @@ export async function runSteps(
     before === null || testCommand === undefined ? undefined : withoutUnenforcedChecks(testCommand, before);
   if (enforced !== undefined) {
     ({ test: testCommand, baseline: before } = enforced);
-    const which = enforced.dropped.map((c) => `\`${c}\``).join(", ");
-    notes.push(`${which} failed before any change, so the project does not enforce it here: it was not run again.`);
+    const which = enforced.dropped.map((c) => `\`${c}\``).join(" and ");
+    const [them, they] = enforced.dropped.length === 1 ? ["it", "it was"] : ["them", "they were"];
+    notes.push(
+      `${which} failed before any change, so the project does not enforce ${them} here: ${they} not run again.`,
+    );
   }
   // The baseline is timed as such; the loop's runs as "tests".
   const checked = testCommand;
