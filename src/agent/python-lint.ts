@@ -6,20 +6,20 @@
  * that is not installed, or fails on the untouched code (mypy told no files to check, stubs the environment lacks),
  * fails before any change and is left out (unenforced-checks.ts).
  */
-import type { ProjectFacts } from "./test-command.js";
+import type { AddedCheck, ProjectFacts } from "./test-command.js";
 
 /** The configuration files they are read from, for the detection's list of files to read. */
 export const PYTHON_LINT_FILES = [".flake8", "ruff.toml", ".ruff.toml", "mypy.ini", ".mypy.ini"] as const;
 
 /** Ruff's check, which leaves alone what .gitignore and its defaults exclude (the set-up's .venv among them). */
-const RUFF = "ruff check";
+const RUFF: AddedCheck = { command: "ruff check", checks: "lint" };
 /** flake8, told to leave out the virtual environment set-up makes in the clone, which it would read otherwise. */
-const FLAKE8 = "flake8 --extend-exclude .venv";
+const FLAKE8: AddedCheck = { command: "flake8 --extend-exclude .venv", checks: "lint" };
 /** mypy on the files its configuration names. */
-const MYPY = "mypy";
+const MYPY: AddedCheck = { command: "mypy", checks: "types" };
 
 /** The commands of the checkers the project configures: Ruff, flake8, then mypy. */
-export function pythonLintCommands(facts: ProjectFacts): string[] {
+export function pythonLintCommands(facts: ProjectFacts): AddedCheck[] {
   const has = (path: string): boolean => facts.paths.includes(path);
   const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
   const ruff = has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m);

@@ -26,7 +26,7 @@ import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, importedElsewhere, runTests } from "./test-runs.js";
 import type { TestCommand } from "./test-command.js";
-import { withoutUnenforcedChecks } from "./unenforced-checks.js";
+import { checksAskedFor, withoutUnenforcedChecks } from "./unenforced-checks.js";
 import type { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
 import { tailForModel } from "./test-run-for-model.js";
@@ -190,7 +190,9 @@ export async function runSteps(
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
   if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
   const enforced =
-    before === null || testCommand === undefined ? undefined : withoutUnenforcedChecks(testCommand, before);
+    before === null || testCommand === undefined
+      ? undefined
+      : withoutUnenforcedChecks(testCommand, before, checksAskedFor(request.instruction));
   if (enforced !== undefined) {
     ({ test: testCommand, baseline: before } = enforced);
     const which = enforced.dropped.map((c) => `\`${c}\``).join(" and ");

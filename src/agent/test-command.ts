@@ -29,6 +29,16 @@ export interface TestStep {
    * running out of it fails that step alone, so that a slow check never turns every run into a timeout.
    */
   readonly added?: boolean;
+  /** What an added check checks: a request about that keeps it even when it fails before (unenforced-checks.ts). */
+  readonly checks?: CheckKind;
+}
+
+export type CheckKind = "lint" | "types";
+
+/** A check patchsmith adds after the tests: its command and what it checks. */
+export interface AddedCheck {
+  readonly command: string;
+  readonly checks: CheckKind;
 }
 
 /** What detection needs to know about the project: its tracked paths and a few small files' contents. */
@@ -91,7 +101,12 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
   const chained = chainedTestScript(swallowed ?? test, scripts);
   // The project's type check and lint, when the tests do not check types or lint (type-check-script.ts,
   // lint-script.ts).
-  const added = [typeCheckScript(scripts), lintScript(scripts)].filter((name) => name !== undefined);
+  const typeCheck = typeCheckScript(scripts);
+  const lint = lintScript(scripts);
+  const added: AddedCheck[] = [
+    ...(typeCheck === undefined ? [] : [{ command: `npm run ${typeCheck}`, checks: "types" as const }]),
+    ...(lint === undefined ? [] : [{ command: `npm run ${lint}`, checks: "lint" as const }]),
+  ];
   if (!pre && !post && chained === undefined && swallowed === undefined && added.length === 0)
     return { kind: "command", command: "npm test" };
   const testSteps =
@@ -102,9 +117,9 @@ function npmTestCommand(scripts: Readonly<Record<string, string>>, facts: Projec
     ...(pre ? [{ command: "npm run pretest", main: false }] : []),
     ...testSteps,
     ...(post ? [{ command: "npm run posttest", main: false }] : []),
-    ...added.map((name) => ({ command: `npm run ${name}`, main: false, added: true })),
+    ...added.map(addedStep),
   ];
-  const command = ["npm test", ...added.map((name) => `npm run ${name}`)].join(THEN);
+  const command = ["npm test", ...added.map((check) => check.command)].join(THEN);
   return { kind: "command", command, steps };
 }
 
@@ -170,22 +185,29 @@ export type Detection =
       readonly pytest: string;
       readonly fallback: string;
       readonly probe: string;
-      readonly added: readonly string[];
+      readonly added: readonly AddedCheck[];
     }
   | { readonly kind: "none" };
 
 /** How a test command's label joins the checks patchsmith adds after its tests (`npm test, then npm run lint`). */
 export const THEN = ", then ";
 
+const addedStep = (check: AddedCheck): TestStep => ({
+  command: check.command,
+  main: false,
+  added: true,
+  checks: check.checks,
+});
+
 /** A test command line, run as one step, then the checks patchsmith adds after it (each a step of its own). */
 export function withAddedChecks(
   command: string,
-  added: readonly string[],
+  added: readonly AddedCheck[],
 ): { readonly command: string; readonly steps?: readonly TestStep[] } {
   if (added.length === 0) return { command };
   return {
-    command: [command, ...added].join(THEN),
-    steps: [{ command, main: true }, ...added.map((check) => ({ command: check, main: false, added: true }))],
+    command: [command, ...added.map((check) => check.command)].join(THEN),
+    steps: [{ command, main: true }, ...added.map(addedStep)],
   };
 }
 

@@ -2,9 +2,10 @@
  * The checks patchsmith adds after `npm test` (the project's type check, its lint: test-command.ts) stand in for
  * the CI that runs them. One that fails on the untouched code is not enforced there (or cannot run here): judged,
  * it would refuse a right fix for a warning nobody acts on. It is left out for the rest of the job, from the
- * baseline too, and the report says so (pure).
+ * baseline too, and the report says so (pure). Unless the request is about what it checks ("fix the lint errors",
+ * "the mypy findings"): then its failures are the request's specification.
  */
-import { THEN, type TestCommand } from "./test-command.js";
+import { THEN, type CheckKind, type TestCommand } from "./test-command.js";
 import type { TestSummary } from "./types.js";
 
 export interface EnforcedChecks {
@@ -14,13 +15,31 @@ export interface EnforcedChecks {
   readonly dropped: readonly string[];
 }
 
-/** The test command and its baseline without the added checks that failed in it; undefined when none did. */
-export function withoutUnenforcedChecks(test: TestCommand, baseline: TestSummary): EnforcedChecks | undefined {
+/** Words of a request about lint findings, and about type errors. */
+const ASKS: Readonly<Record<CheckKind, RegExp>> = {
+  lint: /\b(?:lint\w*|eslint|oxlint|biome|stylelint|flake8|ruff|pyflakes|pycodestyle|pep ?8)\b/i,
+  types: /\b(?:type[- ]?check\w*|type errors?|typing errors?|mypy|tsc|typescript errors?|pyright)\b/i,
+};
+
+/** What a request asks to be checked: the kinds of added checks it is about. */
+export const checksAskedFor = (request: string): ReadonlySet<CheckKind> =>
+  new Set((Object.keys(ASKS) as CheckKind[]).filter((kind) => ASKS[kind].test(request)));
+
+/**
+ * The test command and its baseline without the added checks that failed in it, but those of a kind the request
+ * `asks` about; undefined when none is left out.
+ */
+export function withoutUnenforcedChecks(
+  test: TestCommand,
+  baseline: TestSummary,
+  asks: ReadonlySet<CheckKind> = new Set(),
+): EnforcedChecks | undefined {
   const failed = (command: string): boolean =>
     baseline.steps?.some((step) => step.command === command && !step.passed) === true;
   const dropped = (test.steps ?? [])
     .filter((step) => step.added === true && failed(step.command))
-    .map((s) => s.command);
+    .filter((step) => step.checks === undefined || !asks.has(step.checks))
+    .map((step) => step.command);
   if (dropped.length === 0) return undefined;
   const kept = (command: string): boolean => !dropped.includes(command);
   const steps = (test.steps ?? []).filter((step) => kept(step.command));

@@ -340,6 +340,30 @@ describe("set-up before the tests", () => {
     expect(server.chatRequests[0]!.messages.at(-1)!.content).not.toContain("[warn] legacy.js");
   });
 
+  it("keeps a lint it added that fails before when the request is about the lint, and takes the change that passes it", async () => {
+    const repo = await makeTapeRepo(registry, {
+      bug: false,
+      prettier: PRETTIER.version,
+      lintApart: true,
+      lintFailsBefore: true,
+    });
+    repos.push(repo);
+    const { report, server } = await fix(
+      repo,
+      [block("legacy.js", "var  legacy=1", "var legacy = 1;", "style: format")],
+      {
+        instruction: "Fix the lint errors",
+      },
+    );
+    expect(report.testCommand).toMatchObject({ command: "npm test, then npm run lint" });
+    expect(report.notes?.join("\n") ?? "").not.toContain("does not enforce");
+    expect(report.tests.before).toMatchObject({ passed: false, failing: [] });
+    expect(server.chatRequests[0]!.messages.at(-1)!.content).toContain("[warn] legacy.js");
+    expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.status).toBe("success");
+  });
+
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {
     const repo = await makeTapeRepo(registry);
     repos.push(repo);

@@ -189,7 +189,9 @@ describe("test command detection", () => {
   it("adds the linters a Python project configures after its tests, Ruff first", () => {
     const suite = { "pkg/calc.py": "", "tests/test_calc.py": "" };
     const added = (files: Record<string, string>) =>
-      (detectTestCommand(facts({ ...suite, ...files })) as { added?: string[] }).added;
+      (detectTestCommand(facts({ ...suite, ...files })) as { added?: { command: string }[] }).added?.map(
+        (check) => check.command,
+      );
     expect(added({ "pyproject.toml": "[tool.ruff]\nline-length = 100\n" })).toEqual(["ruff check"]);
     expect(added({ "pyproject.toml": "[tool.ruff.lint]\nselect = ['F']\n" })).toEqual(["ruff check"]);
     expect(added({ "ruff.toml": "", ".flake8": "[flake8]\n" })).toEqual([
@@ -216,7 +218,7 @@ describe("test command detection", () => {
       command: "python3 -m unittest discover -s tests, then flake8 --extend-exclude .venv",
       steps: [
         { command: "python3 -m unittest discover -s tests", main: true },
-        { command: "flake8 --extend-exclude .venv", main: false, added: true },
+        { command: "flake8 --extend-exclude .venv", main: false, added: true, checks: "lint" },
       ],
     });
   });

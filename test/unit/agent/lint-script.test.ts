@@ -12,7 +12,7 @@ describe("the lint beside the tests", () => {
       command: "npm test, then npm run lint",
       steps: [
         { command: "npm test --ignore-scripts", main: true },
-        { command: "npm run lint", main: false, added: true },
+        { command: "npm run lint", main: false, added: true, checks: "lint" },
       ],
     });
     expect(npm({ test: "jest", typecheck: "tsc --noEmit", "lint:js": "xo" })).toMatchObject({

@@ -11,7 +11,7 @@ describe("the type check beside the tests", () => {
       command: "npm test, then npm run typecheck",
       steps: [
         { command: "npm test --ignore-scripts", main: true },
-        { command: "npm run typecheck", main: false, added: true },
+        { command: "npm run typecheck", main: false, added: true, checks: "types" },
       ],
     });
     expect(
@@ -20,7 +20,7 @@ describe("the type check beside the tests", () => {
       steps: [
         { command: "npm run pretest", main: false },
         { command: "npm test --ignore-scripts", main: true },
-        { command: "npm run check-types", main: false, added: true },
+        { command: "npm run check-types", main: false, added: true, checks: "types" },
       ],
     });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TestCommand } from "../../../src/agent/test-command.js";
 import type { TestStepRun, TestSummary } from "../../../src/agent/types.js";
-import { withoutUnenforcedChecks } from "../../../src/agent/unenforced-checks.js";
+import { checksAskedFor, withoutUnenforcedChecks } from "../../../src/agent/unenforced-checks.js";
 
 const step = (command: string, passed: boolean, tail: string, main = false): TestStepRun => ({
   command,
@@ -19,8 +19,8 @@ const test: TestCommand = {
   steps: [
     { command: "npm run pretest", main: false },
     { command: "npm test --ignore-scripts", main: true },
-    { command: "npm run typecheck", main: false, added: true },
-    { command: "npm run lint", main: false, added: true },
+    { command: "npm run typecheck", main: false, added: true, checks: "types" },
+    { command: "npm run lint", main: false, added: true, checks: "lint" },
   ],
 };
 
@@ -69,5 +69,28 @@ describe("withoutUnenforcedChecks", () => {
     expect(enforced.baseline.tail).toBe(failing.tail);
     const passing = summary(failing.steps!.map((s) => ({ ...s, passed: true, exitCode: 0 })));
     expect(withoutUnenforcedChecks(test, passing)).toBeUndefined();
+  });
+
+  it("keeps a failing check of the kind the request is about: its failures are the request's specification", () => {
+    const baseline = summary([
+      step("npm run pretest", true, ""),
+      step("npm test --ignore-scripts", true, "ok 1\n", true),
+      step("npm run typecheck", false, "error TS2304\n"),
+      step("npm run lint", false, "no-var\n"),
+    ]);
+    expect(withoutUnenforcedChecks(test, baseline, checksAskedFor("Fix the lint errors"))?.dropped).toEqual([
+      "npm run typecheck",
+    ]);
+    expect(withoutUnenforcedChecks(test, baseline, checksAskedFor("fix mypy/flake8 findings"))).toBeUndefined();
+  });
+
+  it("reads what a request asks to be checked from words that name a linter or type errors", () => {
+    const asked = (request: string): string[] => [...checksAskedFor(request)].sort();
+    expect(asked("Fix the ESLint warnings in src/")).toEqual(["lint"]);
+    expect(asked("make the linter happy")).toEqual(["lint"]);
+    expect(asked("Fix the type errors tsc reports")).toEqual(["types"]);
+    expect(asked("fix mypy/flake8 findings")).toEqual(["lint", "types"]);
+    // Not words about checks.
+    expect(asked("Handle all types of input; the standard deviation is wrong")).toEqual([]);
   });
 });
