@@ -133,6 +133,14 @@ export function bodyReaches(
   return (andParts(body) ?? [body]).some((part) => reaches(part, scripts, pattern, depth));
 }
 
+/** Whether the package's script `name` runs a command `pattern` matches (`bodyReaches`); false when it has none. */
+export const scriptReaches = (name: string, scripts: Readonly<Record<string, string>>, pattern: RegExp): boolean =>
+  scripts[name] !== undefined && bodyReaches(scripts[name], scripts, pattern);
+
+/** Whether `npm test`, with its `pretest` and `posttest`, runs a command `pattern` matches. */
+export const testRunReaches = (scripts: Readonly<Record<string, string>>, pattern: RegExp): boolean =>
+  ["pretest", "test", "posttest"].some((name) => scriptReaches(name, scripts, pattern));
+
 /** Whether a part runs a test runner, itself or through the package's scripts it names. */
 const runsTests = (part: string, scripts: Readonly<Record<string, string>>): boolean =>
   reaches(part, scripts, RUNNER, 0);

@@ -6,7 +6,7 @@
  * the script or the scripts npm runs around it write files (`--fix`, `--write`): a check must not change the tree
  * it checks.
  */
-import { bodyReaches } from "./chained-script.js";
+import { scriptReaches, testRunReaches } from "./chained-script.js";
 
 /** The names projects give a script that lints their code, most common first. */
 const LINT_NAMES = [
@@ -35,10 +35,9 @@ const WRITES = /\s(?:--fix|--write|-w|--apply|--apply-unsafe)(?=\s|$|[;&|)=])|\b
  * already and neither it nor what npm runs around it (`prelint`, `postlint`) writes files.
  */
 export function lintScript(scripts: Readonly<Record<string, string>>): string | undefined {
-  const reaches = (name: string, pattern: RegExp): boolean =>
-    scripts[name] !== undefined && bodyReaches(scripts[name], scripts, pattern);
-  if (["pretest", "test", "posttest"].some((name) => reaches(name, LINTS))) return undefined;
-  const name = LINT_NAMES.find((candidate) => reaches(candidate, LINTS));
-  if (name === undefined || [name, `pre${name}`, `post${name}`].some((n) => reaches(n, WRITES))) return undefined;
+  if (testRunReaches(scripts, LINTS)) return undefined;
+  const name = LINT_NAMES.find((candidate) => scriptReaches(candidate, scripts, LINTS));
+  const writes = (around: string): boolean => scriptReaches(around, scripts, WRITES);
+  if (name === undefined || [name, `pre${name}`, `post${name}`].some(writes)) return undefined;
   return name;
 }

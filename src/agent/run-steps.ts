@@ -26,7 +26,7 @@ import { looksLikeBugReport } from "./reproduction.js";
 import { Session } from "./session.js";
 import { DEFAULT_TEST_TIMEOUT_MS, importedElsewhere, runTests } from "./test-runs.js";
 import type { TestCommand } from "./test-command.js";
-import { checksAskedFor, withoutUnenforcedChecks } from "./unenforced-checks.js";
+import { checksAskedFor, droppedNote, withoutUnenforcedChecks } from "./unenforced-checks.js";
 import type { Timings } from "./timings.js";
 import type { FixReport, FixRequest, FixStage, TestSummary } from "./types.js";
 import { tailForModel } from "./test-run-for-model.js";
@@ -155,7 +155,10 @@ export async function runSteps(
       setup: prepared.setup,
     });
   const { place, setup } = prepared;
-  let { testCommand } = prepared;
+  const extrasOf = (testCommand: TestCommand | undefined) => ({
+    ...(setup === undefined ? {} : { setup }),
+    ...(testCommand === undefined ? {} : { testCommand }),
+  });
 
   const missingSubmodules = sandbox.submodules.filter((s) => !s.ok);
   if (missingSubmodules.length > 0) {
@@ -165,46 +168,35 @@ export async function runSteps(
     );
   }
   // Tests that would import another copy of the package pass or fail whatever the change: not even the baseline runs.
+  const detected = prepared.testCommand;
   const elsewhere =
-    testCommand === undefined ? undefined : await importedElsewhere(deps, place, tree, testCommand.command, paths);
-  const extrasOf = () => ({
-    ...(setup === undefined ? {} : { setup }),
-    ...(testCommand === undefined ? {} : { testCommand }),
-  });
+    detected === undefined ? undefined : await importedElsewhere(deps, place, tree, detected.command, paths);
   if (elsewhere !== undefined) {
     const message = `The tests cannot run here: ${elsewhere}. No model was asked, and the tests were not run.\n\n${SET_SETUP_OR_TEST}`;
-    return finishReport({ ...base, ...extrasOf(), early: { reason: "tests-cannot-run", message } });
+    return finishReport({ ...base, ...extrasOf(detected), early: { reason: "tests-cannot-run", message } });
   }
   const testTimeout = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   // What a formatter would change is asked after the model's edits only: before them it is not the model's to fix.
   const runOnce = (command: TestCommand, formatting: boolean) =>
     runTests(deps, place, tree, command, Math.min(testTimeout, timeLeft()), formatting);
-  if (testCommand !== undefined) progress("testing-before", testCommand.command);
+  if (detected !== undefined) progress("testing-before", detected.command);
   else
     notes.push(
       "No test command was found (pass --test or set `test` in .github/patchsmith.yml): the change is untested.",
     );
-  const detected = testCommand;
-  let before: TestSummary | null =
-    detected === undefined ? null : await timings.measure("baseline", () => runOnce(detected, false));
+  const measured = detected === undefined ? null : await timings.measure("baseline", () => runOnce(detected, false));
   // What the baseline run wrote (to tracked files too) must not become the ground the model's edits stand on.
-  if (before !== null) await restoreAfterTests(sandbox, tree, new Map());
+  if (measured !== null) await restoreAfterTests(sandbox, tree, new Map());
   const enforced =
-    before === null || testCommand === undefined
+    measured === null || detected === undefined
       ? undefined
-      : withoutUnenforcedChecks(testCommand, before, checksAskedFor(request.instruction));
-  if (enforced !== undefined) {
-    ({ test: testCommand, baseline: before } = enforced);
-    const which = enforced.dropped.map((c) => `\`${c}\``).join(" and ");
-    const [them, they] = enforced.dropped.length === 1 ? ["it", "it was"] : ["them", "they were"];
-    notes.push(
-      `${which} failed before any change, so the project does not enforce ${them} here: ${they} not run again.`,
-    );
-  }
+      : withoutUnenforcedChecks(detected, measured, checksAskedFor(request.instruction));
+  if (enforced !== undefined) notes.push(droppedNote(enforced.dropped));
+  const testCommand = enforced?.test ?? detected;
+  const before: TestSummary | null = enforced?.baseline ?? measured;
   // The baseline is timed as such; the loop's runs as "tests".
-  const checked = testCommand;
-  const test = checked === undefined ? undefined : () => timings.measure("tests", () => runOnce(checked, true));
-  const extras = extrasOf();
+  const test = testCommand === undefined ? undefined : () => timings.measure("tests", () => runOnce(testCommand, true));
+  const extras = extrasOf(testCommand);
   const ranking = await rankingPromise;
   if (before !== null) {
     const problem = environmentProblem(before, {

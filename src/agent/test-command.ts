@@ -8,7 +8,7 @@ import { chainedTestScript, partCommand, swallowedCommand } from "./chained-scri
 import { yarnPlugAndPlay } from "./node-manager.js";
 import { toxCommands } from "./tox-config.js";
 import { lintScript } from "./lint-script.js";
-import { PYTHON_LINT_FILES, pythonLintCommands } from "./python-lint.js";
+import { PYTHON_CHECK_FILES, pythonChecks } from "./python-checks.js";
 import { typeCheckScript } from "./type-check-script.js";
 
 export type TestCommandSource = "request" | "repo-config" | "detected";
@@ -56,7 +56,7 @@ export const DETECTION_FILES = [
   "tox.ini",
   "Makefile",
   "makefile",
-  ...PYTHON_LINT_FILES,
+  ...PYTHON_CHECK_FILES,
 ] as const;
 
 // npm init writes this placeholder; running it would report a failure that means "no tests".
@@ -228,18 +228,18 @@ export function detectTestCommand(facts: ProjectFacts): Detection {
   // A Django project runs its tests through manage.py (its runner sets Django up; its apps' tests live in tests.py),
   // unless it configures pytest (pytest-django).
   const pytestConfig = hasPytestConfig(facts);
-  // The project's linters, which its CI runs beside the tests (python-lint.ts).
-  const lints = pythonLintCommands(facts);
+  // The checkers the project configures, which its CI runs beside the tests (python-checks.ts).
+  const checks = pythonChecks(facts);
   if (facts.paths.includes("manage.py") && !pytestConfig)
-    return { kind: "command", ...withAddedChecks(DJANGO_TESTS, lints) };
+    return { kind: "command", ...withAddedChecks(DJANGO_TESTS, checks) };
   const python = pythonTests(facts, pytestConfig);
   if (python !== undefined) {
     const fallback =
       python.testsDir === undefined
         ? "python3 -m unittest discover"
         : `python3 -m unittest discover -s ${python.testsDir}`;
-    if (python.unittest) return { kind: "command", ...withAddedChecks(fallback, lints) };
-    return { kind: "python", pytest: DETECTED_PYTEST, fallback, probe: PYTEST_PROBE, added: lints };
+    if (python.unittest) return { kind: "command", ...withAddedChecks(fallback, checks) };
+    return { kind: "python", pytest: DETECTED_PYTEST, fallback, probe: PYTEST_PROBE, added: checks };
   }
   if (facts.paths.includes("go.mod")) return { kind: "command", command: "go test ./..." };
   if (facts.paths.includes("Cargo.toml")) return { kind: "command", command: "cargo test" };

@@ -5,7 +5,7 @@
  * runs after the tests as one more step, judged as a lint step is, unless the test run already checks types
  * (followed through the scripts it calls as chained-script.ts follows a test runner).
  */
-import { bodyReaches } from "./chained-script.js";
+import { scriptReaches, testRunReaches } from "./chained-script.js";
 
 /** The names projects give a script that only checks types, most common first. */
 const TYPE_CHECK_NAMES = [
@@ -30,9 +30,6 @@ const CHECKS_TYPES = /(?:^|[\s/&;|(])(?:vue-tsc|tsc|tsgo|tsd)(?=\s|$|[;&|)])|\s-
  * output is build output).
  */
 export function typeCheckScript(scripts: Readonly<Record<string, string>>): string | undefined {
-  const checks = (name: string): boolean =>
-    scripts[name] !== undefined && bodyReaches(scripts[name], scripts, CHECKS_TYPES);
-  const name = TYPE_CHECK_NAMES.find(checks);
-  if (name === undefined || ["pretest", "test", "posttest"].some(checks)) return undefined;
-  return name;
+  if (testRunReaches(scripts, CHECKS_TYPES)) return undefined;
+  return TYPE_CHECK_NAMES.find((name) => scriptReaches(name, scripts, CHECKS_TYPES));
 }

@@ -63,10 +63,17 @@ export function withoutUnenforcedChecks(
   };
 }
 
+/** What the report says of the checks left out. */
+export function droppedNote(dropped: readonly string[]): string {
+  const which = dropped.map((command) => `\`${command}\``).join(" and ");
+  const [them, they] = dropped.length === 1 ? ["it", "it was"] : ["them", "they were"];
+  return `${which} failed before any change, so the project does not enforce ${them} here: ${they} not run again.`;
+}
+
 /**
- * The run's tail without the output of the dropped checks, which ran last (added after `npm test`) and end it: the
- * model would read their old complaints as the baseline's. A check whose output the tail holds only in part is cut
- * from there too.
+ * The run's tail without the output of the dropped checks, which ran last (added after the tests) and end it: the
+ * model would read their old complaints as the baseline's. Each step's own tail is the end of its output, so an
+ * output longer than that leaves its beginning in the run's tail; one not found at the very end stops the cutting.
  */
 function withoutEndingOutputs(baseline: TestSummary, dropped: readonly string[]): string {
   let tail = baseline.tail;

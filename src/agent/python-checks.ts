@@ -9,7 +9,7 @@
 import type { AddedCheck, ProjectFacts } from "./test-command.js";
 
 /** The configuration files they are read from, for the detection's list of files to read. */
-export const PYTHON_LINT_FILES = [".flake8", "ruff.toml", ".ruff.toml", "mypy.ini", ".mypy.ini"] as const;
+export const PYTHON_CHECK_FILES = [".flake8", "ruff.toml", ".ruff.toml", "mypy.ini", ".mypy.ini"] as const;
 
 /** Ruff's check, which leaves alone what .gitignore and its defaults exclude (the set-up's .venv among them). */
 const RUFF: AddedCheck = { command: "ruff check", checks: "lint" };
@@ -19,7 +19,7 @@ const FLAKE8: AddedCheck = { command: "flake8 --extend-exclude .venv", checks: "
 const MYPY: AddedCheck = { command: "mypy", checks: "types" };
 
 /** The commands of the checkers the project configures: Ruff, flake8, then mypy. */
-export function pythonLintCommands(facts: ProjectFacts): AddedCheck[] {
+export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
   const has = (path: string): boolean => facts.paths.includes(path);
   const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
   const ruff = has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m);
