@@ -4,6 +4,7 @@
  * call, with the end of its output and what to set.
  */
 import type { Sandbox } from "../ports/git-sandbox.js";
+import { ciTestEnvironment, WORKFLOW_PATH, type CiEnvironment } from "./ci-env.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { readMany } from "./read-files.js";
 import type { RunPlace } from "./run-place.js";
@@ -20,6 +21,8 @@ export type Prepared =
       readonly place: RunPlace;
       readonly setup?: SetupReport;
       readonly testCommand?: TestCommand;
+      /** What the project's CI sets for its tests, as set-up and tests got it (the request's own `env` wins). */
+      readonly ci: CiEnvironment;
     }
   | { readonly ok: false; readonly reason: "setup-failed"; readonly message: string; readonly setup: SetupReport };
 
@@ -36,6 +39,11 @@ export function cacheKeyOf(repo: string): string {
   }
 }
 
+/** CI's variables less those the request sets itself. */
+function withoutOverridden(ci: CiEnvironment, own: Readonly<Record<string, string>>): CiEnvironment {
+  return { ...ci, env: Object.fromEntries(Object.entries(ci.env).filter(([name]) => !(name in own))) };
+}
+
 export async function prepareEnvironment(
   deps: FixDeps,
   request: FixRequest,
@@ -49,7 +57,17 @@ export async function prepareEnvironment(
   const small = await readMany(tree, wanted);
   const facts = { paths, read: (path: string) => small.get(path) };
   const detected = detectEnvironment(facts, sandbox.dir);
-  const environment = { ...detected.environment, env: { ...detected.environment.env, ...(request.env ?? {}) } };
+  const ci = withoutOverridden(
+    ciTestEnvironment(
+      await readMany(
+        tree,
+        paths.filter((p) => WORKFLOW_PATH.test(p)),
+      ),
+    ),
+    request.env ?? {},
+  );
+  const env = { ...detected.environment.env, ...ci.env, ...(request.env ?? {}) };
+  const environment = { ...detected.environment, env };
   const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands);
   // Set-up fills the cache; without one, the tests still read what an earlier job's set-up left there.
   const key = request.cacheKey ?? cacheKeyOf(request.repo);
@@ -71,6 +89,7 @@ export async function prepareEnvironment(
   return {
     ok: true,
     place,
+    ci,
     ...(setup === undefined ? {} : { setup }),
     ...(testCommand === undefined ? {} : { testCommand }),
   };

@@ -16,6 +16,7 @@ import { rankContext } from "./context/rank.js";
 import { selectContext } from "./context/select.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { environmentProblem, pythonModulesOf, type EnvironmentProblem } from "./environment-check.js";
+import { ciEnvironmentNote } from "./ci-env.js";
 import { restoreAfterTests } from "./evaluate.js";
 import { finishReport, type ReportScope } from "./finish.js";
 import { runLoop } from "./loop.js";
@@ -155,6 +156,8 @@ export async function runSteps(
       setup: prepared.setup,
     });
   const { place, setup } = prepared;
+  const ciNote = ciEnvironmentNote(prepared.ci);
+  if (ciNote !== undefined) notes.push(ciNote);
   const extrasOf = (testCommand: TestCommand | undefined) => ({
     ...(setup === undefined ? {} : { setup }),
     ...(testCommand === undefined ? {} : { testCommand }),

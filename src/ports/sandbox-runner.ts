@@ -4,6 +4,31 @@
  * ended, a bounded output. Set-up may reach the network (package registries), tests never.
  */
 
+/** Variables the sandbox itself decides: a request's `env` (the repo config's, CI's) cannot change them. */
+export const RESERVED_NAMES = new Set([
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "USER",
+  "LOGNAME",
+  "GIT_CONFIG_GLOBAL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+  "npm_config_proxy",
+  "npm_config_https_proxy",
+  "NODE_USE_ENV_PROXY",
+  "npm_config_offline",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+]);
+
+
 /** What one run of a command ended as. */
 export interface RunSummary {
   readonly command: string;

@@ -364,6 +364,18 @@ describe("set-up before the tests", () => {
     expect(report.status).toBe("success");
   });
 
+  it("runs set-up and tests with what the CI workflow sets for its tests: a suite that needs its time zone passes", async () => {
+    const repo = await makeTapeRepo(registry, { ciZone: "Pacific/Auckland" });
+    repos.push(repo);
+    const { report } = await fix(repo, [FIX]);
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.notes).toContain(
+      "Set-up and tests ran with what the CI workflow sets for its tests (.github/workflows/test.yml): TZ=Pacific/Auckland.",
+    );
+    expect(report.status).toBe("success");
+  });
+
   it("a registry the allow-list does not admit is refused, and the report names it", async () => {
     const repo = await makeTapeRepo(registry);
     repos.push(repo);

@@ -20,7 +20,7 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
  * Async: the registry answering npm runs in this same process. `peerConflict` adds a dev dependency whose peer
  * conflicts with tape-lite 1 (TAPE_LITE_DOTS) and commits no lockfile, as a project that never moved past npm 6.
  * `prettier` (a version the registry serves) adds a Prettier check of index.js before the tests, `typescript` a
- * `typecheck` script.
+ * `typecheck` script. `ciZone` adds a test that holds only in that time zone, and the CI workflow that sets it.
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
@@ -31,6 +31,7 @@ export async function makeTapeRepo(
     lintApart?: boolean;
     lintFailsBefore?: boolean;
     typescript?: string;
+    ciZone?: string;
   } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
@@ -97,6 +98,7 @@ export async function makeTapeRepo(
       "",
     ].join("\n"),
     ...(options.lintFailsBefore === true ? { "legacy.js": "var  legacy=1\n" } : {}),
+    ...(options.ciZone === undefined ? {} : zoneTest(options.ciZone)),
     "test/parse.js": [
       '"use strict";',
       'const test = require("tape-lite");',
@@ -138,5 +140,39 @@ export async function makeTapeRepo(
     cleanup: () => {
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A test of dates shown in the zone the project's CI sets for its tests, and that CI workflow. */
+function zoneTest(zone: string): Record<string, string> {
+  return {
+    "test/zone.js": [
+      'const test = require("tape-lite");',
+      'const assert = require("node:assert/strict");',
+      "",
+      'test("dates are shown in the zone CI runs in", () => {',
+      `  assert.equal(Intl.DateTimeFormat().resolvedOptions().timeZone, ${JSON.stringify(zone)});`,
+      "});",
+      "",
+    ].join("\n"),
+    ".github/workflows/test.yml": [
+      "on: [push, pull_request]",
+      "jobs:",
+      "  test:",
+      "    runs-on: ubuntu-latest",
+      "    env:",
+      `      TZ: ${zone}`,
+      "    steps:",
+      "      - uses: actions/checkout@v4",
+      "      - run: npm ci",
+      "      - run: npm test",
+      "  release:",
+      "    runs-on: ubuntu-latest",
+      "    env:",
+      "      RELEASE_CHANNEL: next",
+      "    steps:",
+      "      - run: npm publish",
+      "",
+    ].join("\n"),
   };
 }

@@ -7,6 +7,7 @@
  * `npx` or `cargo` fail at once instead of retrying a registry they cannot reach.
  */
 import { DEFAULT_ENV_ALLOW_LIST, scrubEnv } from "../../core/redact.js";
+import { RESERVED_NAMES } from "../../ports/sandbox-runner.js";
 import { FORWARDER_PORT } from "./egress-proxy.js";
 
 export type NetworkMode = "proxy" | "host" | "none";
@@ -25,30 +26,6 @@ export interface SandboxEnvInput {
   readonly downloadSkips?: Readonly<Record<string, string>>;
   readonly extra: Readonly<Record<string, string>>;
 }
-
-/** Variables the sandbox itself decides; a repository's `env` setting cannot change them. */
-export const RESERVED_NAMES = new Set([
-  "PATH",
-  "HOME",
-  "TMPDIR",
-  "USER",
-  "LOGNAME",
-  "GIT_CONFIG_GLOBAL",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "NO_PROXY",
-  "no_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-  "npm_config_proxy",
-  "npm_config_https_proxy",
-  "NODE_USE_ENV_PROXY",
-  "npm_config_offline",
-  "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
-]);
 
 /** The variables that tell package managers there is no network. */
 export const OFFLINE_ENV: Readonly<Record<string, string>> = {

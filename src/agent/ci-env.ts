@@ -1,0 +1,113 @@
+/**
+ * The variables the project's own CI sets where it runs the tests (pure): a date library's suite that expects
+ * `TZ: America/New_York`, a locale in `LANG`, `NODE_OPTIONS`. Its GitHub workflows say so in `env:` at the top,
+ * on the job or on the step; without them the suite fails here as it would on a bare runner, the baseline is red
+ * for reasons no change can fix, and every verdict is weaker.
+ *
+ * Only literal values count (an expression, `${{ matrix.tz }}` or a secret, has no value outside GitHub); a
+ * variable that the workflows set to different values for their tests is left out (no one value is CI's); the
+ * runner's own (`GITHUB_*`, `RUNNER_*`, `ACTIONS_*`), the sandbox's own (PATH, HOME, the proxy) and
+ * secret-looking names are left out. The workflow may come from the pull request's head: what it sets only reaches
+ * the sandboxed commands, which the same head already controls.
+ */
+import { parse } from "yaml";
+import { isSecretEnvName } from "../core/redact.js";
+import { RESERVED_NAMES } from "../ports/sandbox-runner.js";
+
+export const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.ya?ml$/;
+
+/** A command line that runs tests: a package manager's test script, a test runner, a Python test driver. */
+const TEST_RUN =
+  /\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:-\S+\s+)*(?:test|t|cit|it|install-test)\b|\b(?:jest|vitest|mocha|ava|tap|c8|nyc|pytest|tox|nox|py\.test)\b|\bpython[\d.]*\s+(?:-\S+\s+)*-m\s+(?:pytest|unittest)\b|\bmanage\.py\s+test\b|\bsetup\.py\s+test\b|\bmake\s+(?:test|check)\b|\bgo\s+test\b|\bcargo\s+test\b/;
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RUNNER_OWNED = /^(?:GITHUB|RUNNER|ACTIONS)_/;
+/** A value GitHub computes (`${{ … }}`): unknown here. */
+const EXPRESSION = /\$\{\{/;
+/** Jobs on these runners are not the environment a Linux sandbox mirrors. */
+const OTHER_SYSTEM = /\b(?:windows|macos)\b/i;
+
+export interface CiEnvironment {
+  /** Name → value, as CI's test steps see them. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The workflow files they come from. */
+  readonly files: readonly string[];
+}
+
+type Mapping = Record<string, unknown>;
+
+const isMapping = (value: unknown): value is Mapping =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** An `env:` block as name → value text (undefined for an expression); anything else is no variables. */
+function envBlock(value: unknown): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  if (!isMapping(value)) return out;
+  for (const [name, raw] of Object.entries(value)) {
+    if (!VARIABLE_NAME.test(name) || RUNNER_OWNED.test(name) || RESERVED_NAMES.has(name) || isSecretEnvName(name))
+      continue;
+    const text =
+      typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean" ? String(raw) : undefined;
+    out.set(name, text === undefined || EXPRESSION.test(text) ? undefined : text);
+  }
+  return out;
+}
+
+function parsed(text: string): Mapping | undefined {
+  try {
+    const doc: unknown = parse(text);
+    return isMapping(doc) ? doc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each step's whole environment (workflow, then job, then step) where a Linux job runs the tests. */
+function testStepEnvironments(workflow: Mapping): Map<string, string | undefined>[] {
+  const found: Map<string, string | undefined>[] = [];
+  const top = envBlock(workflow.env);
+  const jobs = isMapping(workflow.jobs) ? Object.values(workflow.jobs) : [];
+  for (const job of jobs) {
+    if (!isMapping(job) || !Array.isArray(job.steps)) continue;
+    if (typeof job["runs-on"] === "string" && OTHER_SYSTEM.test(job["runs-on"])) continue;
+    const jobEnv = envBlock(job.env);
+    for (const step of job.steps) {
+      if (!isMapping(step) || typeof step.run !== "string" || !TEST_RUN.test(step.run)) continue;
+      found.push(new Map([...top, ...jobEnv, ...envBlock(step.env)]));
+    }
+  }
+  return found;
+}
+
+/** What the workflows (path → text) set for their test steps, every one agreeing. */
+export function ciTestEnvironment(workflows: ReadonlyMap<string, string>): CiEnvironment {
+  const values = new Map<string, Set<string | undefined>>();
+  const sources = new Map<string, Set<string>>();
+  for (const [path, text] of [...workflows].sort(([a], [b]) => a.localeCompare(b))) {
+    const workflow = parsed(text);
+    if (workflow === undefined) continue;
+    for (const step of testStepEnvironments(workflow)) {
+      for (const [name, value] of step) {
+        values.set(name, (values.get(name) ?? new Set()).add(value));
+        sources.set(name, (sources.get(name) ?? new Set()).add(path));
+      }
+    }
+  }
+  const env: Record<string, string> = {};
+  const files = new Set<string>();
+  for (const name of [...values.keys()].sort()) {
+    const seen = [...values.get(name)!];
+    if (seen.length !== 1 || seen[0] === undefined) continue;
+    env[name] = seen[0];
+    for (const path of sources.get(name)!) files.add(path);
+  }
+  return { env, files: [...files] };
+}
+
+/** For the report: which variables the tests got from CI, and from where. */
+export function ciEnvironmentNote(ci: CiEnvironment): string | undefined {
+  const names = Object.keys(ci.env);
+  if (names.length === 0) return undefined;
+  const listed = names.map((name) => `${name}=${ci.env[name]!}`).join(", ");
+  return `Set-up and tests ran with what the CI workflow sets for its tests (${ci.files.join(", ")}): ${listed}.`;
+}
