@@ -192,6 +192,12 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
         "`setup:` of .github/patchsmith.yml, says so once for every run.",
     );
   }
+  if (input.setup?.ignoredEngines !== undefined) {
+    notes.push(
+      `Yarn refused a dependency that does not support this machine's Node (${input.setup.ignoredEngines}). ` +
+        "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here.",
+    );
+  }
   if (input.setup?.restored !== undefined) {
     notes.push(
       `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,

@@ -36,6 +36,11 @@ export interface SetupReport {
   readonly unsignedPackageManager?: boolean;
   /** npm found conflicting peer dependencies, and installed them as npm 6 did (`--legacy-peer-deps`). */
   readonly legacyPeerDeps?: boolean;
+  /**
+   * Yarn 1 refused a dependency whose `engines` does not admit this Node, and installed ignoring engines: its
+   * message (`semantic-release@25.0.3: The engine "node" is incompatible…`).
+   */
+  readonly ignoredEngines?: string;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface SetupReport {
  * for it, and says so in the report. Each is asked for at most once a set-up, and stays on for the commands after.
  */
 interface Relaxation {
-  readonly name: "unsignedPackageManager" | "legacyPeerDeps";
+  readonly name: "unsignedPackageManager" | "legacyPeerDeps" | "ignoredEngines";
   readonly failure: RegExp;
   readonly env: Readonly<Record<string, string>>;
   /** Only for commands set-up detected itself: a command the repository or the request gave is run as written. */
@@ -67,6 +72,16 @@ const RELAXATIONS: readonly Relaxation[] = [
     name: "legacyPeerDeps",
     failure: /^npm (?:error|ERR!) code ERESOLVE$/m,
     env: { npm_config_legacy_peer_deps: "true" },
+    detectedOnly: true,
+  },
+  {
+    // Yarn 1 refusing to install a package whose `engines` excludes this Node (npm and pnpm only warn): a dev tool
+    // that wants a newer Node than the machine's (a release tool, a docs generator) stops the whole install, though
+    // the tests never run it. Its `--ignore-engines`, as a variable; the report quotes the refusal.
+    name: "ignoredEngines",
+    failure:
+      /^error (\S+: The engine "[^"]+" is incompatible with this module\. Expected version "[^"]*"\. Got "[^"]*")$/m,
+    env: { YARN_IGNORE_ENGINES: "true" },
     detectedOnly: true,
   },
 ];
@@ -95,6 +110,8 @@ export async function runSetup(
   const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
   const relaxed: Relaxation[] = [];
+  /** What each relaxation answered (its failure's first group, else true): what the report says of it. */
+  const answered = new Map<Relaxation["name"], string | true>();
   const runOnce = async (command: string): Promise<RunSummary> => {
     const left = timeoutMs - (deps.clock.now() - started);
     const request = runRequest(place);
@@ -119,6 +136,7 @@ export async function runSetup(
     let run = await runOnce(command);
     for (let next = answer(run); !run.passed && next !== undefined; next = answer(run)) {
       relaxed.push(next);
+      answered.set(next.name, next.failure.exec(run.output)?.[1] ?? true);
       run = await runOnce(command);
     }
     if (!run.passed) {
@@ -134,7 +152,7 @@ export async function runSetup(
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
     ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
-    ...Object.fromEntries(relaxed.map((r) => [r.name, true])),
+    ...Object.fromEntries(answered),
   } as const;
   if (failed !== undefined) {
     return {

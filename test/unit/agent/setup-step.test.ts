@@ -108,3 +108,32 @@ describe("runSetup and npm's peer dependency conflicts", () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+const ENGINE_REFUSAL = [
+  "[2/4] Fetching packages...",
+  'error semantic-release@25.0.3: The engine "node" is incompatible with this module. Expected version "^22.14.0 || >= 24.10.0". Got "20.20.2"',
+  "error Found incompatible module.",
+].join("\n");
+const ignoresEngines = (request: SandboxRunRequest): boolean => request.env?.["YARN_IGNORE_ENGINES"] === "true";
+
+describe("runSetup and Yarn 1 refusing a dependency's engines", () => {
+  it("installs ignoring engines, for this command and the ones after, and quotes the refusal", async () => {
+    const { requests, run } = setupWith((r) => (ignoresEngines(r) ? undefined : ENGINE_REFUSAL));
+    const report = await run();
+    expect(report).toMatchObject({
+      status: "ok",
+      ignoredEngines:
+        'semantic-release@25.0.3: The engine "node" is incompatible with this module. Expected version "^22.14.0 || >= 24.10.0". Got "20.20.2"',
+    });
+    expect(report.legacyPeerDeps).toBeUndefined();
+    expect(requests.map(ignoresEngines)).toEqual([false, true, true]);
+  });
+
+  it("runs a command the repository gave as written", async () => {
+    const { requests, run } = setupWith(() => ENGINE_REFUSAL, "repo-config");
+    const report = await run();
+    expect(report.status).toBe("failed");
+    expect(report.ignoredEngines).toBeUndefined();
+    expect(requests).toHaveLength(1);
+  });
+});
