@@ -195,7 +195,8 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
   if (input.setup?.ignoredEngines !== undefined) {
     notes.push(
       `Yarn refused a dependency that does not support this machine's Node (${input.setup.ignoredEngines}). ` +
-        "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here.",
+        "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here (the " +
+        "Docker image runs the current LTS).",
     );
   }
   if (input.setup?.restored !== undefined) {

@@ -28,7 +28,6 @@ export const RESERVED_NAMES = new Set([
   "LD_LIBRARY_PATH",
 ]);
 
-
 /** What one run of a command ended as. */
 export interface RunSummary {
   readonly command: string;
