@@ -11,7 +11,7 @@ import { shellQuote } from "./shell-quote.js";
  * Test runners, as a word of the part that runs them (`c8 ava`, `NODE_ENV=test mocha`, `tsx --test`), or Node
  * running a test script of the project's own (`nyc node test.js`, `node test/index.mjs`).
  */
-const RUNNER =
+export const TEST_RUNNER =
   /(?:^|[\s/])(?:ava|jest|mocha|vitest|tap|tape|uvu|jasmine|karma|playwright|cypress|qunit|borp|lab|zora|(?:node|tsx)\s+--test|node\s+(?:\.\/)?(?:tests?|spec)(?:\.[cm]?js|\/\S*)?)(?=\s|$)/;
 
 /** A command-sequencing operator at a shell command's top level, and where it starts. */
@@ -143,7 +143,7 @@ export const testRunReaches = (scripts: Readonly<Record<string, string>>, patter
 
 /** Whether a part runs a test runner, itself or through the package's scripts it names. */
 const runsTests = (part: string, scripts: Readonly<Record<string, string>>): boolean =>
-  reaches(part, scripts, RUNNER, 0);
+  reaches(part, scripts, TEST_RUNNER, 0);
 
 /**
  * The parts of a test script and which of them run tests (a known test runner, itself or through a script it

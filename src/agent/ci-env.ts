@@ -13,12 +13,18 @@
 import { parse } from "yaml";
 import { isSecretEnvName } from "../core/redact.js";
 import { RESERVED_NAMES } from "../ports/sandbox-runner.js";
+import { TEST_RUNNER } from "./chained-script.js";
 
 export const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.ya?ml$/;
 
-/** A command line that runs tests: a package manager's test script, a test runner, a Python test driver. */
-const TEST_RUN =
-  /\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:-\S+\s+)*(?:test|t|cit|it|install-test)\b|\b(?:jest|vitest|mocha|ava|tap|c8|nyc|pytest|tox|nox|py\.test)\b|\bpython[\d.]*\s+(?:-\S+\s+)*-m\s+(?:pytest|unittest)\b|\bmanage\.py\s+test\b|\bsetup\.py\s+test\b|\bmake\s+(?:test|check)\b|\bgo\s+test\b|\bcargo\s+test\b/;
+/**
+ * Beside a JS test runner: a package manager's test script, a coverage wrapper, a Python test driver, `make test`,
+ * Go's and Cargo's tests.
+ */
+const OTHER_TEST_RUN =
+  /\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:-\S+\s+)*(?:test|t|cit|it|install-test)\b|\b(?:c8|nyc|pytest|py\.test|tox|nox)\b|\bpython[\d.]*\s+(?:-\S+\s+)*-m\s+(?:pytest|unittest)\b|\b(?:manage|setup)\.py\s+test\b|\bmake\s+(?:test|check)\b|\b(?:go|cargo)\s+test\b/;
+
+const runsTests = (run: string): boolean => TEST_RUNNER.test(run) || OTHER_TEST_RUN.test(run);
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RUNNER_OWNED = /^(?:GITHUB|RUNNER|ACTIONS)_/;
@@ -72,7 +78,7 @@ function testStepEnvironments(workflow: Mapping): Map<string, string | undefined
     if (typeof job["runs-on"] === "string" && OTHER_SYSTEM.test(job["runs-on"])) continue;
     const jobEnv = envBlock(job.env);
     for (const step of job.steps) {
-      if (!isMapping(step) || typeof step.run !== "string" || !TEST_RUN.test(step.run)) continue;
+      if (!isMapping(step) || typeof step.run !== "string" || !runsTests(step.run)) continue;
       found.push(new Map([...top, ...jobEnv, ...envBlock(step.env)]));
     }
   }
