@@ -19,12 +19,20 @@ export const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.ya?ml$/;
 
 /**
  * Beside a JS test runner: a package manager's test script, a coverage wrapper, a Python test driver, `make test`,
- * Go's and Cargo's tests.
+ * Go's and Cargo's tests. tox and nox run whatever environment they are given; see TOX_OTHER_ENV.
  */
 const OTHER_TEST_RUN =
   /\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?(?:-\S+\s+)*(?:test|t|cit|it|install-test)\b|\b(?:c8|nyc|pytest|py\.test|tox|nox)\b|\bpython[\d.]*\s+(?:-\S+\s+)*-m\s+(?:pytest|unittest)\b|\b(?:manage|setup)\.py\s+test\b|\bmake\s+(?:test|check)\b|\b(?:go|cargo)\s+test\b/;
 
-const runsTests = (run: string): boolean => TEST_RUNNER.test(run) || OTHER_TEST_RUN.test(run);
+/**
+ * tox or nox told to run an environment that is neither a Python version's (`py312`, `py3.12-django`, `pypy3`) nor
+ * the tests' (`tox -e mypy`, `nox -s docs`).
+ */
+const TOX_OTHER_ENV =
+  /\b(?:tox|nox)\b.*\s(?:-e|-s|--env|--session)[\s=]+(?!(?:py(?:py)?[\d.]*(?:[-,\s]|$))|[^\s,]*test)/;
+
+const runsTests = (run: string): boolean =>
+  TEST_RUNNER.test(run) || (OTHER_TEST_RUN.test(run) && !TOX_OTHER_ENV.test(run));
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RUNNER_OWNED = /^(?:GITHUB|RUNNER|ACTIONS)_/;

@@ -71,6 +71,8 @@ describe("the variables CI sets for its tests", () => {
       "python -m pytest -q",
       "python3.12 -m unittest discover",
       "tox -e py312",
+      "tox run -e py3.12,py3.13",
+      "nox -s tests",
       "pytest",
       "python manage.py test",
       "make check",
@@ -83,7 +85,8 @@ describe("the variables CI sets for its tests", () => {
       });
       expect(ci.env, run).toEqual({ TZ: "UTC" });
     }
-    for (const run of ["npm ci", "yarn install", "npm run typecheck", "npm run build", "pip install -e ."]) {
+    const others = ["npm ci", "yarn install", "npm run typecheck", "npm run build", "pip install -e ."];
+    for (const run of [...others, "uvx --with tox-uv tox -e mypy", "tox -e docs", "nox -s lint"]) {
       const ci = of({
         ".github/workflows/t.yml": lines("jobs:", "  t:", "    env: { TZ: UTC }", "    steps:", `      - run: ${run}`),
       });
