@@ -118,6 +118,18 @@ export function ciTestEnvironment(workflows: ReadonlyMap<string, string>): CiEnv
   return { env, files: [...files] };
 }
 
+/**
+ * CI's variables under those set here otherwise (the virtual environment set-up makes, the request's `env`): the
+ * variables the runs get, and what of CI's is among them.
+ */
+export function underOwn(
+  ci: CiEnvironment,
+  own: Readonly<Record<string, string>>,
+): { readonly env: Readonly<Record<string, string>>; readonly ci: CiEnvironment } {
+  const kept = Object.fromEntries(Object.entries(ci.env).filter(([name]) => !Object.hasOwn(own, name)));
+  return { env: { ...kept, ...own }, ci: { ...ci, env: kept } };
+}
+
 /** For the report: which variables the tests got from CI, and from where. */
 export function ciEnvironmentNote(ci: CiEnvironment): string | undefined {
   const names = Object.keys(ci.env);

@@ -4,7 +4,7 @@
  * call, with the end of its output and what to set.
  */
 import type { Sandbox } from "../ports/git-sandbox.js";
-import { ciTestEnvironment, WORKFLOW_PATH, type CiEnvironment } from "./ci-env.js";
+import { ciTestEnvironment, underOwn, WORKFLOW_PATH, type CiEnvironment } from "./ci-env.js";
 import type { FixDeps, WorkTree } from "./deps.js";
 import { readMany } from "./read-files.js";
 import type { RunPlace } from "./run-place.js";
@@ -21,7 +21,7 @@ export type Prepared =
       readonly place: RunPlace;
       readonly setup?: SetupReport;
       readonly testCommand?: TestCommand;
-      /** What the project's CI sets for its tests, as set-up and tests got it (the request's own `env` wins). */
+      /** What the project's CI sets for its tests, as set-up and tests got it (less what is set here otherwise). */
       readonly ci: CiEnvironment;
     }
   | { readonly ok: false; readonly reason: "setup-failed"; readonly message: string; readonly setup: SetupReport };
@@ -39,11 +39,6 @@ export function cacheKeyOf(repo: string): string {
   }
 }
 
-/** CI's variables less those the request sets itself. */
-function withoutOverridden(ci: CiEnvironment, own: Readonly<Record<string, string>>): CiEnvironment {
-  return { ...ci, env: Object.fromEntries(Object.entries(ci.env).filter(([name]) => !(name in own))) };
-}
-
 export async function prepareEnvironment(
   deps: FixDeps,
   request: FixRequest,
@@ -57,16 +52,11 @@ export async function prepareEnvironment(
   const small = await readMany(tree, wanted);
   const facts = { paths, read: (path: string) => small.get(path) };
   const detected = detectEnvironment(facts, sandbox.dir);
-  const ci = withoutOverridden(
-    ciTestEnvironment(
-      await readMany(
-        tree,
-        paths.filter((p) => WORKFLOW_PATH.test(p)),
-      ),
-    ),
-    request.env ?? {},
+  const workflows = await readMany(
+    tree,
+    paths.filter((p) => WORKFLOW_PATH.test(p)),
   );
-  const env = { ...detected.environment.env, ...ci.env, ...(request.env ?? {}) };
+  const { ci, env } = underOwn(ciTestEnvironment(workflows), { ...detected.environment.env, ...(request.env ?? {}) });
   const environment = { ...detected.environment, env };
   const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands);
   // Set-up fills the cache; without one, the tests still read what an earlier job's set-up left there.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ciEnvironmentNote, ciTestEnvironment, WORKFLOW_PATH } from "../../../src/agent/ci-env.js";
+import { ciEnvironmentNote, ciTestEnvironment, underOwn, WORKFLOW_PATH } from "../../../src/agent/ci-env.js";
 
 const lines = (...l: string[]): string => `${l.join("\n")}\n`;
 const of = (files: Record<string, string>) => ciTestEnvironment(new Map(Object.entries(files)));
@@ -151,6 +151,13 @@ describe("the variables CI sets for its tests", () => {
       ),
     });
     expect(ci).toEqual({ env: { TZ: "UTC" }, files: [".github/workflows/ok.yaml"] });
+  });
+
+  it("yields to a variable set-up or the request sets, and the note lists only CI's that the runs got", () => {
+    const ci = { env: { TZ: "UTC", VIRTUAL_ENV: "/opt/venv", LANG: "C" }, files: [".github/workflows/t.yml"] };
+    const { env, ci: kept } = underOwn(ci, { VIRTUAL_ENV: "/clone/.venv", LANG: "en_US.UTF-8" });
+    expect(env).toEqual({ TZ: "UTC", VIRTUAL_ENV: "/clone/.venv", LANG: "en_US.UTF-8" });
+    expect(kept.env).toEqual({ TZ: "UTC" });
   });
 
   it("says what it set and from where", () => {
