@@ -7,7 +7,7 @@ import { missingPiece, pythonModulesOf } from "./environment-check.js";
 import type { LoopResult } from "./loop.js";
 import type { RunScope } from "./run-steps.js";
 import type { Session } from "./session.js";
-import type { SetupReport } from "./setup-step.js";
+import { setupNotes, type SetupReport } from "./setup-step.js";
 import type { TestCommand } from "./test-command.js";
 import type { ChangedFile, FixReport, FixRequest, FixStatus, TestSummary, Usage } from "./types.js";
 import { summaryForReport } from "./test-output.js";
@@ -178,32 +178,7 @@ export async function finishReport(input: ReportInput): Promise<FixReport> {
         "their tokens were estimated at about 4 characters a token, so the token figures are approximate.",
     );
   }
-  if (input.setup?.unsignedPackageManager === true) {
-    notes.push(
-      "corepack found no registry signature it knows for the package manager package.json names (a registry mirror " +
-        "or proxy may strip them), so set-up installed it unchecked, as the dependencies are installed. Naming it " +
-        "with its hash (`corepack use pnpm@x.y.z` writes one) lets corepack check it.",
-    );
-  }
-  if (input.setup?.legacyPeerDeps === true) {
-    notes.push(
-      "npm could not install the dependencies as they are declared: their peer dependencies conflict (ERESOLVE). " +
-        "Set-up installed them as npm 6 did (`--legacy-peer-deps`), as npm suggests; a lockfile, or that flag in " +
-        "`setup:` of .github/patchsmith.yml, says so once for every run.",
-    );
-  }
-  if (input.setup?.ignoredEngines !== undefined) {
-    notes.push(
-      `Yarn refused a dependency that does not support this machine's Node (${input.setup.ignoredEngines}). ` +
-        "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here (the " +
-        "Docker image runs the current LTS).",
-    );
-  }
-  if (input.setup?.restored !== undefined) {
-    notes.push(
-      `Set-up changed tracked files, which were put back before the tests: ${input.setup.restored.join(", ")}.`,
-    );
-  }
+  if (input.setup !== undefined) notes.push(...setupNotes(input.setup));
   // A run cut short by what was left of the whole run's time says nothing of the limit on one run.
   const ms = request.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   const runs = [before, ...(loop?.attempts ?? []).map((a) => a.tests)];

@@ -171,3 +171,33 @@ export async function runSetup(
   if (caches !== undefined && folder !== undefined) await caches.markWarm(folder);
   return { ...base, status: "ok", ...(restored.length > 0 ? { restored } : {}) };
 }
+
+/** What the report's notes say of a set-up that succeeded only after an answer, or that changed tracked files. */
+export function setupNotes(setup: SetupReport): string[] {
+  const notes: string[] = [];
+  if (setup.unsignedPackageManager === true) {
+    notes.push(
+      "corepack found no registry signature it knows for the package manager package.json names (a registry mirror " +
+        "or proxy may strip them), so set-up installed it unchecked, as the dependencies are installed. Naming it " +
+        "with its hash (`corepack use pnpm@x.y.z` writes one) lets corepack check it.",
+    );
+  }
+  if (setup.legacyPeerDeps === true) {
+    notes.push(
+      "npm could not install the dependencies as they are declared: their peer dependencies conflict (ERESOLVE). " +
+        "Set-up installed them as npm 6 did (`--legacy-peer-deps`), as npm suggests; a lockfile, or that flag in " +
+        "`setup:` of .github/patchsmith.yml, says so once for every run.",
+    );
+  }
+  if (setup.ignoredEngines !== undefined) {
+    notes.push(
+      `Yarn refused a dependency that does not support this machine's Node (${setup.ignoredEngines}). ` +
+        "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here (the " +
+        "Docker image runs the current LTS).",
+    );
+  }
+  if (setup.restored !== undefined) {
+    notes.push(`Set-up changed tracked files, which were put back before the tests: ${setup.restored.join(", ")}.`);
+  }
+  return notes;
+}

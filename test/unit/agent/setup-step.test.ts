@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FixDeps } from "../../../src/agent/deps.js";
 import type { RunPlace } from "../../../src/agent/run-place.js";
-import { runSetup } from "../../../src/agent/setup-step.js";
+import { runSetup, setupNotes } from "../../../src/agent/setup-step.js";
 import type { RunSummary, SandboxRunRequest } from "../../../src/ports/sandbox-runner.js";
 
 const UNSIGNED_ERROR =
@@ -135,5 +135,39 @@ describe("runSetup and Yarn 1 refusing a dependency's engines", () => {
     expect(report.status).toBe("failed");
     expect(report.ignoredEngines).toBeUndefined();
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe("setupNotes", () => {
+  const ok = {
+    commands: ["corepack yarn install"],
+    source: "detected",
+    status: "ok",
+    durationMs: 1,
+    cache: "none",
+  } as const;
+
+  it("says nothing of a set-up that went as planned", () => {
+    expect(setupNotes(ok)).toEqual([]);
+  });
+
+  it("says what each answer did, quoting Yarn's refusal, and which tracked files were put back", () => {
+    const notes = setupNotes({
+      ...ok,
+      unsignedPackageManager: true,
+      legacyPeerDeps: true,
+      ignoredEngines:
+        'x@1.0.0: The engine "node" is incompatible with this module. Expected version ">=99". Got "20.20.2"',
+      restored: ["package.json"],
+    });
+    expect(notes).toHaveLength(4);
+    expect(notes[0]).toContain("installed it unchecked");
+    expect(notes[1]).toContain("`--legacy-peer-deps`");
+    expect(notes[2]).toBe(
+      'Yarn refused a dependency that does not support this machine\'s Node (x@1.0.0: The engine "node" is ' +
+        'incompatible with this module. Expected version ">=99". Got "20.20.2"). Set-up installed ignoring engines ' +
+        "(`--ignore-engines`); a test that needs that Node may fail here (the Docker image runs the current LTS).",
+    );
+    expect(notes[3]).toBe("Set-up changed tracked files, which were put back before the tests: package.json.");
   });
 });
