@@ -100,8 +100,8 @@ export function checkBudget(limits: Limits, state: BudgetState, now: number): Bu
       reason: "max-attempts",
       message:
         limits.maxAttempts === 1
-          ? "The one attempt allowed was used without passing tests."
-          : `All ${limits.maxAttempts} attempts were used without passing tests.`,
+          ? "The one attempt allowed was used without a change that passes the tests."
+          : `All ${limits.maxAttempts} attempts were used without a change that passes the tests.`,
     };
   }
   return checkSpend(limits, state, now);

@@ -25,6 +25,23 @@ type Phase = Awaited<ReturnType<typeof runEditPhase>>;
 type Evaluation = Awaited<ReturnType<typeof evaluateAttempt>>;
 type Problem = NonNullable<LoopResult["lastProblem"]>;
 
+/** How much of a reply without edits the report quotes: enough for a reason or a question, not a whole essay. */
+const SAID_CHARS = 1_200;
+
+/**
+ * What the model wrote instead of edits (why it thinks nothing needs changing, a question back), quoted for the
+ * report: the person who asked reads it, not only that no edit came.
+ */
+function saidInstead(reply: string | undefined): string {
+  const text = (reply ?? "").trim();
+  if (text === "") return "";
+  const cut = text.length > SAID_CHARS ? `${text.slice(0, SAID_CHARS).trimEnd()} …` : text;
+  return ` It said:\n\n${cut
+    .split("\n")
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n")}`;
+}
+
 /** The next prompt after an attempt that wrote nothing: the format taught again, or the edits' failures. */
 export async function promptAfterNothingWritten(
   input: LoopInput,
@@ -35,7 +52,10 @@ export async function promptAfterNothingWritten(
     const format = input.request.editFormat ?? DEFAULT_EDIT_FORMAT;
     return {
       prompt: buildNoEditsPrompt(baseline !== null && !baseline.passed, format),
-      problem: { reason: "no-edits", message: "The model's last reply held no edit block." },
+      problem: {
+        reason: "no-edits",
+        message: `The model's last reply held no edit block.${saidInstead(phase.replies.at(-1))}`,
+      },
     };
   }
   const prompt = await retryPromptFor(input.tree, phase.failures, input.rules.guard);

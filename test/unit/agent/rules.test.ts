@@ -29,10 +29,10 @@ describe("budgets", () => {
     expect(checkBudget(limits, state, 0)).toBeUndefined();
     expect(checkBudget(limits, { ...state, attemptsUsed: 2 }, 0)?.reason).toBe("max-attempts");
     expect(checkBudget(limits, { ...state, attemptsUsed: 2 }, 0)?.message).toBe(
-      "All 2 attempts were used without passing tests.",
+      "All 2 attempts were used without a change that passes the tests.",
     );
     expect(checkBudget({ ...limits, maxAttempts: 1 }, { ...state, attemptsUsed: 1 }, 0)?.message).toBe(
-      "The one attempt allowed was used without passing tests.",
+      "The one attempt allowed was used without a change that passes the tests.",
     );
     const spent = addUsage(NO_USAGE, { promptTokens: 900, completionTokens: 100, totalTokens: 1000 });
     expect(spent.calls).toBe(1);

@@ -116,10 +116,22 @@ describe("runFix with in-memory ports", () => {
     expect(report.attempts.every((a) => !a.accepted && a.retried && a.edits.length === 0)).toBe(true);
     expect(report.usage.calls).toBe(6);
     expect(report.failure?.reason).toBe("max-attempts");
-    expect(report.failure?.message).toContain("The model's last reply held no edit block.");
+    expect(report.failure?.message).toContain(
+      "The model's last reply held no edit block. It said:\n\n> All done! The bug is fixed.",
+    );
     expect(h.model.prompt(1)).toContain("No edit was found in your reply");
     expect(h.model.prompt(1)).toContain("<<<<<<< SEARCH");
     expect(h.sandbox().head).toBe(h.sandbox().baseSha);
+  });
+
+  it("quotes a long reply without edits only so far: the report holds the model's reason, not its essay", async () => {
+    const essay = `Nothing needs changing here.\n${"The function already handles it. ".repeat(100)}`;
+    const h = harness({ replies: [essay] });
+    const report = await runFix(h.deps, { ...request, maxAttempts: 1 });
+    const message = report.failure?.message ?? "";
+    expect(message).toContain("It said:\n\n> Nothing needs changing here.\n> The function already handles it.");
+    expect(message).toMatch(/ …$/);
+    expect(message.length).toBeLessThan(1_500);
   });
 
   it("after a failed edit and then a reply with no edit, says no edit was found (no empty list of failures)", async () => {
