@@ -7,6 +7,7 @@ import type { RunSummary } from "../ports/sandbox-runner.js";
 import type { FixDeps } from "./deps.js";
 import type { SetupPlan } from "./setup-plan.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
+import { failedDependencyScript } from "./setup-failure.js";
 import { REPORT_TAIL_BYTES } from "./test-output.js";
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 15 * 60_000;
@@ -41,6 +42,11 @@ export interface SetupReport {
    * message (`semantic-release@25.0.3: The engine "node" is incompatible…`).
    */
   readonly ignoredEngines?: string;
+  /**
+   * A dependency's install script failed (a native module with no prebuilt binary and no compiler here), and set-up
+   * installed without install scripts: which one, and its command.
+   */
+  readonly ignoredScripts?: string;
 }
 
 /**
@@ -48,12 +54,21 @@ export interface SetupReport {
  * for it, and says so in the report. Each is asked for at most once a set-up, and stays on for the commands after.
  */
 interface Relaxation {
-  readonly name: "unsignedPackageManager" | "legacyPeerDeps" | "ignoredEngines";
-  readonly failure: RegExp;
+  readonly name: "unsignedPackageManager" | "legacyPeerDeps" | "ignoredEngines" | "ignoredScripts";
+  /** Whether the output shows the failure this answers, and what the report says of it (a quote, or that it did). */
+  readonly answers: (output: string) => string | true | undefined;
   readonly env: Readonly<Record<string, string>>;
   /** Only for commands set-up detected itself: a command the repository or the request gave is run as written. */
   readonly detectedOnly: boolean;
 }
+
+/** Answers output that `pattern` matches; the report quotes its first group, if it has one. */
+const matching =
+  (pattern: RegExp) =>
+  (output: string): string | true | undefined => {
+    const match = pattern.exec(output);
+    return match === null ? undefined : (match[1] ?? true);
+  };
 
 const RELAXATIONS: readonly Relaxation[] = [
   {
@@ -62,7 +77,7 @@ const RELAXATIONS: readonly Relaxation[] = [
     // the package manager then comes from the registry as the dependencies do (npm and pnpm check no signature
     // either), so the project's trust in its registry is what it was.
     name: "unsignedPackageManager",
-    failure: /No compatible signature found in package metadata|Cannot find matching keyid/,
+    answers: matching(/No compatible signature found in package metadata|Cannot find matching keyid/),
     env: { COREPACK_INTEGRITY_KEYS: "0" },
     detectedOnly: false,
   },
@@ -70,7 +85,7 @@ const RELAXATIONS: readonly Relaxation[] = [
     // npm 7+ refusing a tree whose peer dependencies conflict (ERESOLVE), which npm 6 installed: common in projects
     // without a lockfile whose own CI installs with `--legacy-peer-deps`, the switch npm's message suggests.
     name: "legacyPeerDeps",
-    failure: /^npm (?:error|ERR!) code ERESOLVE$/m,
+    answers: matching(/^npm (?:error|ERR!) code ERESOLVE$/m),
     env: { npm_config_legacy_peer_deps: "true" },
     detectedOnly: true,
   },
@@ -79,9 +94,23 @@ const RELAXATIONS: readonly Relaxation[] = [
     // that wants a newer Node than the machine's (a release tool, a docs generator) stops the whole install, though
     // the tests never run it. Its `--ignore-engines`, as a variable; the report quotes the refusal.
     name: "ignoredEngines",
-    failure:
+    answers: matching(
       /^error (\S+: The engine "[^"]+" is incompatible with this module\. Expected version "[^"]*"\. Got "[^"]*")$/m,
+    ),
     env: { YARN_IGNORE_ENGINES: "true" },
+    detectedOnly: true,
+  },
+  {
+    // A dependency's install script failing: most often a native module that finds no prebuilt binary for this
+    // machine and no compiler (the Docker image has none), a dev tool the tests seldom need. Stopping there runs no
+    // test at all; installed without install scripts (npm's and pnpm's `--ignore-scripts`, Yarn 1's, Berry's
+    // `enableScripts: false`), the tests run, and the ones that need what a script makes fail before any change too.
+    name: "ignoredScripts",
+    answers: (output) => {
+      const script = failedDependencyScript(output);
+      return script === undefined ? undefined : `\`${script.name}\` (\`${script.command}\`)`;
+    },
+    env: { npm_config_ignore_scripts: "true", YARN_IGNORE_SCRIPTS: "true", YARN_ENABLE_SCRIPTS: "false" },
     detectedOnly: true,
   },
 ];
@@ -110,7 +139,7 @@ export async function runSetup(
   const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
   const relaxed: Relaxation[] = [];
-  /** What each relaxation answered (its failure's first group, else true): what the report says of it. */
+  /** What each relaxation answered: what the report says of it. */
   const answered = new Map<Relaxation["name"], string | true>();
   const runOnce = async (command: string): Promise<RunSummary> => {
     const left = timeoutMs - (deps.clock.now() - started);
@@ -128,15 +157,19 @@ export async function runSetup(
     for (const host of run.unreachableHosts ?? []) unreachable.add(host);
     return run;
   };
-  const answer = (run: RunSummary): Relaxation | undefined =>
-    RELAXATIONS.find(
-      (r) => !relaxed.includes(r) && (!r.detectedOnly || plan.source === "detected") && r.failure.test(run.output),
-    );
+  const answer = (run: RunSummary): { relaxation: Relaxation; said: string | true } | undefined => {
+    for (const relaxation of RELAXATIONS) {
+      if (relaxed.includes(relaxation) || (relaxation.detectedOnly && plan.source !== "detected")) continue;
+      const said = relaxation.answers(run.output);
+      if (said !== undefined) return { relaxation, said };
+    }
+    return undefined;
+  };
   for (const command of plan.commands) {
     let run = await runOnce(command);
     for (let next = answer(run); !run.passed && next !== undefined; next = answer(run)) {
-      relaxed.push(next);
-      answered.set(next.name, next.failure.exec(run.output)?.[1] ?? true);
+      relaxed.push(next.relaxation);
+      answered.set(next.relaxation.name, next.said);
       run = await runOnce(command);
     }
     if (!run.passed) {
@@ -194,6 +227,13 @@ export function setupNotes(setup: SetupReport): string[] {
       `Yarn refused a dependency that does not support this machine's Node (${setup.ignoredEngines}). ` +
         "Set-up installed ignoring engines (`--ignore-engines`); a test that needs that Node may fail here (the " +
         "Docker image runs the current LTS).",
+    );
+  }
+  if (setup.ignoredScripts !== undefined) {
+    notes.push(
+      `The install script of the dependency ${setup.ignoredScripts} failed, so set-up installed without install ` +
+        "scripts (`--ignore-scripts`), the project's own included: tests that need what they make fail here before " +
+        "any change too. `setup:` in .github/patchsmith.yml can name the commands that make it.",
     );
   }
   if (setup.restored !== undefined) {

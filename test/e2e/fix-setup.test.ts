@@ -13,6 +13,7 @@ import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
 import {
   FAKE_PNPM,
   installedPackage,
+  NATIVE_ADDON,
   startFakeRegistry,
   TAPE_LITE,
   TAPE_LITE_DOTS,
@@ -36,7 +37,7 @@ const servers: FakeOpenAIServer[] = [];
 const kept: string[] = [];
 
 beforeAll(async () => {
-  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM, PRETTIER, TYPESCRIPT]);
+  registry = await startFakeRegistry([TAPE_LITE, TAPE_LITE_DOTS, FAKE_PNPM, NATIVE_ADDON, PRETTIER, TYPESCRIPT]);
 });
 afterAll(async () => {
   await registry.close();
@@ -361,6 +362,22 @@ describe("set-up before the tests", () => {
     expect(server.chatRequests[0]!.messages.at(-1)!.content).toContain("[warn] legacy.js");
     expect(report.attempts.map((a) => a.accepted)).toEqual([true]);
     expect(report.tests.after?.passed).toBe(true);
+    expect(report.status).toBe("success");
+  });
+
+  it("installs without install scripts when a dependency's fails to build, runs the tests, fixes, and says so", async () => {
+    const repo = await makeTapeRepo(registry, { nativeDependency: true });
+    repos.push(repo);
+    const { report } = await fix(repo, [FIX]);
+    expect(report.setup).toMatchObject({
+      status: "ok",
+      ignoredScripts: "`zopfli-lite` (`node build.js`)",
+    });
+    expect(report.tests.before).toMatchObject({ passed: false, failing: ["--flag=false is false"] });
+    expect(report.tests.after?.passed).toBe(true);
+    expect(report.notes?.join("\n")).toContain(
+      "The install script of the dependency `zopfli-lite` (`node build.js`) failed",
+    );
     expect(report.status).toBe("success");
   });
 

@@ -20,6 +20,7 @@ export interface FakePackage {
   readonly dependencies?: Readonly<Record<string, string>>;
   readonly peerDependencies?: Readonly<Record<string, string>>;
   readonly bin?: Readonly<Record<string, string>>;
+  readonly scripts?: Readonly<Record<string, string>>;
 }
 
 export interface FakeRegistry {
@@ -46,6 +47,7 @@ function pack(pkg: FakePackage): Buffer {
       ...(pkg.dependencies === undefined ? {} : { dependencies: pkg.dependencies }),
       ...(pkg.peerDependencies === undefined ? {} : { peerDependencies: pkg.peerDependencies }),
       ...(pkg.bin === undefined ? {} : { bin: pkg.bin }),
+      ...(pkg.scripts === undefined ? {} : { scripts: pkg.scripts }),
     };
     writeFiles(join(dir, "package"), { ...pkg.files, "package.json": `${JSON.stringify(manifest, null, 2)}\n` });
     const out = join(dir, "package.tgz");
@@ -81,6 +83,7 @@ export async function startFakeRegistry(
         ...(meta.dependencies === undefined ? {} : { dependencies: meta.dependencies }),
         ...(meta.peerDependencies === undefined ? {} : { peerDependencies: meta.peerDependencies }),
         ...(meta.bin === undefined ? {} : { bin: meta.bin }),
+        ...(meta.scripts === undefined ? {} : { scripts: meta.scripts, hasInstallScript: true }),
         dist: {
           tarball: `${base}${name}/-/${tarballName(name, meta.version)}`,
           integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
@@ -199,6 +202,20 @@ export const TAPE_LITE_DOTS: FakePackage = {
   version: "1.0.0",
   peerDependencies: { "tape-lite": "^2.0.0" },
   files: { "index.js": "module.exports = () => {};\n" },
+};
+
+/**
+ * A native addon as a project's dev tool pulls one in: its install script builds it, and fails where there is no
+ * compiler (as node-gyp does on a machine without one). The tests never load it.
+ */
+export const NATIVE_ADDON: FakePackage = {
+  name: "zopfli-lite",
+  version: "1.0.0",
+  scripts: { install: "node build.js" },
+  files: {
+    "build.js": 'console.error("gyp ERR! stack Error: not found: make"); process.exit(1);\n',
+    "index.js": "module.exports = require('./build/Release/zopfli.node');\n",
+  },
 };
 
 /**

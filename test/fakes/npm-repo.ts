@@ -20,7 +20,7 @@ export const FLAGS_FIXED = '    else if (value === "false") out[key] = false;';
  * Async: the registry answering npm runs in this same process. `peerConflict` adds a dev dependency whose peer
  * conflicts with tape-lite 1 (TAPE_LITE_DOTS) and commits no lockfile, as a project that never moved past npm 6.
  * `prettier` (a version the registry serves) adds a Prettier check of index.js before the tests, `typescript` a
- * `typecheck` script. `ciZone` adds a test that holds only in that time zone, and the CI workflow that sets it.
+ * `typecheck` script, `nativeDependency` a dev dependency whose install script fails (NATIVE_ADDON). `ciZone` adds a test that holds only in that time zone, and the CI workflow that sets it.
  */
 export async function makeTapeRepo(
   registry: FakeRegistry,
@@ -32,6 +32,7 @@ export async function makeTapeRepo(
     lintFailsBefore?: boolean;
     typescript?: string;
     ciZone?: string;
+    nativeDependency?: boolean;
   } = {},
 ): Promise<TempRepo> {
   const planted = options.bug ?? true;
@@ -66,6 +67,7 @@ export async function makeTapeRepo(
           ...(conflict ? { "tape-lite-dots": "^1.0.0" } : {}),
           ...(prettier === undefined ? {} : { prettier }),
           ...(typescript === undefined ? {} : { typescript }),
+          ...(options.nativeDependency === true ? { "zopfli-lite": "^1.0.0" } : {}),
         },
       },
       null,

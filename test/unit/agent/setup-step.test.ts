@@ -138,6 +138,41 @@ describe("runSetup and Yarn 1 refusing a dependency's engines", () => {
   });
 });
 
+const SCRIPT_FAILED = [
+  "npm error code 1",
+  "npm error path /clone/node_modules/node-zopfli",
+  "npm error command failed",
+  "npm error command sh -c prebuild-install || node-gyp rebuild",
+  "npm error gyp ERR! not ok",
+].join("\n");
+const ignoresScripts = (request: SandboxRunRequest): boolean => request.env?.["npm_config_ignore_scripts"] === "true";
+
+describe("runSetup and a dependency's failing install script", () => {
+  it("installs without install scripts, for this command and the ones after, and names the script", async () => {
+    const { requests, run } = setupWith((r) =>
+      r.command.includes("install") && !ignoresScripts(r) ? SCRIPT_FAILED : undefined,
+    );
+    const report = await run();
+    expect(report).toMatchObject({
+      status: "ok",
+      ignoredScripts: "`node-zopfli` (`prebuild-install || node-gyp rebuild`)",
+    });
+    expect(requests.map(ignoresScripts)).toEqual([false, true, true]);
+    expect(requests[1]!.env).toMatchObject({ YARN_IGNORE_SCRIPTS: "true", YARN_ENABLE_SCRIPTS: "false", FOO: "1" });
+  });
+
+  it("fails as it did when the install without scripts fails too, and runs a command the repository gave as written", async () => {
+    const detected = setupWith(() => SCRIPT_FAILED);
+    expect((await detected.run()).status).toBe("failed");
+    expect(detected.requests).toHaveLength(2);
+    const given = setupWith(() => SCRIPT_FAILED, "repo-config");
+    const report = await given.run();
+    expect(report.status).toBe("failed");
+    expect(report.ignoredScripts).toBeUndefined();
+    expect(given.requests).toHaveLength(1);
+  });
+});
+
 describe("setupNotes", () => {
   const ok = {
     commands: ["corepack yarn install"],
@@ -158,9 +193,10 @@ describe("setupNotes", () => {
       legacyPeerDeps: true,
       ignoredEngines:
         'x@1.0.0: The engine "node" is incompatible with this module. Expected version ">=99". Got "20.20.2"',
+      ignoredScripts: "`node-zopfli` (`node-gyp rebuild`)",
       restored: ["package.json"],
     });
-    expect(notes).toHaveLength(4);
+    expect(notes).toHaveLength(5);
     expect(notes[0]).toContain("installed it unchecked");
     expect(notes[1]).toContain("`--legacy-peer-deps`");
     expect(notes[2]).toBe(
@@ -168,6 +204,10 @@ describe("setupNotes", () => {
         'incompatible with this module. Expected version ">=99". Got "20.20.2"). Set-up installed ignoring engines ' +
         "(`--ignore-engines`); a test that needs that Node may fail here (the Docker image runs the current LTS).",
     );
-    expect(notes[3]).toBe("Set-up changed tracked files, which were put back before the tests: package.json.");
+    expect(notes[3]).toContain(
+      "The install script of the dependency `node-zopfli` (`node-gyp rebuild`) failed, so set-up installed without " +
+        "install scripts (`--ignore-scripts`)",
+    );
+    expect(notes[4]).toBe("Set-up changed tracked files, which were put back before the tests: package.json.");
   });
 });
