@@ -67,9 +67,10 @@ function envBlock(value: unknown): Map<string, string | undefined> {
   return out;
 }
 
+/** A workflow as data; one YAML cannot read is none (its warnings, an unknown tag, are not the service's to log). */
 function parsed(text: string): Mapping | undefined {
   try {
-    const doc: unknown = parse(text);
+    const doc: unknown = parse(text, { logLevel: "error" });
     return isMapping(doc) ? doc : undefined;
   } catch {
     return undefined;

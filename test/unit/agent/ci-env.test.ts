@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ciEnvironmentNote, ciTestEnvironment, underOwn, WORKFLOW_PATH } from "../../../src/agent/ci-env.js";
 
 const lines = (...l: string[]): string => `${l.join("\n")}\n`;
@@ -136,6 +136,25 @@ describe("the variables CI sets for its tests", () => {
       ),
     });
     expect(ci.env).toEqual({});
+  });
+
+  it("logs no warning of YAML's for a workflow with a tag it does not know", () => {
+    const warn = vi.spyOn(process, "emitWarning");
+    try {
+      const ci = of({
+        ".github/workflows/t.yml": lines(
+          "jobs:",
+          "  t:",
+          "    env: !custom { TZ: UTC }",
+          "    steps:",
+          "      - run: npm test",
+        ),
+      });
+      expect(ci.env).toEqual({ TZ: "UTC" });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("reads past a workflow that is not valid YAML or not a workflow", () => {
