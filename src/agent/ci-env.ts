@@ -44,8 +44,8 @@ const OTHER_SYSTEM = /\b(?:windows|macos)\b/i;
 export interface CiEnvironment {
   /** Name → value, as CI's test steps see them. */
   readonly env: Readonly<Record<string, string>>;
-  /** The workflow files they come from. */
-  readonly files: readonly string[];
+  /** Name → the workflow files that set it. */
+  readonly from: Readonly<Record<string, readonly string[]>>;
 }
 
 type Mapping = Record<string, unknown>;
@@ -109,14 +109,14 @@ export function ciTestEnvironment(workflows: ReadonlyMap<string, string>): CiEnv
     }
   }
   const env: Record<string, string> = {};
-  const files = new Set<string>();
+  const from: Record<string, string[]> = {};
   for (const name of [...values.keys()].sort()) {
     const seen = [...values.get(name)!];
     if (seen.length !== 1 || seen[0] === undefined) continue;
     env[name] = seen[0];
-    for (const path of sources.get(name)!) files.add(path);
+    from[name] = [...sources.get(name)!];
   }
-  return { env, files: [...files] };
+  return { env, from };
 }
 
 /**
@@ -127,8 +127,10 @@ export function underOwn(
   ci: CiEnvironment,
   own: Readonly<Record<string, string>>,
 ): { readonly env: Readonly<Record<string, string>>; readonly ci: CiEnvironment } {
-  const kept = Object.fromEntries(Object.entries(ci.env).filter(([name]) => !Object.hasOwn(own, name)));
-  return { env: { ...kept, ...own }, ci: { ...ci, env: kept } };
+  const names = Object.keys(ci.env).filter((name) => !Object.hasOwn(own, name));
+  const kept = Object.fromEntries(names.map((name) => [name, ci.env[name]!]));
+  const from = Object.fromEntries(names.map((name) => [name, ci.from[name] ?? []]));
+  return { env: { ...kept, ...own }, ci: { env: kept, from } };
 }
 
 /** For the report: which variables the tests got from CI, and from where. */
@@ -136,5 +138,6 @@ export function ciEnvironmentNote(ci: CiEnvironment): string | undefined {
   const names = Object.keys(ci.env);
   if (names.length === 0) return undefined;
   const listed = names.map((name) => `${name}=${ci.env[name]!}`).join(", ");
-  return `Set-up and tests ran with what the CI workflow sets for its tests (${ci.files.join(", ")}): ${listed}.`;
+  const files = [...new Set(names.flatMap((name) => ci.from[name] ?? []))].sort();
+  return `Set-up and tests ran with what the CI workflow sets for its tests (${files.join(", ")}): ${listed}.`;
 }

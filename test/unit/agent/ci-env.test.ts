@@ -34,7 +34,12 @@ describe("the variables CI sets for its tests", () => {
         NODE_OPTIONS: "--max-old-space-size=4096",
         TZ: "America/New_York",
       },
-      files: [".github/workflows/test.yml"],
+      from: Object.fromEntries(
+        ["FORCE_COLOR", "LANG", "LIMIT_JEST", "NODE_OPTIONS", "TZ"].map((name) => [
+          name,
+          [".github/workflows/test.yml"],
+        ]),
+      ),
     });
   });
 
@@ -121,7 +126,10 @@ describe("the variables CI sets for its tests", () => {
         "      - run: npm test",
       ),
     });
-    expect(ci).toEqual({ env: { COUNT: "3" }, files: [".github/workflows/a.yml", ".github/workflows/b.yml"] });
+    expect(ci).toEqual({
+      env: { COUNT: "3" },
+      from: { COUNT: [".github/workflows/a.yml", ".github/workflows/b.yml"] },
+    });
   });
 
   it("does not mirror jobs on Windows or macOS runners", () => {
@@ -169,18 +177,29 @@ describe("the variables CI sets for its tests", () => {
         "        env: { TZ: UTC }",
       ),
     });
-    expect(ci).toEqual({ env: { TZ: "UTC" }, files: [".github/workflows/ok.yaml"] });
+    expect(ci).toEqual({ env: { TZ: "UTC" }, from: { TZ: [".github/workflows/ok.yaml"] } });
   });
 
   it("yields to a variable set-up or the request sets, and the note lists only CI's that the runs got", () => {
-    const ci = { env: { TZ: "UTC", VIRTUAL_ENV: "/opt/venv", LANG: "C" }, files: [".github/workflows/t.yml"] };
+    const ci = {
+      env: { TZ: "UTC", VIRTUAL_ENV: "/opt/venv", LANG: "C" },
+      from: {
+        TZ: [".github/workflows/t.yml"],
+        VIRTUAL_ENV: [".github/workflows/py.yml"],
+        LANG: [".github/workflows/t.yml"],
+      },
+    };
     const { env, ci: kept } = underOwn(ci, { VIRTUAL_ENV: "/clone/.venv", LANG: "en_US.UTF-8" });
     expect(env).toEqual({ TZ: "UTC", VIRTUAL_ENV: "/clone/.venv", LANG: "en_US.UTF-8" });
-    expect(kept.env).toEqual({ TZ: "UTC" });
+    expect(kept).toEqual({ env: { TZ: "UTC" }, from: { TZ: [".github/workflows/t.yml"] } });
+    expect(ciEnvironmentNote(kept)).toBe(
+      "Set-up and tests ran with what the CI workflow sets for its tests (.github/workflows/t.yml): TZ=UTC.",
+    );
   });
 
   it("says what it set and from where", () => {
-    expect(ciEnvironmentNote({ env: { LANG: "en_US.utf8", TZ: "UTC" }, files: [".github/workflows/test.yml"] })).toBe(
+    const from = { LANG: [".github/workflows/test.yml"], TZ: [".github/workflows/test.yml"] };
+    expect(ciEnvironmentNote({ env: { LANG: "en_US.utf8", TZ: "UTC" }, from })).toBe(
       "Set-up and tests ran with what the CI workflow sets for its tests (.github/workflows/test.yml): LANG=en_US.utf8, TZ=UTC.",
     );
   });
