@@ -119,6 +119,11 @@ describe("drift harness, multi-edit replies", () => {
     for (let i = 0; i < 10; i++) expect(generateMultiCase(SEED, i)).toEqual(generateMultiCase(SEED, i));
   });
 
+  test("a stale hunk number near the file's top whose backward shifts are all avoided turns forward (m15900:580)", () => {
+    const c = generateMultiCase(15900, 580);
+    expect(c.reply).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
+  }, 10_000);
+
   test("cases carry several edits; the intended result applies every block in order", () => {
     for (let i = 0; i < 100; i++) {
       const c = generateMultiCase(SEED, i);

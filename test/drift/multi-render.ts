@@ -61,7 +61,9 @@ function hunkHeader(dialect: Dialect, b: BlockText, rng: Random, earlier: number
     let shift = rng.pick([-1, 1]) * rng.int(1, 40);
     if (oldLine + shift < 1) shift = -shift;
     const avoided = (n: number): boolean => [0, ...earlier].some((e) => b.avoid?.includes(n - e) === true);
-    while (avoided(shift) || oldLine + shift < 1) shift = shift > 0 ? shift + 1 : shift - 1;
+    // Away from the right number; a backward shift that would leave the file turns forward (there is no line 0).
+    const next = (n: number): number => (n > 0 ? n + 1 : oldLine + n - 1 >= 1 ? n - 1 : 1);
+    while (avoided(shift) || oldLine + shift < 1) shift = next(shift);
     earlier.push(shift);
     oldLine += shift;
     newLine += shift;
