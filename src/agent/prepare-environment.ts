@@ -49,13 +49,11 @@ export async function prepareEnvironment(
   timeLeftMs: () => number,
 ): Promise<Prepared> {
   const wanted = [...new Set([...SETUP_FILES, ...DETECTION_FILES])].filter((f) => paths.includes(f));
-  const small = await readMany(tree, wanted);
+  const workflowPaths = paths.filter((p) => WORKFLOW_PATH.test(p));
+  const small = await readMany(tree, [...wanted, ...workflowPaths]);
   const facts = { paths, read: (path: string) => small.get(path) };
   const detected = detectEnvironment(facts, sandbox.dir);
-  const workflows = await readMany(
-    tree,
-    paths.filter((p) => WORKFLOW_PATH.test(p)),
-  );
+  const workflows = new Map(workflowPaths.flatMap((p) => (small.has(p) ? [[p, small.get(p)!] as const] : [])));
   const { ci, env } = underOwn(ciTestEnvironment(workflows), { ...detected.environment.env, ...(request.env ?? {}) });
   const environment = { ...detected.environment, env };
   const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands);

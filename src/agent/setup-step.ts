@@ -138,16 +138,15 @@ export async function runSetup(
   const refused = new Set<string>();
   const unreachable = new Set<string>();
   let failed: RunSummary | undefined;
-  const relaxed: Relaxation[] = [];
-  /** What each relaxation answered: what the report says of it. */
-  const answered = new Map<Relaxation["name"], string | true>();
+  /** The relaxations asked for so far, each with what it answered (what the report says of it). */
+  const answered = new Map<Relaxation, string | true>();
   const runOnce = async (command: string): Promise<RunSummary> => {
     const left = timeoutMs - (deps.clock.now() - started);
     const request = runRequest(place);
-    const relaxedEnv = Object.assign({}, ...relaxed.map((r) => r.env)) as Record<string, string>;
+    const relaxedEnv = Object.assign({}, ...[...answered.keys()].map((r) => r.env)) as Record<string, string>;
     const run = await deps.runner.run({
       ...request,
-      ...(relaxed.length > 0 ? { env: { ...request.env, ...relaxedEnv } } : {}),
+      ...(answered.size > 0 ? { env: { ...request.env, ...relaxedEnv } } : {}),
       ...cacheMount(place, true),
       command,
       network: true,
@@ -159,7 +158,7 @@ export async function runSetup(
   };
   const answer = (run: RunSummary): { relaxation: Relaxation; said: string | true } | undefined => {
     for (const relaxation of RELAXATIONS) {
-      if (relaxed.includes(relaxation) || (relaxation.detectedOnly && plan.source !== "detected")) continue;
+      if (answered.has(relaxation) || (relaxation.detectedOnly && plan.source !== "detected")) continue;
       const said = relaxation.answers(run.output);
       if (said !== undefined) return { relaxation, said };
     }
@@ -168,8 +167,7 @@ export async function runSetup(
   for (const command of plan.commands) {
     let run = await runOnce(command);
     for (let next = answer(run); !run.passed && next !== undefined; next = answer(run)) {
-      relaxed.push(next.relaxation);
-      answered.set(next.relaxation.name, next.said);
+      answered.set(next.relaxation, next.said);
       run = await runOnce(command);
     }
     if (!run.passed) {
@@ -185,7 +183,7 @@ export async function runSetup(
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
     ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
-    ...Object.fromEntries(answered),
+    ...Object.fromEntries([...answered].map(([relaxation, said]) => [relaxation.name, said])),
   } as const;
   if (failed !== undefined) {
     return {
