@@ -21,7 +21,7 @@
  * it.
  */
 import type { ReplaceEdit } from "../core/edit.js";
-import { renderIndent, type IndentStyle } from "../core/indent.js";
+import { renderIndent, tabStopOf, type IndentStyle } from "../core/indent.js";
 import { bracketContinued } from "../matcher/bracket-continuation.js";
 import {
   addedLines,
@@ -55,6 +55,8 @@ export interface IndentPlan {
   readonly scale: number;
   /** Whether `text` starts with the whole leading whitespace (`width` long) of an aligned line copied byte for byte. */
   copiedIndent(text: string, width: number): boolean;
+  /** The columns a tab advances to in the edited file's language (core/indent.ts tabStopOf), if it says. */
+  readonly tabStop: number | undefined;
 }
 
 /** Whether an indentation already uses the style's characters: tabs (then alignment spaces), or spaces only. */
@@ -155,6 +157,7 @@ class LazyIndentPlan implements IndentPlan {
   private sameUnitMemo: boolean | undefined;
   private scaleMemo: number | undefined;
   private readonly aligned: readonly LinePair[];
+  readonly tabStop: number | undefined;
 
   constructor(
     private readonly fileIndent: FileIndent,
@@ -162,6 +165,7 @@ class LazyIndentPlan implements IndentPlan {
     pairs: AlignedPairs,
   ) {
     this.aligned = pairs.filter((p) => p !== undefined);
+    this.tabStop = tabStopOf(edit.path);
   }
 
   private get detectedModel(): IndentStyle | undefined {
@@ -257,9 +261,9 @@ export function reindentLine(
   const refStyle = plan.sameUnit ? plan.fileStyle : plan.modelStyle;
   const readAs = plan.sameUnit && fitting ? plan.fileStyle : plan.modelStyle;
   // Without a reference line a different unit cannot be told from a different depth: only the characters change.
-  const refFile = ref === undefined ? 0 : levelsOf(ref.file, plan.fileStyle);
-  const refModel = ref === undefined ? 0 : levelsOf(ref.model, refStyle);
+  const refFile = ref === undefined ? 0 : levelsOf(ref.file, plan.fileStyle, plan.tabStop);
+  const refModel = ref === undefined ? 0 : levelsOf(ref.model, refStyle, plan.tabStop);
   if (plan.sameUnit && fitting && Math.abs(refFile - refModel) < EPSILON) return text;
-  const levels = refFile + plan.scale * (levelsOf(text, readAs) - refModel);
+  const levels = refFile + plan.scale * (levelsOf(text, readAs, plan.tabStop) - refModel);
   return renderIndent(levels, plan.fileStyle) + text.slice(ws.length);
 }

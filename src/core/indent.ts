@@ -104,12 +104,26 @@ function isBlankRest(line: string, from: number): boolean {
 /**
  * Indentation depth in levels of the given style. Tabs count one level each; spaces count 1/width of a level.
  * Mixed prefixes are summed, so "\t  " in a tab file with a 2-space model unit reads as 2 levels.
+ * With a `tabStop` (the language gives a tab a width: tabStopOf) a tab advances to the next multiple of that many
+ * columns instead, and the columns are read in levels of `spaceWidth`.
  */
-export function indentLevels(ws: string, spaceWidth: number): number {
+export function indentLevels(ws: string, spaceWidth: number, tabStop?: number): number {
+  if (tabStop !== undefined) {
+    let columns = 0;
+    for (const ch of ws) columns = ch === "\t" ? (Math.floor(columns / tabStop) + 1) * tabStop : columns + 1;
+    return columns / spaceWidth;
+  }
   let levels = 0;
   for (const ch of ws) levels += ch === "\t" ? 1 : 1 / spaceWidth;
   return levels;
 }
+
+/**
+ * The columns a tab advances to where the language itself defines it: Python's tokenizer expands a tab to the next
+ * multiple of 8 (the Language Reference, "Indentation"), so a tab among space-indented lines is two 4-space levels
+ * there, whatever unit a reply otherwise writes in. Elsewhere a tab is read as one level of its writer's unit.
+ */
+export const tabStopOf = (path: string): number | undefined => (/\.py[iw]?$/i.test(path) ? 8 : undefined);
 
 /** Renders a depth in levels in a style; fractions of a level become spaces. */
 export function renderIndent(levels: number, style: IndentStyle): string {

@@ -39,9 +39,12 @@ const EPSILON = 1e-6;
 export const spaceWidth = (style: IndentStyle | undefined): number =>
   style?.kind === "spaces" ? style.width : TAB_WIDTH;
 
-/** Indentation depth of a line in levels of a style. */
-export const levelsOf = (line: string, style: IndentStyle | undefined): number =>
-  indentLevels(leadingWhitespace(line), spaceWidth(style));
+/**
+ * Indentation depth of a line in levels of a style; `tabStop` (tabStopOf) gives a tab its language's width in a
+ * space-indented style.
+ */
+export const levelsOf = (line: string, style: IndentStyle | undefined, tabStop?: number): number =>
+  indentLevels(leadingWhitespace(line), spaceWidth(style), style?.kind === "spaces" ? tabStop : undefined);
 
 /**
  * Lines read to detect a file's style: a file's convention is evident long before this, and a splice may need the

@@ -11,6 +11,7 @@ import { DRIFT_KINDS } from "./drift.js";
 import { FAULT_KINDS, generateCase } from "./faults.js";
 import { generateMultiCase, MULTI_KINDS, type MultiCase } from "./multi-case.js";
 import { judgeMulti } from "./multi-oracle.js";
+import { classifyAfter } from "./oracle.js";
 import { DIALECTS } from "./render.js";
 import { describeCase, describeMulti, formatTallies, groupBy, runDrift, runMulti } from "./run.js";
 import { findAll, findSkippingBlanks, looseKey, splitFile } from "./text.js";
@@ -45,6 +46,17 @@ describe("drift harness", () => {
     expect(generateCase(12164, 1397).alternatives.map((a) => a.why)).toEqual([
       "the drifted old side is the text at line 13 but for blank lines and indentation",
     ]);
+  });
+
+  test("the oracle calls an alternative reading with other indentation doubtful, never correct (17466:1220)", () => {
+    const c = generateCase(17466, 1220);
+    const [alternative] = c.alternatives;
+    expect(alternative?.text).toContain('\tlog_drift("probe 410")');
+    const spaced = alternative!.text.replace('\tlog_drift("probe 410")', '        log_drift("probe 410")');
+    const verdict = classifyAfter(c, spaced, {});
+    expect(verdict.outcome).toBe("doubtful");
+    expect(verdict.detail).toContain("the insertion sits on the other side of the line the model dropped");
+    expect(classifyAfter(c, spaced.replace("probe 410", "probe 411"), {}).outcome).toBe("wrong");
   });
 
   // Cases 35:886 and 39:764 (a stale number on an overlapping occurrence in a run of identical lines), 37:772 (a

@@ -4,8 +4,8 @@
  * - refused: nothing changed and the engine said why (right for `refuse` cases, acceptable for `either`);
  * - wrong: the file changed to anything but the intended text, another file changed, or a must-refuse case applied;
  * - doubtful: changed at the right place but differs from the intended text only in whitespace, matches one of the
- *   case's defensible alternative readings, or "applied" without changing anything. Listed with examples, never
- *   silently counted as right.
+ *   case's defensible alternative readings (whitespace aside), or "applied" without changing anything. Listed with
+ *   examples, never silently counted as right.
  * A refusal of a `mustLand` case (mild drift, loosely unique window) is also marked needless.
  */
 import { distance } from "fastest-levenshtein";
@@ -180,5 +180,10 @@ export function classifyAfter(c: DriftCase, after: string, tags: Tags): Verdict 
   }
   if (sameModuloWhitespace(after, c.intended))
     return { outcome: "doubtful", needless: false, ...tags, detail: `whitespace: ${detail}` };
+  const nearAlternative = c.alternatives.find((a) => sameModuloWhitespace(after, a.text));
+  if (nearAlternative !== undefined) {
+    const where = firstDifference(after, nearAlternative.text);
+    return { outcome: "doubtful", needless: false, ...tags, detail: `whitespace, ${nearAlternative.why}: ${where}` };
+  }
   return { outcome: "wrong", needless: false, ...tags, detail };
 }

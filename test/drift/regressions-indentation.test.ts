@@ -41,6 +41,41 @@ describe("drift regressions (engine bugs): indentation kept by the splice", () =
     expect(landsOrRefuses(await run("create.js", before, reply), intended)).toBe(true);
   });
 
+  // Harness case 17466:1220 (gettext.py, 4-space indented, a few comments indented with one tab). A line the
+  // model added with a tab under a 16-space line was re-indented as one 4-space level, ending the loop it belongs to.
+  test("indentation: a tab a model writes in a space-indented Python file is 8 columns, as Python reads it", async () => {
+    const before = [
+      "def find(langs):",
+      "    for lang in langs:",
+      "        if lang:",
+      "            if all:",
+      "                result.append(lang)",
+      "        ",
+      "\t# then the next one",
+      "        other(lang)",
+      "    return result",
+      "",
+    ].join("\n");
+    const reply = [
+      "```diff",
+      "--- a/find.py",
+      "+++ b/find.py",
+      "@@ @@",
+      "             if all:",
+      "                 result.append(lang)",
+      "         ",
+      '+\tlog("probe")',
+      "```",
+      "",
+    ].join("\n");
+    const intended = before.replace("        \n", '        \n        log("probe")\n');
+    expect(await run("find.py", before, reply)).toBe(intended);
+    // Elsewhere a lone tab is read as one level of the writer's unit.
+    expect(await run("find.js", before, reply.replaceAll("find.py", "find.js"))).toBe(
+      before.replace("        \n", '        \n    log("probe")\n'),
+    );
+  });
+
   test("indentation: an exact edit in a tab-indented file with a JSDoc header keeps its tabs", async () => {
     const header = ["/**", ...Array.from({ length: 12 }, (_, i) => ` * line ${i} of the documentation`), " */"];
     const before = [
