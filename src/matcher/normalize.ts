@@ -40,6 +40,32 @@ export function foldLine(line: string): string {
   return trimmed.replace(QUOTES, '"').replace(DASHES, "-").replace(ELLIPSIS, "...").replace(WHITESPACE_RUN, " ").trim();
 }
 
+const SINGLE_QUOTES = "'\u2018\u2019\u201A\u201B\u2032\u2035";
+/** QUOTES and `"`: every character foldLine makes `"`. */
+const ALL_QUOTES = /["'\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/g;
+const TYPOGRAPHIC_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/;
+
+/** The quotes of a line in order, each as `'` (single, typographic or not) or `"` (double). */
+function quoteKinds(line: string): string {
+  let kinds = "";
+  for (const ch of line.match(ALL_QUOTES) ?? []) kinds += SINGLE_QUOTES.includes(ch) ? "'" : '"';
+  return kinds;
+}
+
+/**
+ * A model's line that `foldLine` makes equal to a file line, but whose typographic quotes are of the other kind
+ * than the file's quotes at the same places (`‘“’` against `"'"`). Typographic quotes keep their kind (smart-quote
+ * conversion turns `'` into `‘’` and `"` into `“”`), so they are evidence of which line was copied; an ASCII quote
+ * of the other kind is not (models and formatters swap `'a'` and `"a"`).
+ */
+export function contradictsQuoteKinds(model: string, file: string): boolean {
+  if (!TYPOGRAPHIC_QUOTES.test(model)) return false;
+  const theirs = quoteKinds(file);
+  const mine = model.match(ALL_QUOTES) ?? [];
+  if (mine.length !== theirs.length) return false;
+  return mine.some((ch, i) => TYPOGRAPHIC_QUOTES.test(ch) && (SINGLE_QUOTES.includes(ch) ? "'" : '"') !== theirs[i]);
+}
+
 /** Only whitespace (as `trim` sees it). Checked without building the trimmed copy: it runs on every aligned line. */
 export function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {

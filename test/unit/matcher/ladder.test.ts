@@ -144,6 +144,19 @@ describe("ladder rungs", () => {
     });
   });
 
+  // Drift case 17386:550 (yaml's lexer: `case '"':` and `case "'":`, twice each). A stale hunk number that named
+  // the `"'"` line exactly chose it, although the model's `‘“’` says single, double, single.
+  it("unicode: a line number cannot pick a place whose quotes the model's typographic quotes contradict", () => {
+    const file = lines("case '\"':", 'case "\'":', "  go();", "case '\"':", 'case "\'":');
+    const at = (line: number): LocateResult =>
+      locate(parseText(file), { ops: searchReplace("case \u2018\u201C\u2019:", "x"), hint: { line } });
+    expect(at(2)).toMatchObject({ kind: "ambiguous", strategy: "unicode" });
+    expect(at(4)).toMatchObject({ kind: "found", match: { start: 3, strategy: "unicode" } });
+    // ASCII quotes of the other kind are no such evidence: models swap them.
+    const ascii = locate(parseText(file), { ops: searchReplace('case  "\'":', "x"), hint: { line: 1 } });
+    expect(ascii).toMatchObject({ kind: "found", match: { start: 0, strategy: "unicode" } });
+  });
+
   it("unicode: different words are not folded together", () => {
     expect(find(lines("const s = 'its';"), "const s = \u2018it\u2019s\u2019;").kind).toBe("not-found");
   });
