@@ -43,7 +43,7 @@ const isLineEdit = (item: ParsedItem): boolean =>
   item.type === "edit" && item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add");
 
 /** Whether every edit of `path` changes lines it quotes in an existing file. */
-const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
+export const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
   items.every((item) => item.type !== "edit" || pathOf(item) !== path || isLineEdit(item));
 
 /**
@@ -83,7 +83,12 @@ export function resolveMissingPaths(
     const candidates = pathCandidates(path, list);
     if (candidates.length === 1 && onlyLineEdits(items, path)) moved.set(path, candidates[0]!);
   }
-  if (moved.size === 0) return items;
+  return movePaths(items, moved);
+}
+
+/** The items with each edit of a path in `moved` moved to the path it maps to. */
+export function movePaths(items: readonly ParsedItem[], moved: ReadonlyMap<string, string>): ParsedItem[] {
+  if (moved.size === 0) return [...items];
   return items.map((item): ParsedItem => {
     const path = pathOf(item);
     const to = path === undefined ? undefined : moved.get(path);

@@ -121,14 +121,22 @@ describe("patchsmith apply (built CLI)", () => {
     expect(JSON.parse(typo.stdout)).toMatchObject({
       results: [{ message: expect.stringContaining("Files named close to it: src/math.ts.") as unknown }],
     });
-    // Two files of that name: none is guessed, both are named.
+    // Two files of that name holding the lines: none is guessed, both are named.
     await mkdir(path.join(root, "lib"));
     await writeFile(path.join(root, "lib/math.ts"), ORIGINAL);
+    await writeFile(path.join(root, "src/math.ts"), ORIGINAL);
     const two = apply(["--root", root, "--json", await replyFile(block("math.ts", "  return a - b;", "  return 0;"))]);
     expect(two.code).toBe(1);
     expect(JSON.parse(two.stdout)).toMatchObject({
       results: [{ message: expect.stringContaining("Files of that name: lib/math.ts, src/math.ts.") as unknown }],
     });
+    expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL);
+    // Only one of them holding the lines: that one.
+    await writeFile(path.join(root, "src/math.ts"), ORIGINAL.replace("a - b", "a * b"));
+    const one = apply(["--root", root, await replyFile(block("math.ts", "  return a * b;", "  return 0;"))]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain("✓ src/math.ts  exact");
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "0"));
     expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL);
   });
 

@@ -41,11 +41,54 @@ describe("a path no file has, read as the one known file it can only mean", () =
     expect(result).toMatchObject({ ok: false, reason: "unsafe-path" });
   });
 
-  it("several candidates: nothing moves, and the failure names them", async () => {
+  it("several candidates: the edit lands in the one holding the lines it quotes", async () => {
     const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
-    const [result] = (await planReply(reply, read, { partial: true, knownPaths: known })).results;
+    const result = await planReply(reply, read, { partial: true, knownPaths: known });
+    expect(result.results.map((r) => [r.ok, r.path])).toEqual([[true, "lib/request.js"]]);
+    // Written in other quotes and indentation: still those lines.
+    const loose = searchReplace("request.js").replace("  var len\n", '  require("../lib/request");\n');
+    expect((await planReply(loose, read, { partial: true, knownPaths: known })).results).toMatchObject([
+      { ok: true, path: "test/request.js", strategy: "unicode" },
+    ]);
+  });
+
+  it("several candidates holding the lines, or one only by similarity: nothing moves, and the failure names them", async () => {
+    const twins = new Map([...files, ["test/request.js", "module.exports = {};\n"]]);
+    const readTwins: ReadState = (path) => {
+      const content = twins.get(path);
+      return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
+    };
+    const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
+    const [both] = (await planReply(reply, readTwins, { partial: true, knownPaths: known })).results;
+    expect(both).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
+    expect(both?.ok === false && both.message).toContain("Files of that name: lib/request.js, test/request.js.");
+    const long = "module.exports = {\n  request: createRequest,\n  response: createResponse,\n};\n";
+    const longFiles = new Map([...files, ["lib/request.js", long]]);
+    const readLong: ReadState = (path) => {
+      const content = longFiles.get(path);
+      return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
+    };
+    const typo = searchReplace("request.js").replace("  var len\n", long.replace("createRequest", "createRequets"));
+    const [similar] = (await planReply(typo, readLong, { partial: true, knownPaths: known })).results;
+    expect(similar).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
+    // Named by its path, the similarity search lands it.
+    const named = typo.replace("request.js", "lib/request.js");
+    expect((await planReply(named, readLong, { partial: true })).results).toMatchObject([
+      { ok: true, strategy: "fuzzy" },
+    ]);
+  });
+
+  it("several candidates: a protected one is neither read nor chosen", async () => {
+    const seen: string[] = [];
+    const tracking: ReadState = (path) => {
+      seen.push(path);
+      return read(path);
+    };
+    const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
+    const protect = (path: string): string | undefined => (path.startsWith("lib/") ? "it is protected" : undefined);
+    const [result] = (await planReply(reply, tracking, { partial: true, knownPaths: known, protect })).results;
     expect(result).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
-    expect(result?.ok === false && result.message).toContain("Files of that name: lib/request.js, test/request.js.");
+    expect(seen).not.toContain("lib/request.js");
   });
 
   it("a misspelt path: nothing moves, and the failure names the files a character or two apart", async () => {
