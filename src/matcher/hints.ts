@@ -5,7 +5,7 @@
 import type { EditHint } from "../core/edit.js";
 import { leadingWhitespace } from "../core/indent.js";
 import type { TextFile } from "../core/text.js";
-import { isBlank } from "./normalize.js";
+import { contradictsQuoteKinds, isBlank } from "./normalize.js";
 import { looseKey, looseKeys } from "./rungs/unicode.js";
 
 export interface Window {
@@ -153,4 +153,20 @@ export function selectByHints(
   }
   if (hint.atEndOfFile === true) selected = selected.filter((c) => c.end === file.lines.length);
   return selected.length === 1 ? selected[0] : undefined;
+}
+
+/**
+ * The windows of the unicode rung a hint may choose among: not those whose quotes the model's typographic quotes
+ * contradict (normalize.ts contradictsQuoteKinds), unless every window is. They stay candidates (the edit is still
+ * ambiguous between them); only a hint cannot pick one against the evidence.
+ */
+export function quoteConsistent(
+  file: TextFile,
+  old: readonly { readonly text: string }[],
+  windows: readonly Window[],
+): readonly Window[] {
+  const consistent = windows.filter(
+    (w) => !old.some((o, k) => contradictsQuoteKinds(o.text, file.lines[w.start + k]!)),
+  );
+  return consistent.length === 0 ? windows : consistent;
 }

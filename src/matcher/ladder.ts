@@ -12,7 +12,7 @@ import type { TextFile } from "../core/text.js";
 import { alignFuzzyReadings } from "./fuzzy-align.js";
 import { judgeReadings } from "./fuzzy-readings.js";
 import { FUZZY_BUDGET, FUZZY_MARGIN, FUZZY_THRESHOLD, locateFuzzy, type FuzzyOptions } from "./fuzzy.js";
-import { selectByHints, type Window } from "./hints.js";
+import { quoteConsistent, selectByHints, type Window } from "./hints.js";
 import { bracketContinued } from "./bracket-continuation.js";
 import { addedLines, agreeingPairs, fileIndentStyle, modelIndentStyle } from "./indent-structure.js";
 import { locateInsertion } from "./insertion.js";
@@ -27,7 +27,7 @@ import type { LineRung } from "./rungs/line-rung.js";
 import { lineEndingsRung } from "./rungs/line-endings.js";
 import { hidesByTrailingWhitespace, trailingWhitespaceRung } from "./rungs/trailing-whitespace.js";
 import { hasLooseKeys, looseKey, looseKeys, looseSignatures, unicodeRung } from "./rungs/unicode.js";
-import { contradictsQuoteKinds, isBlank, stripCarriageReturn } from "./normalize.js";
+import { isBlank, stripCarriageReturn } from "./normalize.js";
 import { isBareEllipsis } from "../formats/shared/elision.js";
 import type { Alignment, LocateInput, LocateOptions, LocateResult, Match, Rung } from "./types.js";
 import { findWindows, holdsAt, toLineNumbers } from "./windows.js";
@@ -66,25 +66,15 @@ type Settled =
 
 type PassResult = Settled | { readonly kind: "not-found"; readonly notes: readonly string[] };
 
-/**
- * The windows a hint may choose among: on the unicode rung, not those whose quotes the model's typographic quotes
- * contradict (normalize.ts contradictsQuoteKinds), unless every window is. They stay candidates (the edit is still
- * ambiguous between them); only a hint cannot pick one against the evidence.
- */
-function hintable(pass: Pass, rung: LineRung["name"], windows: readonly Window[]): readonly Window[] {
-  if (rung !== "unicode") return windows;
-  const consistent = windows.filter(
-    (w) => !pass.old.some((o, k) => contradictsQuoteKinds(o.text, pass.file.lines[w.start + k]!)),
-  );
-  return consistent.length === 0 ? windows : consistent;
-}
-
 function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): Settled {
   const windows: Window[] = starts.map((start) => ({ start, end: start + pass.old.length }));
   const chosen =
     windows.length === 1
       ? windows[0]
-      : selectByHints(pass.file, hintable(pass, rung, windows), { hint: pass.hint, lineOffset: pass.lineOffset });
+      : selectByHints(pass.file, rung === "unicode" ? quoteConsistent(pass.file, pass.old, windows) : windows, {
+          hint: pass.hint,
+          lineOffset: pass.lineOffset,
+        });
   if (chosen === undefined) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers(starts) };
   }
