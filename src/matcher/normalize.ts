@@ -9,7 +9,9 @@
  * copy, as their own habit or a formatter's has it. Lines found this way keep the file's bytes as context, and
  * lines that differ only in quote style elsewhere make a match ambiguous rather than pick one.
  */
-const QUOTES = /['\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/g; // ' ‘ ’ ‚ ‛ “ ” „ ‟ and primes ′ ″ ‵ ‶
+const TYPOGRAPHIC_SINGLE = "\u2018\u2019\u201A\u201B\u2032\u2035"; // ‘ ’ ‚ ‛ and primes ′ ‵
+const TYPOGRAPHIC_DOUBLE = "\u201C\u201D\u201E\u201F\u2033\u2036"; // “ ” „ ‟ and primes ″ ‶
+const QUOTES = new RegExp(`['${TYPOGRAPHIC_SINGLE}${TYPOGRAPHIC_DOUBLE}]`, "g");
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g; // hyphens, figure/en/em dashes, U+2212 minus
 const ELLIPSIS = /\u2026/g;
 /** `\s` already covers NBSP, the U+2000 spaces, U+202F, U+205F, U+3000 and U+FEFF. */
@@ -40,17 +42,12 @@ export function foldLine(line: string): string {
   return trimmed.replace(QUOTES, '"').replace(DASHES, "-").replace(ELLIPSIS, "...").replace(WHITESPACE_RUN, " ").trim();
 }
 
-const SINGLE_QUOTES = "'\u2018\u2019\u201A\u201B\u2032\u2035";
-/** QUOTES and `"`: every character foldLine makes `"`. */
-const ALL_QUOTES = /["'\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/g;
-const TYPOGRAPHIC_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u2035\u201C\u201D\u201E\u201F\u2033\u2036]/;
+/** Every character foldLine makes `"`, and the typographic ones alone. */
+const ANY_QUOTE = new RegExp(`["'${TYPOGRAPHIC_SINGLE}${TYPOGRAPHIC_DOUBLE}]`, "g");
+const TYPOGRAPHIC_QUOTE = new RegExp(`[${TYPOGRAPHIC_SINGLE}${TYPOGRAPHIC_DOUBLE}]`);
 
-/** The quotes of a line in order, each as `'` (single, typographic or not) or `"` (double). */
-function quoteKinds(line: string): string {
-  let kinds = "";
-  for (const ch of line.match(ALL_QUOTES) ?? []) kinds += SINGLE_QUOTES.includes(ch) ? "'" : '"';
-  return kinds;
-}
+/** A quote's kind: `'` (single, typographic or not) or `"` (double). */
+const kindOf = (quote: string): string => (quote === "'" || TYPOGRAPHIC_SINGLE.includes(quote) ? "'" : '"');
 
 /**
  * A model's line that `foldLine` makes equal to a file line, but whose typographic quotes are of the other kind
@@ -59,11 +56,11 @@ function quoteKinds(line: string): string {
  * of the other kind is not (models and formatters swap `'a'` and `"a"`).
  */
 export function contradictsQuoteKinds(model: string, file: string): boolean {
-  if (!TYPOGRAPHIC_QUOTES.test(model)) return false;
-  const theirs = quoteKinds(file);
-  const mine = model.match(ALL_QUOTES) ?? [];
+  if (!TYPOGRAPHIC_QUOTE.test(model)) return false;
+  const mine = model.match(ANY_QUOTE) ?? [];
+  const theirs = file.match(ANY_QUOTE) ?? [];
   if (mine.length !== theirs.length) return false;
-  return mine.some((ch, i) => TYPOGRAPHIC_QUOTES.test(ch) && (SINGLE_QUOTES.includes(ch) ? "'" : '"') !== theirs[i]);
+  return mine.some((ch, i) => TYPOGRAPHIC_QUOTE.test(ch) && kindOf(ch) !== kindOf(theirs[i]!));
 }
 
 /** Only whitespace (as `trim` sees it). Checked without building the trimmed copy: it runs on every aligned line. */
