@@ -7,13 +7,12 @@
  */
 import type { ParsedItem } from "../core/edit.js";
 import type { Strategy } from "../core/result.js";
-import { normalizeRelativePath } from "./paths.js";
 import { planEdits } from "./plan.js";
-import { movePaths, onlyLineEdits, pathCandidates } from "./resolve-paths.js";
+import { movePaths, pathOf } from "./resolve-paths.js";
 import type { FileSnapshot } from "./snapshot.js";
 
 /** More files of one name than this are not searched: such a name (`index.js`) says too little. */
-export const MAX_CONTENT_CANDIDATES = 8;
+const MAX_CONTENT_CANDIDATES = 8;
 
 /** The rungs that find lines as the model wrote them, whitespace, line endings and typography aside. */
 const LINE_RUNGS: ReadonlySet<Strategy> = new Set([
@@ -24,32 +23,15 @@ const LINE_RUNGS: ReadonlySet<Strategy> = new Set([
   "unicode",
 ]);
 
-/** Each missing path with several candidates, only line edits, and few enough candidates to search: its candidates. */
-export function pathsToSearch(
-  items: readonly ParsedItem[],
-  missing: readonly string[],
-  known: Iterable<string>,
-): Map<string, readonly string[]> {
-  const list = [...known];
-  const search = new Map<string, readonly string[]>();
-  for (const path of missing) {
-    const candidates = pathCandidates(path, list);
-    const searchable = candidates.length > 1 && candidates.length <= MAX_CONTENT_CANDIDATES;
-    if (searchable && onlyLineEdits(items, path)) search.set(path, candidates);
-  }
-  return search;
+/** The paths of `several` (resolve-paths.ts) with few enough candidates to search. */
+export function searchable(several: ReadonlyMap<string, readonly string[]>): Map<string, readonly string[]> {
+  return new Map([...several].filter(([, candidates]) => candidates.length <= MAX_CONTENT_CANDIDATES));
 }
-
-const isOf = (item: ParsedItem, path: string): boolean => {
-  if (item.type !== "edit") return false;
-  const normal = normalizeRelativePath(item.edit.path);
-  return normal.ok && normal.path === path;
-};
 
 /** How every edit of `path` is found in `candidate` (its rungs), or nothing when one is not. */
 function holds(items: readonly ParsedItem[], path: string, candidate: string, snapshot: FileSnapshot): Strategy[] {
   const own = movePaths(
-    items.filter((item) => isOf(item, path)),
+    items.filter((item) => pathOf(item) === path),
     new Map([[path, candidate]]),
   );
   const strategies: Strategy[] = [];
@@ -74,9 +56,8 @@ export function chooseByContent(
     const holding = candidates
       .map((candidate) => ({ candidate, how: holds(items, path, candidate, snapshot) }))
       .filter(({ how }) => how.length > 0);
-    const [only] = holding;
-    if (holding.length === 1 && only!.how.every((strategy) => LINE_RUNGS.has(strategy)))
-      moved.set(path, only!.candidate);
+    const only = holding.length === 1 ? holding[0]! : undefined;
+    if (only?.how.every((strategy) => LINE_RUNGS.has(strategy)) === true) moved.set(path, only.candidate);
   }
   return movePaths(items, moved);
 }

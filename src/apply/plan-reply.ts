@@ -9,7 +9,7 @@ import type { EditResult } from "../core/result.js";
 import { parseReply, type FormatChoice } from "../formats/registry.js";
 import type { PathLookup } from "../formats/types.js";
 import { pathsToRead, planEdits, type PlanOptions } from "./plan.js";
-import { chooseByContent, pathsToSearch } from "./paths-by-content.js";
+import { chooseByContent, searchable } from "./paths-by-content.js";
 import { needsKnownPaths, resolveMissingPaths, withPathCandidates } from "./resolve-paths.js";
 
 export interface EngineOptions {
@@ -115,10 +115,11 @@ export async function planReply(
   const missing = [...snapshot].filter(([, state]) => state.kind === "missing").map(([path]) => path);
   const known =
     listedPaths(options.knownPaths) ?? (needsKnownPaths(parsed, missing) ? await options.listPaths?.() : undefined);
-  const resolved = known === undefined ? parsed : resolveMissingPaths(parsed, missing, known);
-  const search = known === undefined ? new Map<string, readonly string[]>() : pathsToSearch(resolved, missing, known);
-  await read([...pathsToRead(resolved), ...[...search.values()].flat()]);
-  const items = search.size === 0 ? resolved : chooseByContent(resolved, search, snapshot);
+  const resolved =
+    known === undefined ? { items: parsed, several: new Map() } : resolveMissingPaths(parsed, missing, known);
+  const search = searchable(resolved.several);
+  await read([...pathsToRead(resolved.items), ...[...search.values()].flat()]);
+  const items = search.size === 0 ? resolved.items : chooseByContent(resolved.items, search, snapshot);
   refuseAliases(snapshot, realPaths);
   const plan = planEdits(items, snapshot, {
     ...(options.partial === undefined ? {} : { partial: options.partial }),

@@ -11,7 +11,7 @@ import type { EditResult } from "../core/result.js";
 import { normalizeRelativePath } from "./paths.js";
 
 /** An item's path as the planner reads it (normalised), or undefined for a problem or a refused path. */
-function pathOf(item: ParsedItem): string | undefined {
+export function pathOf(item: ParsedItem): string | undefined {
   if (item.type !== "edit") return undefined;
   const normal = normalizeRelativePath(item.edit.path);
   return normal.ok ? normal.path : undefined;
@@ -43,7 +43,7 @@ const isLineEdit = (item: ParsedItem): boolean =>
   item.type === "edit" && item.edit.kind === "replace" && item.edit.ops.some((op) => op.op !== "add");
 
 /** Whether every edit of `path` changes lines it quotes in an existing file. */
-export const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
+const onlyLineEdits = (items: readonly ParsedItem[], path: string): boolean =>
   items.every((item) => item.type !== "edit" || pathOf(item) !== path || isLineEdit(item));
 
 /**
@@ -63,6 +63,12 @@ const isSlashed = (item: ParsedItem): boolean => item.type === "edit" && item.ed
 export const needsKnownPaths = (parsed: readonly ParsedItem[], missing: readonly string[]): boolean =>
   missing.length > 0 || parsed.some(isSlashed);
 
+export interface ResolvedPaths {
+  readonly items: ParsedItem[];
+  /** Each missing path with several candidates and only line edits: its candidates (paths-by-content.ts). */
+  readonly several: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
  * The items, with each missing path that has a sole candidate, and only line edits, moved to that candidate, and
  * each root-relative path written with a leading slash made relative. The known paths are read only when a path
@@ -72,18 +78,21 @@ export function resolveMissingPaths(
   parsed: readonly ParsedItem[],
   missing: readonly string[],
   known: Iterable<string>,
-): ParsedItem[] {
-  if (!needsKnownPaths(parsed, missing)) return [...parsed];
+): ResolvedPaths {
+  if (!needsKnownPaths(parsed, missing)) return { items: [...parsed], several: new Map() };
   const slashed = parsed.some(isSlashed);
   const list = [...known];
   const listed = new Set(list);
   const items = slashed ? parsed.map((item) => rootRelative(item, listed)) : [...parsed];
   const moved = new Map<string, string>();
+  const several = new Map<string, readonly string[]>();
   for (const path of missing) {
     const candidates = pathCandidates(path, list);
-    if (candidates.length === 1 && onlyLineEdits(items, path)) moved.set(path, candidates[0]!);
+    if (candidates.length === 0 || !onlyLineEdits(items, path)) continue;
+    if (candidates.length === 1) moved.set(path, candidates[0]!);
+    else several.set(path, candidates);
   }
-  return movePaths(items, moved);
+  return { items: movePaths(items, moved), several };
 }
 
 /** The items with each edit of a path in `moved` moved to the path it maps to. */

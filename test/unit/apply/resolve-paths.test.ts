@@ -8,10 +8,13 @@ const files = new Map([
   ["lib/request.js", "module.exports = {};\n"],
   ["test/request.js", "require('../lib/request');\n"],
 ]);
-const read: ReadState = (path) => {
-  const content = files.get(path);
-  return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
-};
+const readerOf =
+  (tree: ReadonlyMap<string, string>): ReadState =>
+  (path) => {
+    const content = tree.get(path);
+    return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
+  };
+const read = readerOf(files);
 const known = [...files.keys()];
 
 const searchReplace = (path: string): string =>
@@ -53,21 +56,13 @@ describe("a path no file has, read as the one known file it can only mean", () =
   });
 
   it("several candidates holding the lines, or one only by similarity: nothing moves, and the failure names them", async () => {
-    const twins = new Map([...files, ["test/request.js", "module.exports = {};\n"]]);
-    const readTwins: ReadState = (path) => {
-      const content = twins.get(path);
-      return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
-    };
+    const readTwins = readerOf(new Map([...files, ["test/request.js", "module.exports = {};\n"]]));
     const reply = searchReplace("request.js").replace("  var len\n", "module.exports = {};\n");
     const [both] = (await planReply(reply, readTwins, { partial: true, knownPaths: known })).results;
     expect(both).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
     expect(both?.ok === false && both.message).toContain("Files of that name: lib/request.js, test/request.js.");
     const long = "module.exports = {\n  request: createRequest,\n  response: createResponse,\n};\n";
-    const longFiles = new Map([...files, ["lib/request.js", long]]);
-    const readLong: ReadState = (path) => {
-      const content = longFiles.get(path);
-      return Promise.resolve(content === undefined ? { kind: "missing" } : { kind: "text", content });
-    };
+    const readLong = readerOf(new Map([...files, ["lib/request.js", long]]));
     const typo = searchReplace("request.js").replace("  var len\n", long.replace("createRequest", "createRequets"));
     const [similar] = (await planReply(typo, readLong, { partial: true, knownPaths: known })).results;
     expect(similar).toMatchObject({ ok: false, path: "request.js", reason: "missing-original" });
