@@ -68,13 +68,11 @@ type PassResult = Settled | { readonly kind: "not-found"; readonly notes: readon
 
 function decide(pass: Pass, rung: LineRung["name"], starts: readonly number[]): Settled {
   const windows: Window[] = starts.map((start) => ({ start, end: start + pass.old.length }));
+  const hints = { hint: pass.hint, lineOffset: pass.lineOffset };
   const chosen =
     windows.length === 1
       ? windows[0]
-      : selectByHints(pass.file, rung === "unicode" ? quoteConsistent(pass.file, pass.old, windows) : windows, {
-          hint: pass.hint,
-          lineOffset: pass.lineOffset,
-        });
+      : selectByHints(pass.file, rung === "unicode" ? quoteConsistent(pass.file, pass.old, windows) : windows, hints);
   if (chosen === undefined) {
     return { kind: "ambiguous", strategy: rung, lines: toLineNumbers(starts) };
   }
