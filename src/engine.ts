@@ -100,7 +100,7 @@ export async function applyReply(reply: string, options: ApplyReplyOptions): Pro
   if (plan.files.size === 0) {
     return { results: plan.results, written: [], changes: plan.files, dryRun, summary: plan.summary };
   }
-  const committed = await tree.commit(plan.files);
+  const committed = await tree.commit(plan.files, plan.modes);
   if (committed.ok) {
     return {
       results: plan.results,

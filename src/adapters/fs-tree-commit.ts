@@ -40,14 +40,23 @@ class CommitError extends Error {
   }
 }
 
-async function writeAtomically(target: string, content: string | Buffer, mode: number | undefined): Promise<void> {
+/**
+ * Writes through a temp file renamed into place: with `mode`, exactly that mode; without, a new file's
+ * `createMode` as the umask leaves it.
+ */
+async function writeAtomically(
+  target: string,
+  content: string | Buffer,
+  mode: number | undefined,
+  createMode = 0o666,
+): Promise<void> {
   const temp = path.join(
     path.dirname(target),
     `.${path.basename(target)}.patchsmith-${randomBytes(6).toString("hex")}.tmp`,
   );
   try {
     // "wx": never follow or reuse an existing entry under the temp name.
-    const handle = await open(temp, "wx", mode ?? 0o666);
+    const handle = await open(temp, "wx", mode ?? createMode);
     try {
       await handle.writeFile(content);
       await handle.sync();
@@ -98,13 +107,28 @@ async function makeParents(dir: string, made: string[]): Promise<void> {
   }
 }
 
-/** Returns false when there was nothing to do (a deletion of a path that is already gone). */
+/** A file's mode with its execute bits set (where it may be read) or cleared. */
+const withExecutable = (mode: number, executable: boolean): number =>
+  executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
+
+/**
+ * The modes of files a commit deleted, by path, kept by the tree between commits: a file written again at that
+ * path (an attempt undone, a file put back after the tests) gets its mode back unless the write sets one.
+ */
+export type RemovedModes = Map<string, number>;
+
+/**
+ * Returns false when there was nothing to do (a deletion of a path that is already gone). `executable`, when
+ * given, sets or clears the file's execute bits; a new file is made as `chmod +x` would leave it under the umask.
+ */
 async function applyOne(
   realRoot: string,
   rel: string,
   content: string | null,
   undo: Undo[],
   made: string[],
+  executable: boolean | undefined,
+  removed: RemovedModes,
 ): Promise<boolean> {
   const normal = normalizeRelativePath(rel);
   if (!normal.ok) throw new CommitError(rel, normal.message);
@@ -116,12 +140,16 @@ async function applyOne(
     if (previous.type === "none") return false;
     await unlink(resolved.entry);
     undo.push({ rel, abs: resolved.entry, previous });
+    if (previous.type === "file") removed.set(normal.path, previous.mode);
     return true;
   }
   // An in-root symlink at the end is written through (its real target), so the link itself survives.
   const previous = await readPrevious(resolved.real);
   await makeParents(path.dirname(resolved.real), made);
-  await writeAtomically(resolved.real, content, previous.type === "file" ? previous.mode : undefined);
+  const kept =
+    previous.type === "file" ? previous.mode : executable === undefined ? removed.get(normal.path) : undefined;
+  const mode = kept === undefined || executable === undefined ? kept : withExecutable(kept, executable);
+  await writeAtomically(resolved.real, content, mode, executable === true ? 0o777 : 0o666);
   undo.push({ rel, abs: resolved.real, previous });
   return true;
 }
@@ -166,6 +194,8 @@ async function findAlias(
 export async function commitWrites(
   realRoot: string,
   writes: ReadonlyMap<string, string | null>,
+  modes: ReadonlyMap<string, boolean> = new Map(),
+  removed: RemovedModes = new Map(),
 ): Promise<CommitResult> {
   const alias = await findAlias(realRoot, writes);
   if (alias) return alias;
@@ -174,7 +204,7 @@ export async function commitWrites(
   const written: string[] = [];
   for (const [rel, content] of writes) {
     try {
-      if (await applyOne(realRoot, rel, content, undo, made)) written.push(rel);
+      if (await applyOne(realRoot, rel, content, undo, made, modes.get(rel), removed)) written.push(rel);
     } catch (error) {
       const message =
         error instanceof CommitError ? error.message : `${rel} could not be written: ${describeError(error)}`;

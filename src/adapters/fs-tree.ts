@@ -8,7 +8,7 @@ import path from "node:path";
 import { normalizeRelativePath } from "../apply/paths.js";
 import type { FileState } from "../apply/snapshot.js";
 import { looksBinary } from "../core/text.js";
-import { commitWrites, type CommitResult } from "./fs-tree-commit.js";
+import { commitWrites, type CommitResult, type RemovedModes } from "./fs-tree-commit.js";
 import { describeError, resolveInRoot } from "./fs-tree-resolve.js";
 
 export type { CommitResult } from "./fs-tree-commit.js";
@@ -28,10 +28,11 @@ export interface FsTree {
   /** `relPath` is relative to the root; it is normalised and confined again here. */
   read(relPath: string): Promise<TreeFileState>;
   /**
-   * Writes every file once (temp file in the same folder + rename, keeping the old file's mode), creates parent
-   * folders, deletes paths mapped to null. On any error, restores what was already written.
+   * Writes every file once (temp file in the same folder + rename, keeping the old file's mode unless `modes` sets
+   * its executable bit), creates parent folders, deletes paths mapped to null. On any error, restores what was
+   * already written.
    */
-  commit(writes: ReadonlyMap<string, string | null>): Promise<CommitResult>;
+  commit(writes: ReadonlyMap<string, string | null>, modes?: ReadonlyMap<string, boolean>): Promise<CommitResult>;
   /** Relative paths of regular files, skipping `.git` and `node_modules`, up to `limit` entries. */
   listFiles(limit?: number): Promise<string[]>;
   /**
@@ -58,7 +59,7 @@ async function readResolved(shown: string, real: string, exists: boolean): Promi
     const bytes = await readFile(real);
     if (looksBinary(bytes)) return { kind: "binary" };
     // Buffer decoding keeps a leading U+FEFF, which the text layer treats as the BOM flag.
-    return { kind: "text", content: bytes.toString("utf8") };
+    return { kind: "text", content: bytes.toString("utf8"), executable: (info.mode & 0o111) !== 0 };
   } catch (error) {
     return { kind: "unreadable", message: `${shown} cannot be read: ${describeError(error)}` };
   }
@@ -68,6 +69,7 @@ export function createFsTree(root: string): FsTree {
   let realRootPromise: Promise<string> | undefined;
   // Lazily, once: a missing root is the caller's misconfiguration and surfaces as a thrown error.
   const realRoot = (): Promise<string> => (realRootPromise ??= realpath(root));
+  const removedModes: RemovedModes = new Map();
 
   async function read(relPath: string): Promise<TreeFileState> {
     const normal = normalizeRelativePath(relPath);
@@ -123,6 +125,6 @@ export function createFsTree(root: string): FsTree {
     read,
     listFiles,
     hasFile,
-    commit: async (writes) => commitWrites(await realRoot(), writes),
+    commit: async (writes, modes) => commitWrites(await realRoot(), writes, modes, removedModes),
   };
 }

@@ -29,6 +29,7 @@ export async function commitFiles(
   files: ReadonlyMap<string, string | null>,
   message: string,
   identity: Readonly<Record<string, string>>,
+  executable: ReadonlyMap<string, boolean> = new Map(),
 ): Promise<string | undefined> {
   const id = randomUUID();
   const index = join(dir, ".git", `patchsmith-index-${id}`);
@@ -52,7 +53,9 @@ export async function commitFiles(
       if (content === null) continue;
       await writeFile(blob, content);
       const sha = (await git.run(["hash-object", "-w", `--path=${path}`, "--", blob])).trim();
-      entries.push("--cacheinfo", `${modes.get(path) ?? "100644"},${sha},${path}`);
+      const set = executable.get(path);
+      const mode = set === undefined ? (modes.get(path) ?? "100644") : set ? "100755" : "100644";
+      entries.push("--cacheinfo", `${mode},${sha},${path}`);
     }
     if (entries.length > 0) await git.run(["update-index", "--add", ...entries], withIndex);
     const tree = (await git.run(["write-tree"], withIndex)).trim();

@@ -155,7 +155,7 @@ function createSandbox(repo: ClonedRepo, gitBinary: string | undefined): Sandbox
     async changedPaths() {
       return parseStatusZ(await git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]));
     },
-    commitFiles: (files, message, author) => commitFiles(git, dir, files, message, identityEnv(author)),
+    commitFiles: (files, message, author, modes) => commitFiles(git, dir, files, message, identityEnv(author), modes),
     async discardExcept(keep) {
       // One status for both kinds; nothing more when the tests changed nothing (the usual case).
       const status = () => git.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"]);

@@ -38,6 +38,8 @@ export interface AppliedReply {
   readonly preimages: ReadonlyMap<string, string | null>;
   /** Exactly what the engine wrote to each written path (null: deleted): what a commit of this change holds. */
   readonly contents: ReadonlyMap<string, string | null>;
+  /** Of the written paths, those whose executable bit the reply set, and to what. */
+  readonly modes: ReadonlyMap<string, boolean>;
 }
 
 /** What the engine writes, and what it must never write. */
@@ -151,7 +153,7 @@ export async function applyReplyToTree(
   let results = checked.results;
   let written: string[] = [];
   if (checked.files.size > 0) {
-    const committed = await tree.commit(checked.files);
+    const committed = await tree.commit(checked.files, engine.modes);
     if (committed.ok) written = [...committed.written];
     else results = markUnwritten(results, committed.message);
   }
@@ -161,5 +163,6 @@ export async function applyReplyToTree(
     [...preimages].map(([path, preimage]) => [path, contents.has(path) ? contents.get(path)! : preimage]),
   );
   results = explainChangedEarlier(results, versionsBefore(now, earlier));
-  return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents };
+  const modes = new Map([...(engine.modes ?? [])].filter(([path]) => written.includes(path)));
+  return { results, outcomes: results.map(toOutcome), written, preimages: kept, contents, modes };
 }

@@ -24,6 +24,8 @@ export interface EditPhase {
   readonly preimages: ReadonlyMap<string, string | null>;
   /** The engine's last write of each written path (null: deleted). */
   readonly contents: ReadonlyMap<string, string | null>;
+  /** The executable bit the engine last set on a written path, where it set one. */
+  readonly modes: ReadonlyMap<string, boolean>;
   readonly replies: readonly string[];
   /** The last round's failures (model-readable), for the report and the next prompt. */
   readonly failures: readonly EditResult[];
@@ -62,6 +64,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
   const written: string[] = [];
   const preimages = new Map<string, string | null>();
   const contents = new Map<string, string | null>();
+  const modes = new Map<string, boolean>();
   const replies: string[] = [];
   let failures: readonly EditResult[] = [];
   let lastReplyEmpty = false;
@@ -88,6 +91,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     for (const path of applied.written) if (!written.includes(path)) written.push(path);
     for (const [path, before] of applied.preimages) if (!preimages.has(path)) preimages.set(path, before);
     for (const [path, content] of applied.contents) contents.set(path, content);
+    for (const [path, executable] of applied.modes) modes.set(path, executable);
     failures = lastReplyEmpty ? [] : applied.results.filter((r) => !r.ok);
     return { results: applied.results, empty: lastReplyEmpty };
   };
@@ -98,6 +102,7 @@ export async function runEditPhase(input: EditPhaseInput): Promise<EditPhase> {
     written,
     preimages,
     contents,
+    modes,
     replies,
     failures,
     lastReplyEmpty,

@@ -104,6 +104,7 @@ export async function commitAttempt(
   replies: readonly string[],
   touched: ReadonlySet<string>,
   written: ReadonlyMap<string, string | null>,
+  modes: ReadonlyMap<string, boolean>,
   facts: ChangeFacts,
 ): Promise<CommitInfo | undefined> {
   const { request } = input;
@@ -124,7 +125,9 @@ export async function commitAttempt(
     ...(request.coAuthor !== undefined ? { coAuthor: request.coAuthor } : {}),
     ...(request.trailers !== undefined ? { trailers: request.trailers } : {}),
   });
-  const sha = await input.timings.measure("commit", () => input.sandbox.commitFiles(written, message, input.bot));
+  const sha = await input.timings.measure("commit", () =>
+    input.sandbox.commitFiles(written, message, input.bot, modes),
+  );
   return sha === undefined ? undefined : { sha, subject, message };
 }
 
@@ -141,6 +144,8 @@ export interface LoopState {
    * after the tests ran (they may have changed an edited file).
    */
   readonly written: Map<string, string | null>;
+  /** The executable bit the engine last set on a path of `written`, where it set one: what the commit records. */
+  readonly modes: Map<string, boolean>;
   /** Tests of the last accepted state. */
   baseline: TestSummary | null;
   prompt: string;
@@ -168,6 +173,7 @@ export function recordPhase(state: LoopState, phase: Phase): void {
   for (const [path, preimage] of phase.preimages) if (!state.lastGood.has(path)) state.lastGood.set(path, preimage);
   for (const path of phase.written) state.touched.add(path);
   for (const [path, content] of phase.contents) state.written.set(path, content);
+  for (const [path, executable] of phase.modes) state.modes.set(path, executable);
   if (phase.written.length > 0) state.pending = true;
   state.pendingReplies.push(...phase.replies);
 }
@@ -190,7 +196,9 @@ export async function acceptAttempt(
   let sha: string | undefined;
   if (input.request.noCommit !== true) {
     input.progress("committing", `attempt ${number}`);
-    const made = await commitAttempt(input, state.pendingReplies, state.touched, state.written, { fixesFailingTests });
+    const made = await commitAttempt(input, state.pendingReplies, state.touched, state.written, state.modes, {
+      fixesFailingTests,
+    });
     if (made !== undefined) state.commits.push(made);
     sha = made?.sha;
   }

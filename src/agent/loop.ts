@@ -71,6 +71,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
     touched: new Set(),
     lastGood: new Map(),
     written: new Map(),
+    modes: new Map(),
     baseline: input.before,
     prompt: input.firstPrompt,
     done: false,

@@ -42,6 +42,8 @@ export interface EngineResult {
   readonly results: EditResult[];
   /** Final content of every changed file (null: deleted); empty when the reply was refused. */
   readonly files: Map<string, string | null>;
+  /** Per file of `files` whose executable bit the reply sets (a new script, a mode change, a moved script). */
+  readonly modes?: ReadonlyMap<string, boolean>;
   /** True when at least one edit's change is kept (all of them, unless `partial`). */
   readonly applied: boolean;
   /** One line on the whole reply, for humans and for the model. */
@@ -127,7 +129,13 @@ export async function planReply(
   });
   if (plan.results.length === 0) return noEditsResult();
   const results = known === undefined ? plan.results : withPathCandidates(plan.results, known);
-  return { results, files: plan.writes, applied: plan.applied, summary: plan.summary };
+  return {
+    results,
+    files: plan.writes,
+    ...(plan.modes.size > 0 ? { modes: plan.modes } : {}),
+    applied: plan.applied,
+    summary: plan.summary,
+  };
 }
 
 /** The known paths when the caller listed them (a lookup may only answer questions). */

@@ -3,7 +3,7 @@
  * returns its result. Refusals carry the model-readable messages built by feedback.ts. The replace step, the one
  * that locates text, is in plan-replace.ts; the context and refusals it shares with the others are here.
  */
-import type { CreateEdit, DeleteEdit, Edit, RenameEdit, RewriteEdit } from "../core/edit.js";
+import type { CreateEdit, DeleteEdit, Edit, ModeEdit, RenameEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
 import type { AppliedEdit, EditResult, FailedEdit } from "../core/result.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
@@ -87,6 +87,7 @@ function planNewFile(ctx: StepContext, edit: CreateEdit | RewriteEdit, path: str
   // A whole new content: line numbers from the reply no longer refer to what earlier edits shifted.
   ctx.offsets.delete(path);
   ctx.tree.setText(path, after);
+  if (edit.kind === "create" && edit.executable === true) ctx.tree.setExecutable(path, true);
   return { ok: true, path, edit, before: "", after, strategy: "create" };
 }
 
@@ -117,9 +118,19 @@ export function planRename(ctx: StepContext, edit: RenameEdit, path: string): Ed
   if (to.path === path) return moved;
   const refused = refuseTarget(ctx.tree.get(to.path), to.path, edit);
   if (refused) return { ...refused, path };
+  // The file keeps its mode where it goes, as git's renames do.
+  const executable = ctx.tree.executableOf(path);
   ctx.tree.remove(path);
   ctx.tree.setText(to.path, state.content);
+  if (executable !== undefined) ctx.tree.setExecutable(to.path, executable);
   return moved;
+}
+
+export function planMode(ctx: StepContext, edit: ModeEdit, path: string): EditResult {
+  const state = ctx.tree.get(path);
+  if (state.kind !== "text") return refuseExisting(state, path, edit)!;
+  ctx.tree.setExecutable(path, edit.executable);
+  return { ok: true, path, edit, before: state.content, after: state.content, strategy: "mode" };
 }
 
 /** Share of a short rewrite's non-blank lines found in the old file above which it is called an excerpt. */

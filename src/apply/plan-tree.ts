@@ -45,6 +45,8 @@ export type TreeEntry = { readonly kind: "text"; readonly body: TextBody } | Exc
 export class PlanTree {
   private readonly overlay = new Map<string, Overlay>();
   private readonly originals = new Map<string, TextBody>();
+  /** Whether a file is executable, where an edit said so (or moved a file whose mode is known). */
+  private readonly modes = new Map<string, boolean>();
 
   /** `expected`: per path, the lines the reply's edits will look for in the snapshot's text. */
   constructor(
@@ -83,6 +85,35 @@ export class PlanTree {
 
   remove(path: string): void {
     this.overlay.set(path, { kind: "missing" });
+    this.modes.delete(path);
+  }
+
+  setExecutable(path: string, executable: boolean): void {
+    this.modes.set(path, executable);
+  }
+
+  /** Whether the file at `path` is executable now: undefined when nothing says (a reader that gives no modes). */
+  executableOf(path: string): boolean | undefined {
+    const set = this.modes.get(path);
+    if (set !== undefined) return set;
+    const original = this.snapshot.get(path);
+    // A file the reply made is a plain file unless an edit said otherwise.
+    if (this.overlay.has(path) && original?.kind !== "text") return false;
+    return original?.kind === "text" ? original.executable : undefined;
+  }
+
+  /**
+   * Per path whose mode the reply changed, whether it ends executable: a new file made executable, or one whose
+   * bit differs from the snapshot's (or the snapshot did not say). A removed path has no entry.
+   */
+  modeChanges(): Map<string, boolean> {
+    const changed = new Map<string, boolean>();
+    for (const [path, executable] of this.modes) {
+      const original = this.snapshot.get(path);
+      const before = original?.kind === "text" ? original.executable : false;
+      if (executable !== before) changed.set(path, executable);
+    }
+    return changed;
   }
 
   /** Final content per path that differs from the snapshot (null: delete), in the order paths were first changed. */

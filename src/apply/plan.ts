@@ -11,7 +11,7 @@ import { oldSide } from "../matcher/old-side.js";
 import { describe, summarize } from "./feedback.js";
 import { normalizeRelativePath, type PathCheck } from "./paths.js";
 import { planReplace } from "./plan-replace.js";
-import { fail, planCreate, planDelete, planRename, planRewrite, type StepContext } from "./plan-steps.js";
+import { fail, planCreate, planDelete, planMode, planRename, planRewrite, type StepContext } from "./plan-steps.js";
 import { PlanTree } from "./plan-tree.js";
 import { projectEol, type FileSnapshot } from "./snapshot.js";
 
@@ -25,8 +25,13 @@ export interface PlanOptions {
 export interface Plan {
   /** One result per parsed item, in reply order. */
   readonly results: EditResult[];
-  /** Final content per changed path (null: delete); a rename is a delete of the old path + a write of the new. */
+  /**
+   * Final content per changed path (null: delete); a rename is a delete of the old path + a write of the new. A
+   * file whose mode alone changed is written with its content as it was.
+   */
   readonly writes: Map<string, string | null>;
+  /** Per written path whose executable bit the reply sets (plan-tree.ts `modeChanges`). */
+  readonly modes: Map<string, boolean>;
   /** True when the kept results include at least one applied edit (all of them, unless `partial`). */
   readonly applied: boolean;
   /** One line on the whole reply, e.g. "nothing was written because 1 of 3 edits failed". */
@@ -78,6 +83,8 @@ function planOne(ctx: StepContext, edit: Edit, normalize: (raw: string) => PathC
       return planDelete(ctx, edit, path);
     case "rename":
       return planRename(ctx, edit, path);
+    case "mode":
+      return planMode(ctx, edit, path);
     case "rewrite":
       return planRewrite(ctx, edit, path);
   }
@@ -129,11 +136,18 @@ export function planEdits(items: readonly ParsedItem[], snapshot: FileSnapshot, 
     const held = results.map((r) =>
       r.ok ? fail(r.path, r.edit, "not-applied", describe.notApplied(r.path, r.edit)) : r,
     );
-    return { results: held, writes: new Map(), applied: false, summary: summarize(held, partial) };
+    return { results: held, writes: new Map(), modes: new Map(), applied: false, summary: summarize(held, partial) };
+  }
+  const writes = ctx.tree.changes();
+  const modes = ctx.tree.modeChanges();
+  for (const path of modes.keys()) {
+    const state = ctx.tree.get(path);
+    if (!writes.has(path) && state.kind === "text") writes.set(path, state.content);
   }
   return {
     results,
-    writes: ctx.tree.changes(),
+    writes,
+    modes,
     applied: results.some((r) => r.ok),
     summary: summarize(results, partial),
   };

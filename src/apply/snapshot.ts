@@ -5,7 +5,8 @@
 import { dominantEolOfText } from "../core/text.js";
 
 export type FileState =
-  | { readonly kind: "text"; readonly content: string }
+  /** `executable`: the file's mode has the execute bit (undefined when the reader does not say). */
+  | { readonly kind: "text"; readonly content: string; readonly executable?: boolean }
   | { readonly kind: "missing" }
   | { readonly kind: "binary" }
   /** Exists but cannot be read as a file: a directory, a special file, a permission error. */

@@ -34,7 +34,8 @@ interface FileChange {
 function fileChanges(results: readonly EditResult[]): FileChange[] {
   const byPath = new Map<string, FileChange>();
   for (const result of results) {
-    if (!result.ok || result.edit.kind === "rename") continue;
+    // A move or a mode change leaves the content as it was: there is no diff to show.
+    if (!result.ok || result.edit.kind === "rename" || result.edit.kind === "mode") continue;
     const seen = byPath.get(result.path);
     if (seen === undefined) byPath.set(result.path, { path: result.path, first: result, last: result });
     else seen.last = result;
@@ -80,7 +81,9 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
       ? `repeats the edit at reply line ${String(result.repeatOf)}, applied once`
       : result.changesNothing !== undefined
         ? `changes nothing (its old and new lines are the same; found at line${result.changesNothing.at.length > 1 ? "s" : ""} ${result.changesNothing.at.join(", ")})`
-        : result.strategy;
+        : result.edit.kind === "mode"
+          ? `made ${result.edit.executable ? "executable (100755)" : "not executable (100644)"}`
+          : result.strategy;
   return [`${paint(style, "green", "✓")} ${target}  ${paint(style, "dim", how)}`];
 }
 

@@ -75,6 +75,8 @@ export interface CreateEdit {
   readonly kind: "create";
   readonly path: string;
   readonly content: string;
+  /** The file is made executable (git's `new file mode 100755`). */
+  readonly executable?: boolean;
   readonly origin: EditOrigin;
 }
 
@@ -90,6 +92,17 @@ export interface RenameEdit {
   readonly kind: "rename";
   readonly path: string;
   readonly to: string;
+  readonly origin: EditOrigin;
+}
+
+/**
+ * Make an existing file executable or not (git's `old mode 100644` / `new mode 100755`); its content stays. A
+ * rename carries the mode along, as git does.
+ */
+export interface ModeEdit {
+  readonly kind: "mode";
+  readonly path: string;
+  readonly executable: boolean;
   readonly origin: EditOrigin;
 }
 
@@ -112,7 +125,7 @@ export interface RewriteEdit {
   readonly pathComment?: true;
 }
 
-export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | RewriteEdit;
+export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | ModeEdit | RewriteEdit;
 
 /** A block that could not be parsed into an edit. Becomes an `invalid-format` result. */
 export interface ParseProblem {

@@ -13,6 +13,7 @@ export type Strategy =
   | "create"
   | "delete"
   | "rename"
+  | "mode"
   | "rewrite";
 
 export interface AppliedEdit {

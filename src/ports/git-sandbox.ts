@@ -74,6 +74,8 @@ export interface Sandbox {
     files: ReadonlyMap<string, string | null>,
     message: string,
     author: Identity,
+    /** Per path of `files` whose executable bit the change sets; the others keep HEAD's mode (new ones 100644). */
+    modes?: ReadonlyMap<string, boolean>,
   ): Promise<string | undefined>;
   /**
    * Puts the working tree back to HEAD everywhere but `keep` (and what set-up made): tracked files others changed are

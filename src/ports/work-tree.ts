@@ -7,6 +7,9 @@ export type WriteResult =
 
 export interface WorkTree {
   read(relPath: string): Promise<FileState>;
-  /** Writes every file (null: delete), atomically per file, confined to the tree. */
-  commit(writes: ReadonlyMap<string, string | null>): Promise<WriteResult>;
+  /**
+   * Writes every file (null: delete), atomically per file, confined to the tree; `modes` sets the executable bit
+   * of the paths it names (the others keep their mode).
+   */
+  commit(writes: ReadonlyMap<string, string | null>, modes?: ReadonlyMap<string, boolean>): Promise<WriteResult>;
 }

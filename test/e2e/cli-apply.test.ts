@@ -1,6 +1,6 @@
 /** Runs the built CLI (`node dist/cli.js apply`) as a real process against temp trees. */
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -56,6 +56,38 @@ describe("patchsmith apply (built CLI)", () => {
     expect(run.stdout).toContain("-  return a - b;\n+  return a + b;");
     expect(run.stdout).not.toContain("\u001b[");
     expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+  });
+
+  it("applies a git diff's modes: a new script executable, a moved script still so, a mode change alone", async () => {
+    await mkdir(path.join(root, "bin"));
+    await writeFile(path.join(root, "bin/old.sh"), "#!/bin/sh\n");
+    await chmod(path.join(root, "bin/old.sh"), 0o755);
+    await writeFile(path.join(root, "bin/tool.sh"), "#!/bin/sh\n");
+    const diff = [
+      "```diff",
+      "diff --git a/bin/old.sh b/bin/new.sh",
+      "similarity index 100%",
+      "rename from bin/old.sh",
+      "rename to bin/new.sh",
+      "diff --git a/bin/tool.sh b/bin/tool.sh",
+      "old mode 100644",
+      "new mode 100755",
+      "diff --git a/bin/made.sh b/bin/made.sh",
+      "new file mode 100755",
+      "--- /dev/null",
+      "+++ b/bin/made.sh",
+      "@@ -0,0 +1 @@",
+      "+#!/bin/sh",
+      "```",
+    ].join("\n");
+    const run = apply(["--root", root, await replyFile(diff)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("✓ bin/tool.sh  made executable (100755)");
+    const executable = async (p: string): Promise<boolean> => ((await stat(path.join(root, p))).mode & 0o100) !== 0;
+    expect(await executable("bin/new.sh")).toBe(true);
+    expect(await executable("bin/tool.sh")).toBe(true);
+    expect(await executable("bin/made.sh")).toBe(true);
+    expect(await executable("src/math.ts")).toBe(false);
   });
 
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {

@@ -306,6 +306,46 @@ describe("patchsmith fix, real adapters", () => {
     expectAttributedCommits(report, 1);
   });
 
+  it("commits the modes of a git diff: a new script and a moved one are executable in the commit and on disk", async () => {
+    const repo = makeNodeRepo({ files: { "scripts/check.sh": "#!/bin/sh\nnpm test\n" } });
+    execFileSync("git", ["update-index", "--chmod=+x", "scripts/check.sh"], { cwd: repo.dir });
+    execFileSync("git", ["commit", "--quiet", "-m", "check script"], { cwd: repo.dir });
+    execFileSync("chmod", ["+x", "scripts/check.sh"], { cwd: repo.dir });
+    const diff = [
+      "```diff",
+      "diff --git a/src/stats.js b/src/stats.js",
+      "--- a/src/stats.js",
+      "+++ b/src/stats.js",
+      "@@ @@",
+      `-${BUGGY}`,
+      `+${FIXED}`,
+      "diff --git a/scripts/check.sh b/scripts/check",
+      "similarity index 100%",
+      "rename from scripts/check.sh",
+      "rename to scripts/check",
+      "diff --git a/scripts/mean.sh b/scripts/mean.sh",
+      "new file mode 100755",
+      "--- /dev/null",
+      "+++ b/scripts/mean.sh",
+      "@@ -0,0 +1,2 @@",
+      "+#!/bin/sh",
+      "+node -e 'console.log(1)'",
+      "```",
+    ].join("\n");
+    const { report } = await fix([diff], {}, repo);
+    expect(report.status).toBe("success");
+    const modeAt = (path: string): string =>
+      execFileSync("git", ["ls-tree", report.headSha, path], { cwd: report.clonePath!, encoding: "utf8" }).split(
+        " ",
+      )[0]!;
+    expect(modeAt("scripts/check")).toBe("100755");
+    expect(modeAt("scripts/mean.sh")).toBe("100755");
+    expect(modeAt("src/stats.js")).toBe("100644");
+    expect(modeAt("scripts/check.sh")).toBe("");
+    // The clone's working tree agrees with its commit.
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: report.clonePath!, encoding: "utf8" })).toBe("");
+  });
+
   it("retries a failed edit with the engine's message and fresh content, then succeeds", async () => {
     const wrong = block("src/stats.js", "  return total / (values.length + 1);", FIXED);
     const { report, server } = await fix([wrong, FIX]);

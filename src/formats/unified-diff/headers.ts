@@ -81,9 +81,29 @@ export interface GitHeaders {
   binary: boolean;
   renameFrom: string | undefined;
   renameTo: string | undefined;
+  /** The octal modes of `old mode`, `new mode` and `new file mode`, as written (`100755`). */
+  oldMode: string | undefined;
+  newMode: string | undefined;
+  newFileMode: string | undefined;
 }
 
-const EXTENDED = /^(?:old mode|new mode|index|similarity index|dissimilarity index|copy from|copy to) /;
+export const emptyGitHeaders = (): GitHeaders => ({
+  newFile: false,
+  deletedFile: false,
+  binary: false,
+  renameFrom: undefined,
+  renameTo: undefined,
+  oldMode: undefined,
+  newMode: undefined,
+  newFileMode: undefined,
+});
+
+/** git's modes of a regular file: executable or not. Others (120000 a symlink, 160000 a submodule) are not files. */
+export const REGULAR_MODE = "100644";
+export const EXECUTABLE_MODE = "100755";
+
+const EXTENDED = /^(?:index|similarity index|dissimilarity index|copy from|copy to) /;
+const modeOf = (line: string, label: string): string => line.slice(label.length).trim();
 
 /**
  * Reads git's extended header lines from `i` and returns the index after them. Binary payloads are skipped so
@@ -93,8 +113,12 @@ export function readGitHeaders(lines: readonly string[], i: number, into: GitHea
   let j = i;
   while (j < lines.length) {
     const line = lines[j]!;
-    if (line.startsWith("new file mode")) into.newFile = true;
-    else if (line.startsWith("deleted file mode")) into.deletedFile = true;
+    if (line.startsWith("new file mode")) {
+      into.newFile = true;
+      into.newFileMode = modeOf(line, "new file mode");
+    } else if (line.startsWith("deleted file mode")) into.deletedFile = true;
+    else if (line.startsWith("old mode ")) into.oldMode = modeOf(line, "old mode");
+    else if (line.startsWith("new mode ")) into.newMode = modeOf(line, "new mode");
     else if (line.startsWith("rename from ")) into.renameFrom = cleanHeaderPath(line.slice(12));
     else if (line.startsWith("rename to ")) into.renameTo = cleanHeaderPath(line.slice(10));
     else if (/^Binary files .* differ\s*$/.test(line)) into.binary = true;

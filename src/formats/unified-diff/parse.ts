@@ -1,7 +1,8 @@
 /**
  * Unified diffs (`udiff`), git style or plain, fenced or bare, one file section per call: the registry calls again
  * at the next file header. Each hunk becomes a ReplaceEdit with explicit ops; `/dev/null` sides create or delete;
- * git renames become a RenameEdit followed by the hunks on the new path.
+ * git renames become a RenameEdit followed by the hunks on the new path; git's modes make a created file
+ * executable or become a ModeEdit (before the hunks).
  */
 import type { ParsedItem } from "../../core/edit.js";
 import { isDiffInfo, parseFenceLine } from "../shared/fences.js";
@@ -9,11 +10,14 @@ import { editItem, joinContent, lastLine, problemItem, quoteLine } from "../shar
 import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
 import {
   DEV_NULL,
+  emptyGitHeaders,
+  EXECUTABLE_MODE,
   gitHeaderPaths,
   headerPath,
   isGitHeader,
   isHunkHeader,
   readGitHeaders,
+  REGULAR_MODE,
   startsPlainFile,
   stripPrefixes,
   type GitHeaders,
@@ -42,13 +46,7 @@ function startsAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): bo
 /** Reads the headers of the file section at `i`; returns it with the index of its first hunk (or what follows). */
 function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined): [FileSection, number] {
   const { lines } = ctx;
-  const git: GitHeaders = {
-    newFile: false,
-    deletedFile: false,
-    binary: false,
-    renameFrom: undefined,
-    renameTo: undefined,
-  };
+  const git = emptyGitHeaders();
   let j = i;
   let oldRaw: string | undefined;
   let newRaw: string | undefined;
@@ -129,7 +127,17 @@ function readHunks(
 
 const changes = (hunk: Hunk): boolean => hunk.ops.some((o) => o.op === "add" || o.op === "remove");
 
+/** Whether a git mode is one of a regular file (patchsmith writes no symlinks or submodules). */
+const isFileMode = (mode: string): boolean => mode === REGULAR_MODE || mode === EXECUTABLE_MODE;
+
+function notAFileMode(section: FileSection, path: string, mode: string): ParsedItem {
+  const message = `the diff makes ${path} mode ${mode}, which is not a regular file (a symbolic link is 120000, a submodule 160000); only files' contents and their executable bit (100644, 100755) can be changed`;
+  return problemItem(FORMAT, section.start, path, message);
+}
+
 function createItem(section: FileSection, path: string, hunks: readonly Hunk[]): ParsedItem {
+  const mode = section.git.newFileMode;
+  if (mode !== undefined && !isFileMode(mode)) return notAFileMode(section, path, mode);
   const lines: string[] = [];
   for (const hunk of hunks) {
     for (const op of hunk.ops) {
@@ -142,7 +150,13 @@ function createItem(section: FileSection, path: string, hunks: readonly Hunk[]):
   }
   const last = hunks[hunks.length - 1];
   const content = joinContent(lines, last?.newEndsWithoutNewline !== true);
-  return editItem({ kind: "create", path, content, origin: { format: FORMAT, line: section.start + 1 } });
+  return editItem({
+    kind: "create",
+    path,
+    content,
+    ...(mode === EXECUTABLE_MODE ? { executable: true } : {}),
+    origin: { format: FORMAT, line: section.start + 1 },
+  });
 }
 
 function replaceItem(path: string, hunk: Hunk, section: number): ParsedItem {
@@ -191,9 +205,17 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
     };
   }
   const items: ParsedItem[] = [];
-  if (git.renameFrom !== undefined && git.renameTo !== undefined) {
-    items.push(editItem({ kind: "rename", path: git.renameFrom, to: git.renameTo, origin }));
-  } else if (read.entries.length === 0) {
+  const renamed = git.renameFrom !== undefined && git.renameTo !== undefined;
+  if (renamed) items.push(editItem({ kind: "rename", path: git.renameFrom!, to: git.renameTo!, origin }));
+  const mode = git.newMode !== undefined && git.newMode !== git.oldMode ? git.newMode : undefined;
+  if (mode !== undefined) {
+    items.push(
+      isFileMode(mode)
+        ? editItem({ kind: "mode", path: target, executable: mode === EXECUTABLE_MODE, origin })
+        : notAFileMode(section, target, mode),
+    );
+  }
+  if (!renamed && mode === undefined && read.entries.length === 0) {
     const message = `the diff for ${target} has a header but no hunk: add '@@ ... @@' followed by ' ', '-' and '+' lines`;
     items.push(problemItem(FORMAT, i, target, message));
   }

@@ -41,7 +41,11 @@ const put = async (rel: string, content: string | Buffer) => {
 describe("read", () => {
   it("reads text, keeping a BOM and CRLF byte for byte", async () => {
     await put("a.txt", "\uFEFFone\r\ntwo\n");
-    expect(await createFsTree(root).read("a.txt")).toEqual({ kind: "text", content: "\uFEFFone\r\ntwo\n" });
+    expect(await createFsTree(root).read("a.txt")).toEqual({
+      kind: "text",
+      content: "\uFEFFone\r\ntwo\n",
+      executable: false,
+    });
   });
 
   it("reports missing files, binary files, folders and special cases", async () => {
@@ -90,10 +94,20 @@ describe("read", () => {
     await symlink(path.join(root, "gone.txt"), path.join(root, "dangling.txt"));
     const tree = createFsTree(root);
     // realPath names the file the link leads to, so callers can see two paths are one file.
-    expect(await tree.read("alias/a.txt")).toEqual({ kind: "text", content: "inside\n", realPath: "real/a.txt" });
-    expect(await tree.read("rel-link.txt")).toEqual({ kind: "text", content: "inside\n", realPath: "real/a.txt" });
+    expect(await tree.read("alias/a.txt")).toEqual({
+      kind: "text",
+      content: "inside\n",
+      executable: false,
+      realPath: "real/a.txt",
+    });
+    expect(await tree.read("rel-link.txt")).toEqual({
+      kind: "text",
+      content: "inside\n",
+      executable: false,
+      realPath: "real/a.txt",
+    });
     expect(await tree.read("alias/new.txt")).toEqual({ kind: "missing", realPath: "real/new.txt" });
-    expect(await tree.read("real/a.txt")).toEqual({ kind: "text", content: "inside\n" });
+    expect(await tree.read("real/a.txt")).toEqual({ kind: "text", content: "inside\n", executable: false });
     expect((await tree.read("dangling.txt")).kind).toBe("unsafe");
   });
 
@@ -117,12 +131,74 @@ describe("read", () => {
     await put("a.txt", "x\n");
     await symlink(root, path.join(base, "root-link"));
     const tree = createFsTree(path.join(base, "root-link"));
-    expect(await tree.read("a.txt")).toEqual({ kind: "text", content: "x\n" });
+    expect(await tree.read("a.txt")).toEqual({ kind: "text", content: "x\n", executable: false });
     expect((await tree.read("../outside/secret.txt")).kind).toBe("unsafe");
   });
 });
 
 describe("commit", () => {
+  it("reads whether a file is executable, and sets or clears the execute bits where `modes` says", async () => {
+    await put("run.sh", "#!/bin/sh\n");
+    await chmod(path.join(root, "run.sh"), 0o640);
+    await put("tool.sh", "#!/bin/sh\n");
+    await chmod(path.join(root, "tool.sh"), 0o755);
+    const tree = createFsTree(root);
+    expect(await tree.read("tool.sh")).toMatchObject({ kind: "text", executable: true });
+    const result = await tree.commit(
+      new Map([
+        ["run.sh", "#!/bin/sh\n"],
+        ["tool.sh", "#!/bin/sh\n"],
+        ["bin/new.sh", "#!/bin/sh\n"],
+        ["plain.txt", "x\n"],
+      ]),
+      new Map([
+        ["run.sh", true],
+        ["tool.sh", false],
+        ["bin/new.sh", true],
+      ]),
+    );
+    expect(result.ok).toBe(true);
+    const modeOf = async (p: string): Promise<number> => (await stat(path.join(root, p))).mode & 0o777;
+    // Execute where it may be read (not for others here), and never write added.
+    expect(await modeOf("run.sh")).toBe(0o750);
+    expect(await modeOf("tool.sh")).toBe(0o644);
+    // A new file: as `chmod +x` leaves it under the umask.
+    expect((await modeOf("bin/new.sh")) & 0o100).toBe(0o100);
+    expect((await modeOf("plain.txt")) & 0o111).toBe(0);
+  });
+
+  it("a file deleted by one commit and written again by a later one of the same tree gets its mode back", async () => {
+    await put("a.sh", "#!/bin/sh\n");
+    await chmod(path.join(root, "a.sh"), 0o755);
+    const tree = createFsTree(root);
+    expect(
+      (
+        await tree.commit(
+          new Map([
+            ["a.sh", null],
+            ["b.sh", "#!/bin/sh\n"],
+          ]),
+          new Map([["b.sh", true]]),
+        )
+      ).ok,
+    ).toBe(true);
+    // Undone: the move goes back as contents alone.
+    expect(
+      (
+        await tree.commit(
+          new Map([
+            ["a.sh", "#!/bin/sh\n"],
+            ["b.sh", null],
+          ]),
+        )
+      ).ok,
+    ).toBe(true);
+    expect((await stat(path.join(root, "a.sh"))).mode & 0o777).toBe(0o755);
+    // Written again by a fresh tree, a path this one never deleted is a plain new file.
+    await createFsTree(root).commit(new Map([["c.sh", "x\n"]]));
+    expect((await stat(path.join(root, "c.sh"))).mode & 0o111).toBe(0);
+  });
+
   it("writes, creates parents, deletes, and keeps an existing file's mode", async () => {
     await put("run.sh", "#!/bin/sh\necho old\n");
     await chmod(path.join(root, "run.sh"), 0o775);

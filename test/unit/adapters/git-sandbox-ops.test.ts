@@ -219,6 +219,45 @@ describe("commits", () => {
     expect(git(sandbox.dir, ["ls-tree", sha!, "README.md"])).toBe("");
   });
 
+  it("records the executable bit a change sets: a new script, a moved one, one made plain", async () => {
+    const repo = track(
+      makeNodeRepo({ files: { "bin/old.sh": "#!/bin/sh\necho one\n", "bin/tool.sh": "#!/bin/sh\n" } }),
+    );
+    git(repo.dir, ["update-index", "--chmod=+x", "bin/old.sh", "bin/tool.sh"]);
+    git(repo.dir, ["commit", "--quiet", "-m", "exec"]);
+    const sandbox = await cloneOf(repo.dir);
+    const sha = await sandbox.commitFiles(
+      new Map<string, string | null>([
+        ["bin/old.sh", null],
+        ["bin/new.sh", "#!/bin/sh\necho one\n"],
+        ["bin/made.sh", "#!/bin/sh\n"],
+        ["bin/tool.sh", "#!/bin/sh\n"],
+        ["notes.txt", "plain\n"],
+      ]),
+      "Modes",
+      BOT,
+      new Map([
+        ["bin/new.sh", true],
+        ["bin/made.sh", true],
+        ["bin/tool.sh", false],
+      ]),
+    );
+    const modeOf = (path: string): string => git(sandbox.dir, ["ls-tree", sha!, path]).split(" ")[0]!;
+    expect(modeOf("bin/new.sh")).toBe("100755");
+    expect(modeOf("bin/made.sh")).toBe("100755");
+    expect(modeOf("bin/tool.sh")).toBe("100644");
+    expect(modeOf("notes.txt")).toBe("100644");
+    // A mode change alone is a change worth a commit.
+    const again = await sandbox.commitFiles(
+      new Map([["notes.txt", "plain\n"]]),
+      "Mode",
+      BOT,
+      new Map([["notes.txt", true]]),
+    );
+    expect(again).toBeDefined();
+    expect(git(sandbox.dir, ["ls-tree", again!, "notes.txt"]).split(" ")[0]).toBe("100755");
+  });
+
   it("never runs hooks planted in the clone, not even through core.hooksPath", async () => {
     const { repo, sandbox } = await nodeSandbox();
     const marker = join(sandbox.dir, "..", `hook-ran-${process.pid}-${Date.now()}`);

@@ -28,10 +28,15 @@ export const create = (path: string, content: string): ParsedItem =>
   item({ kind: "create", path, content, origin: origin() });
 export const del = (path: string): ParsedItem => item({ kind: "delete", path, origin: origin() });
 export const rename = (path: string, to: string): ParsedItem => item({ kind: "rename", path, to, origin: origin() });
+export const mode = (path: string, executable: boolean): ParsedItem =>
+  item({ kind: "mode", path, executable, origin: origin(1, "udiff") });
+export const script = (path: string, content: string): ParsedItem =>
+  item({ kind: "create", path, content, executable: true, origin: origin(1, "udiff") });
 export const rewrite = (path: string, content: string): ParsedItem =>
   item({ kind: "rewrite", path, content, origin: origin() });
 
 export const text = (content: string): FileState => ({ kind: "text", content });
+export const executable = (content: string): FileState => ({ kind: "text", content, executable: true });
 export const snap = (entries: Record<string, FileState | string>): Map<string, FileState> =>
   new Map(Object.entries(entries).map(([k, v]) => [k, typeof v === "string" ? text(v) : v]));
 export const missing: FileState = { kind: "missing" };

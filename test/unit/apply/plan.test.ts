@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { pathsToRead, planEdits } from "../../../src/apply/plan.js";
-import { create, del, hunk, missing, reasons, rename, searchReplace, snap } from "./plan-items.js";
+import {
+  create,
+  del,
+  executable,
+  hunk,
+  missing,
+  mode,
+  reasons,
+  rename,
+  script,
+  searchReplace,
+  snap,
+} from "./plan-items.js";
 
 describe("planEdits: sequential edits", () => {
   it("applies edits in order, each against the result of the earlier ones, and writes the file once", () => {
@@ -243,5 +255,50 @@ describe("planEdits: targets that cannot be edited", () => {
 
   it("treats a path missing from the snapshot as a bug", () => {
     expect(() => planEdits([del("a.ts")], new Map())).toThrow(/no entry/);
+  });
+});
+
+describe("planEdits: file modes", () => {
+  it("a new script is written executable; a plain new file has no mode entry", () => {
+    const plan = planEdits(
+      [script("bin/run", "#!/bin/sh\n"), create("a.txt", "a\n")],
+      snap({ "bin/run": missing, "a.txt": missing }),
+    );
+    expect(reasons(plan.results)).toEqual(["ok:create", "ok:create"]);
+    expect(plan.modes).toEqual(new Map([["bin/run", true]]));
+  });
+
+  it("a moved file keeps its executable bit; one whose mode the reader did not give moves without an entry", () => {
+    const moved = planEdits([rename("a.sh", "b.sh")], snap({ "a.sh": executable("x\n"), "b.sh": missing }));
+    expect(moved.writes).toEqual(
+      new Map([
+        ["a.sh", null],
+        ["b.sh", "x\n"],
+      ]),
+    );
+    expect(moved.modes).toEqual(new Map([["b.sh", true]]));
+    const unknown = planEdits([rename("a.sh", "b.sh")], snap({ "a.sh": "x\n", "b.sh": missing }));
+    expect(unknown.modes).toEqual(new Map());
+  });
+
+  it("a mode change writes the file with its content as it was; setting the mode it has changes nothing", () => {
+    const plan = planEdits(
+      [mode("run.sh", true)],
+      snap({ "run.sh": { kind: "text", content: "x\n", executable: false } }),
+    );
+    expect(reasons(plan.results)).toEqual(["ok:mode"]);
+    expect(plan.writes).toEqual(new Map([["run.sh", "x\n"]]));
+    expect(plan.modes).toEqual(new Map([["run.sh", true]]));
+    const same = planEdits([mode("run.sh", true)], snap({ "run.sh": executable("x\n") }));
+    expect(reasons(same.results)).toEqual(["ok:mode"]);
+    expect(same.writes).toEqual(new Map());
+  });
+
+  it("a mode change of a missing file is refused, and a deleted file leaves no mode behind", () => {
+    const refused = planEdits([mode("gone.sh", true)], snap({ "gone.sh": missing }));
+    expect(reasons(refused.results)).toEqual(["missing-original"]);
+    const deleted = planEdits([mode("a.sh", true), del("a.sh")], snap({ "a.sh": "x\n" }));
+    expect(deleted.writes).toEqual(new Map([["a.sh", null]]));
+    expect(deleted.modes).toEqual(new Map());
   });
 });

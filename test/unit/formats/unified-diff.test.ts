@@ -131,6 +131,73 @@ describe("unified diff: git style", () => {
     expect(found[1]!.path).toBe("new/x.ts");
   });
 
+  it("a new file of mode 100755 is created executable; one of 100644 plainly", () => {
+    const created = (mode: string) =>
+      as(
+        parseOne(
+          fenced(
+            "diff --git a/bin/run b/bin/run",
+            `new file mode ${mode}`,
+            "--- /dev/null",
+            "+++ b/bin/run",
+            "@@ -0,0 +1 @@",
+            "+#!/bin/sh",
+          ),
+        ),
+        "create",
+      );
+    expect(created("100755")).toMatchObject({ path: "bin/run", content: "#!/bin/sh\n", executable: true });
+    expect(created("100644").executable).toBeUndefined();
+  });
+
+  it("a mode change is a mode edit, alone or before the hunks of its file; the same mode twice is none", () => {
+    const alone = fenced("diff --git a/run.sh b/run.sh", "old mode 100644", "new mode 100755");
+    expect(as(parseOne(alone), "mode")).toMatchObject({ path: "run.sh", executable: true, origin: { line: 2 } });
+    const withHunk = fenced(
+      "diff --git a/run.sh b/run.sh",
+      "old mode 100755",
+      "new mode 100644",
+      "--- a/run.sh",
+      "+++ b/run.sh",
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
+    const found = edits(parseReply(withHunk));
+    expect(found.map((e) => e.kind)).toEqual(["mode", "replace"]);
+    expect(as(found[0], "mode").executable).toBe(false);
+    const same = fenced("diff --git a/run.sh b/run.sh", "old mode 100644", "new mode 100644");
+    expect(parseProblem(same).message).toContain("has a header but no hunk");
+  });
+
+  it("a rename that changes the mode is a rename, then a mode edit of the new path", () => {
+    const text = fenced(
+      "diff --git a/a.sh b/b.sh",
+      "old mode 100644",
+      "new mode 100755",
+      "similarity index 100%",
+      "rename from a.sh",
+      "rename to b.sh",
+    );
+    const found = edits(parseReply(text));
+    expect(found.map((e) => e.kind)).toEqual(["rename", "mode"]);
+    expect(as(found[1], "mode")).toMatchObject({ path: "b.sh", executable: true });
+  });
+
+  it("a symbolic link or submodule mode is refused, naming the mode, rather than written as a file", () => {
+    const link = fenced(
+      "diff --git a/latest b/latest",
+      "new file mode 120000",
+      "--- /dev/null",
+      "+++ b/latest",
+      "@@ -0,0 +1 @@",
+      "+v2",
+    );
+    expect(parseProblem(link).message).toMatch(/latest mode 120000, which is not a regular file/);
+    const toLink = fenced("diff --git a/x b/x", "old mode 100644", "new mode 120000");
+    expect(parseProblem(toLink)).toMatchObject({ path: "x", line: 2 });
+  });
+
   it("reads git headers whose names contain spaces", () => {
     const text = fenced(
       "diff --git a/my dir/f.txt b/my dir/f.txt",
