@@ -90,6 +90,26 @@ describe("patchsmith apply (built CLI)", () => {
     expect(await executable("src/math.ts")).toBe(false);
   });
 
+  it("applies a patch mailed by git format-patch, signature and all", async () => {
+    const git = (...args: string[]) =>
+      spawnSync("git", ["-c", "user.name=A", "-c", "user.email=a@example.com", ...args], {
+        cwd: root,
+        encoding: "utf8",
+      }).stdout;
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    await writeFile(path.join(root, "src/math.ts"), ORIGINAL.replace("a - b", "a + b"));
+    git("commit", "-q", "-am", "fix: add adds");
+    const patch = git("format-patch", "-1", "--stdout");
+    expect(patch).toMatch(/\n-- \n\d+\.\d+/);
+    git("reset", "-q", "--hard", "HEAD~1");
+    const run = apply(["--root", root, await replyFile(patch)]);
+    expect(run.stdout).toContain("✓ src/math.ts  exact");
+    expect(run.code).toBe(0);
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+  });
+
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {
     const run = apply(["--root", root, "--json", await replyFile(`${GOOD}\n${BAD}`)]);
     expect(run.code).toBe(1);

@@ -57,6 +57,16 @@ function readHeader(line: string): { start: number | undefined; oldCount: number
   return { start: s ? Number(s[1]) : undefined, oldCount: 0, newCount: 0, counted: false };
 }
 
+/**
+ * The signature separator of a mailed patch (`git format-patch` ends with `-- ` and git's version): after a hunk
+ * whose counts are met, and before a line no hunk holds, it is not the removal of a line `- `.
+ */
+const endsMail = (lines: readonly string[], k: number): boolean => {
+  if (lines[k] !== "-- ") return false;
+  const next = lines[k + 1];
+  return next === undefined || next === "" || !isBodyLine(lines, k + 1);
+};
+
 /** A line another dialect gives meaning to (SEARCH/REPLACE markers, an apply_patch line): never taken as context. */
 const OTHER_DIALECT = /^(?:<{5,}|={5,}|>{5,}|\*\*\* )/;
 
@@ -97,6 +107,7 @@ export function scanHunk(lines: readonly string[], at: number, path: string | un
       j = k;
       continue;
     }
+    if (endsMail(lines, j) && header.counted && remaining.old === 0 && remaining.new === 0) break;
     if (!isBodyLine(lines, j)) {
       const wanted = header.counted && (remaining.old > 0 || remaining.new > 0);
       const other = endsHunk(lines, j) || OTHER_DIALECT.test(line);

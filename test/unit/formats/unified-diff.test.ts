@@ -198,6 +198,42 @@ describe("unified diff: git style", () => {
     expect(parseProblem(toLink)).toMatchObject({ path: "x", line: 2 });
   });
 
+  it("a mailed patch (git format-patch) ends its last hunk at the signature, which is not a removed line", () => {
+    const mail = (...tail: string[]) =>
+      reply(
+        "From 0123abc Mon Sep 17 00:00:00 2001",
+        "Subject: [PATCH] fix: add adds",
+        "---",
+        " add.js | 2 +-",
+        " 1 file changed, 1 insertion(+), 1 deletion(-)",
+        "",
+        "diff --git a/add.js b/add.js",
+        "--- a/add.js",
+        "+++ b/add.js",
+        "@@ -1,3 +1,3 @@",
+        " function add(a, b) {",
+        "-  return a - b;",
+        "+  return a + b;",
+        " }",
+        ...tail,
+      );
+    expect(opList(parseOne(mail("-- ", "2.39.5", "")))).toEqual([
+      "c:function add(a, b) {",
+      "-:  return a - b;",
+      "+:  return a + b;",
+      "c:}",
+    ]);
+    // Past its counts, a hunk still reads a removal of a line "- " that more hunk lines follow.
+    expect(opList(parseOne(mail("-- ", " x")))).toEqual([
+      "c:function add(a, b) {",
+      "-:  return a - b;",
+      "+:  return a + b;",
+      "c:}",
+      "-:- ",
+      "c:x",
+    ]);
+  });
+
   it("reads git headers whose names contain spaces", () => {
     const text = fenced(
       "diff --git a/my dir/f.txt b/my dir/f.txt",
