@@ -39,6 +39,13 @@ const block = (file: string, search: string, replace: string) =>
 const GOOD = `Fix the sign:\n\n${block("src/math.ts", "  return a - b;", "  return a + b;")}`;
 const BAD = block("src/math.ts", "  return a * b;", "  return 0;");
 
+/** Real git in the tree under test; returns what it prints. */
+const git = (...args: string[]) =>
+  spawnSync("git", ["-c", "user.name=A", "-c", "user.email=a@example.com", ...args], {
+    cwd: root,
+    encoding: "utf8",
+  }).stdout;
+
 const replyFile = async (content: string) => {
   const file = path.join(dir, "reply.md");
   await writeFile(file, content);
@@ -91,11 +98,6 @@ describe("patchsmith apply (built CLI)", () => {
   });
 
   it("applies a patch mailed by git format-patch, signature and all", async () => {
-    const git = (...args: string[]) =>
-      spawnSync("git", ["-c", "user.name=A", "-c", "user.email=a@example.com", ...args], {
-        cwd: root,
-        encoding: "utf8",
-      }).stdout;
     git("init", "-q");
     git("add", ".");
     git("commit", "-q", "-m", "init");
@@ -108,6 +110,22 @@ describe("patchsmith apply (built CLI)", () => {
     expect(run.stdout).toContain("✓ src/math.ts  exact");
     expect(run.code).toBe(0);
     expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+  });
+
+  it("applies git's own diff of files whose names it quotes (non-ASCII bytes as octal, a double quote)", async () => {
+    const names = ["docs/café notes.md", 'we"ird.txt'];
+    await mkdir(path.join(root, "docs"));
+    for (const name of names) await writeFile(path.join(root, name), "old\n");
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    for (const name of names) await writeFile(path.join(root, name), "new\n");
+    const diff = git("diff");
+    expect(diff).toContain('"a/docs/caf\\303\\251 notes.md"');
+    git("checkout", "-q", ".");
+    const run = apply(["--root", root, await replyFile(diff)]);
+    expect(run.code).toBe(0);
+    for (const name of names) expect(await readFile(path.join(root, name), "utf8")).toBe("new\n");
   });
 
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {

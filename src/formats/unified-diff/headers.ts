@@ -19,10 +19,33 @@ export const startsPlainFile = (lines: readonly string[], i: number): boolean =>
 export const isFileHeaderInHunk = (lines: readonly string[], i: number): boolean =>
   startsPlainFile(lines, i) && isHunkHeader(lines[i + 2] ?? "");
 
-function unquote(s: string): string {
+const UTF8 = new TextEncoder();
+
+/** The characters git writes after a backslash in a quoted name, and what each stands for. */
+const ESCAPED: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * A name as git quotes it (core.quotePath, on by default): in double quotes, C-style, any byte past ASCII as an
+ * octal escape (`"caf\303\251.md"` is `café.md`, its UTF-8 bytes). Unquoted names are returned as written.
+ */
+export function unquote(s: string): string {
   if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return s;
-  // git quotes names with special characters C-style.
-  return s.slice(1, -1).replace(/\\(["\\tn])/g, (_m, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c));
+  const body = s.slice(1, -1);
+  const bytes: number[] = [];
+  // Text between escapes is encoded as a whole, so a character of two UTF-16 units stays one.
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== "\\") continue;
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4));
+    const escaped = ESCAPED[body[i + 1] ?? ""];
+    if (octal === null && escaped === undefined) continue;
+    bytes.push(...UTF8.encode(body.slice(from, i)));
+    bytes.push(octal !== null ? parseInt(octal[0], 8) : escaped!);
+    i += octal !== null ? 3 : 1;
+    from = i + 1;
+  }
+  bytes.push(...UTF8.encode(body.slice(from)));
+  return new TextDecoder().decode(Uint8Array.from(bytes));
 }
 
 /** The path part of a `---`/`+++` line (after the marker): timestamp and quotes removed, prefixes kept. */
@@ -119,8 +142,8 @@ export function readGitHeaders(lines: readonly string[], i: number, into: GitHea
     } else if (line.startsWith("deleted file mode")) into.deletedFile = true;
     else if (line.startsWith("old mode ")) into.oldMode = modeOf(line, "old mode");
     else if (line.startsWith("new mode ")) into.newMode = modeOf(line, "new mode");
-    else if (line.startsWith("rename from ")) into.renameFrom = cleanHeaderPath(line.slice(12));
-    else if (line.startsWith("rename to ")) into.renameTo = cleanHeaderPath(line.slice(10));
+    else if (line.startsWith("rename from ")) into.renameFrom = cleanHeaderPath(unquote(line.slice(12)));
+    else if (line.startsWith("rename to ")) into.renameTo = cleanHeaderPath(unquote(line.slice(10)));
     else if (/^Binary files .* differ\s*$/.test(line)) into.binary = true;
     else if (line.trim() === "GIT binary patch") {
       into.binary = true;

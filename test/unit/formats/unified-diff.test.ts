@@ -234,6 +234,24 @@ describe("unified diff: git style", () => {
     ]);
   });
 
+  it("reads names git quotes: octal escapes are UTF-8 bytes, C escapes their characters, in every header", () => {
+    const text = fenced(
+      'diff --git "a/docs/caf\\303\\251 notes.md" "b/docs/caf\\303\\251 notes.md"',
+      'rename from "docs/caf\\303\\251 notes.md"',
+      'rename to "docs/\\360\\237\\215\\225 \\"tab\\"\\t.md"',
+      '--- "a/docs/caf\\303\\251 notes.md"\t',
+      '+++ "b/docs/\\360\\237\\215\\225 \\"tab\\"\\t.md"\t',
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
+    const found = edits(parseReply(text));
+    expect(as(found[0], "rename")).toMatchObject({ path: "docs/café notes.md", to: 'docs/🍕 "tab"\t.md' });
+    expect(found[1]!.path).toBe('docs/🍕 "tab"\t.md');
+    // A name git did not quote keeps its backslashes as written.
+    expect(parseOne(fenced("--- a/x\\303.txt", "+++ b/x\\303.txt", "@@ -1 +1 @@", "-a", "+b")).path).not.toContain("é");
+  });
+
   it("reads git headers whose names contain spaces", () => {
     const text = fenced(
       "diff --git a/my dir/f.txt b/my dir/f.txt",
