@@ -128,6 +128,26 @@ describe("patchsmith apply (built CLI)", () => {
     for (const name of names) expect(await readFile(path.join(root, name), "utf8")).toBe("new\n");
   });
 
+  it("applies GNU diff -ruN over two copies of the tree: edits, a new file, a deleted one", async () => {
+    const copy = path.join(dir, "old");
+    const changed = path.join(dir, "new");
+    for (const folder of [copy, changed]) {
+      await mkdir(path.join(folder, "src"), { recursive: true });
+      await writeFile(path.join(folder, "src/math.ts"), ORIGINAL);
+    }
+    await writeFile(path.join(copy, "gone.txt"), "bye\n");
+    await writeFile(path.join(root, "gone.txt"), "bye\n");
+    await writeFile(path.join(changed, "src/math.ts"), ORIGINAL.replace("a - b", "a + b"));
+    await writeFile(path.join(changed, "src/extra.ts"), "export const x = 1;\n");
+    const diff = spawnSync("diff", ["-ruN", "old", "new"], { cwd: dir, encoding: "utf8" }).stdout;
+    expect(diff).toContain("1970-01-01");
+    const run = apply(["--root", root, await replyFile(diff)]);
+    expect(run.code).toBe(0);
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+    expect(await readFile(path.join(root, "src/extra.ts"), "utf8")).toBe("export const x = 1;\n");
+    expect((await readdir(root)).sort()).toEqual(["logo.png", "src"]);
+  });
+
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {
     const run = apply(["--root", root, "--json", await replyFile(`${GOOD}\n${BAD}`)]);
     expect(run.code).toBe(1);

@@ -75,9 +75,33 @@ export function gitHeaderPaths(line: string): readonly [string, string] | undefi
   return space > 0 ? [rest.slice(0, space), rest.slice(space + 1)] : undefined;
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const ISO_TIME = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?\s*(?:([+-])(\d\d)(\d\d)|Z)?\s*$/;
+const CTIME = /(?:^|\s)[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d\d?) (\d\d):(\d\d):(\d\d)(?:\.\d+)? (\d{4})\s*$/;
+
 /**
- * Drops git's `a/` and `b/` prefixes when both sides carry them, or when the other side is /dev/null; any other
- * name is kept as written. Decorations (backticks, `./`) are cleaned; /dev/null stays.
+ * Whether the time a `---`/`+++` line gives its file is the Unix epoch, in any zone: `diff -N` (and `diff -ruN`
+ * over folders) dates a file that does not exist on that side so, as `/dev/null` does in git's diffs.
+ */
+export function datedAbsent(rest: string): boolean {
+  const iso = ISO_TIME.exec(rest);
+  if (iso !== null) {
+    const [, y, mo, d, h, mi, s = "0", sign, oh = "0", om = "0"] = iso;
+    const offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+    return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offset === 0;
+  }
+  // The older format (`diff -c`, `diff -u` before 2.8) in the zone of the machine that made it: within a day.
+  const ctime = CTIME.exec(rest);
+  if (ctime === null) return false;
+  const [, mo = "", d, h, mi, s, y] = ctime;
+  const at = Date.UTC(Number(y), MONTHS.indexOf(mo), Number(d), Number(h), Number(mi), Number(s));
+  return Math.abs(at) < 24 * 3_600_000;
+}
+
+/**
+ * Drops git's `a/` and `b/` prefixes when both sides carry them, or when the other side is /dev/null, and the
+ * folders of `diff -r old new` (first folders that differ before the same rest); any other name is kept as
+ * written. Decorations (backticks, `./`) are cleaned; /dev/null stays.
  */
 export function stripPrefixes(
   oldRaw: string | undefined,
@@ -85,6 +109,10 @@ export function stripPrefixes(
 ): { readonly old: string | undefined; readonly new: string | undefined } {
   let o = oldRaw;
   let n = newRaw;
+  const tail = (p: string | undefined): string | undefined =>
+    p === undefined ? undefined : /^[^/]+\/(.+)$/.exec(p)?.[1];
+  const folders = o !== n && o !== DEV_NULL && tail(o) !== undefined && tail(o) === tail(n);
+  if (folders && !(o!.startsWith("a/") && n!.startsWith("b/"))) return stripPrefixes(tail(o), tail(n));
   const both = o?.startsWith("a/") === true && n?.startsWith("b/") === true;
   if (both || (n === DEV_NULL && o?.startsWith("a/") === true)) o = o!.slice(2);
   if (both || (o === DEV_NULL && n?.startsWith("b/") === true)) n = n!.slice(2);

@@ -9,6 +9,7 @@ import { isDiffInfo, parseFenceLine } from "../shared/fences.js";
 import { editItem, joinContent, lastLine, problemItem, quoteLine } from "../shared/items.js";
 import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
 import {
+  datedAbsent,
   DEV_NULL,
   emptyGitHeaders,
   EXECUTABLE_MODE,
@@ -50,6 +51,8 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
   let j = i;
   let oldRaw: string | undefined;
   let newRaw: string | undefined;
+  let oldAbsent = false;
+  let newAbsent = false;
   if (isGitHeader(lines[j]!)) {
     [oldRaw, newRaw] = gitHeaderPaths(lines[j]!) ?? [undefined, undefined];
     j = readGitHeaders(lines, j + 1, git);
@@ -59,12 +62,16 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
   if (startsPlainFile(lines, j)) {
     oldRaw = headerPath(lines[j]!.slice(4));
     newRaw = headerPath(lines[j + 1]!.slice(4));
+    oldAbsent = datedAbsent(lines[j]!.slice(4));
+    newAbsent = datedAbsent(lines[j + 1]!.slice(4));
     j += 2;
   } else if (oldRaw === undefined && fence?.path !== undefined) {
     return [{ start: i, old: fence.path, new: fence.path, git }, j];
   }
   const paths = stripPrefixes(oldRaw, newRaw);
-  return [{ start: i, old: paths.old, new: paths.new, git }, j];
+  const old = oldAbsent && !newAbsent ? DEV_NULL : paths.old;
+  const added = newAbsent && !oldAbsent ? DEV_NULL : paths.new;
+  return [{ start: i, old, new: added, git }, j];
 }
 
 const isFence = (line: string): boolean => parseFenceLine(line) !== undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseReply } from "../../../src/formats/registry.js";
+import { datedAbsent } from "../../../src/formats/unified-diff/headers.js";
 import { as, edits, opList, parseOne, parseProblem, reply } from "./helpers.js";
 
 const fenced = (...lines: string[]): string => reply("```diff", ...lines, "```");
@@ -26,6 +27,42 @@ describe("unified diff: plain and loose forms", () => {
     expect(
       parseOne(reply("--- a.txt 2024-01-01 10:00:00", "+++ a.txt 2024-01-01 10:00:01", "@@ -1 +1 @@", "-x", "+y")).path,
     ).toBe("a.txt");
+  });
+
+  it("diff -ruN over two folders: the folders go, a side dated at the epoch is absent (create, delete)", () => {
+    const text = reply(
+      "diff -ruN old/src/add.js new/src/add.js",
+      "--- old/src/add.js\t2026-12-07 16:13:43.510022822 +0000",
+      "+++ new/src/add.js\t2026-12-07 16:13:43.510022822 +0000",
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+      "diff -ruN old/extra.js new/extra.js",
+      "--- old/extra.js\t1970-01-01 00:00:00.000000000 +0000",
+      "+++ new/extra.js\t2026-12-07 16:13:43.510022822 +0000",
+      "@@ -0,0 +1 @@",
+      "+x",
+      "diff -ruN old/gone.js new/gone.js",
+      "--- old/gone.js\t2026-12-07 16:13:43.510022822 +0000",
+      "+++ new/gone.js\t1969-12-31 19:00:00.000000000 -0500",
+      "@@ -1 +0,0 @@",
+      "-bye",
+    );
+    expect(edits(parseReply(text)).map((e) => `${e.kind}:${e.path}`)).toEqual([
+      "replace:src/add.js",
+      "create:extra.js",
+      "delete:gone.js",
+    ]);
+  });
+
+  it("the epoch is told in any zone and in both formats diff writes; other times are not it", () => {
+    expect(datedAbsent("x\t1970-01-01 00:00:00.000000000 +0000")).toBe(true);
+    expect(datedAbsent("x\t1970-01-01 01:00:00 +0100")).toBe(true);
+    expect(datedAbsent("x\tThu Jan  1 00:00:00 1970")).toBe(true);
+    expect(datedAbsent("x\tWed Dec 31 16:00:00 1969")).toBe(true);
+    expect(datedAbsent("x\t1970-01-01 00:00:01.000000000 +0000")).toBe(false);
+    expect(datedAbsent("x\t2024-01-01 10:00:00 +0100")).toBe(false);
+    expect(datedAbsent("a/1970-01-01.txt")).toBe(false);
   });
 
   it("cleans decorations models put on header paths", () => {
