@@ -79,6 +79,9 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const ISO_TIME = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?\s*(?:([+-])(\d\d)(\d\d)|Z)?\s*$/;
 const CTIME = /(?:^|\s)[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d\d?) (\d\d):(\d\d):(\d\d)(?:\.\d+)? (\d{4})\s*$/;
 
+/** Whether a `---`/`+++` line gives its file a time, as diff(1) does (git does not). */
+export const isDated = (rest: string): boolean => ISO_TIME.test(rest) || CTIME.test(rest);
+
 /**
  * Whether the time a `---`/`+++` line gives its file is the Unix epoch, in any zone: `diff -N` (and `diff -ruN`
  * over folders) dates a file that does not exist on that side so, as `/dev/null` does in git's diffs.
@@ -99,19 +102,21 @@ export function datedAbsent(rest: string): boolean {
 }
 
 /**
- * Drops git's `a/` and `b/` prefixes when both sides carry them, or when the other side is /dev/null, and the
- * folders of `diff -r old new` (first folders that differ before the same rest); any other name is kept as
- * written. Decorations (backticks, `./`) are cleaned; /dev/null stays.
+ * Drops git's `a/` and `b/` prefixes when both sides carry them, or when the other side is /dev/null, and, in
+ * diff(1)'s output over two trees (`trees`: both names dated), the folders of `diff -r old new` (first folders
+ * that differ before the same rest); any other name is kept as written (a model's `--- lib/x.js` / `+++
+ * src/x.js` names two files of the repository). Decorations (backticks, `./`) are cleaned; /dev/null stays.
  */
 export function stripPrefixes(
   oldRaw: string | undefined,
   newRaw: string | undefined,
+  trees = false,
 ): { readonly old: string | undefined; readonly new: string | undefined } {
   let o = oldRaw;
   let n = newRaw;
   const tail = (p: string | undefined): string | undefined =>
     p === undefined ? undefined : /^[^/]+\/(.+)$/.exec(p)?.[1];
-  const folders = o !== n && o !== DEV_NULL && tail(o) !== undefined && tail(o) === tail(n);
+  const folders = trees && o !== n && o !== DEV_NULL && tail(o) !== undefined && tail(o) === tail(n);
   if (folders && !(o!.startsWith("a/") && n!.startsWith("b/"))) return stripPrefixes(tail(o), tail(n));
   const both = o?.startsWith("a/") === true && n?.startsWith("b/") === true;
   if (both || (n === DEV_NULL && o?.startsWith("a/") === true)) o = o!.slice(2);

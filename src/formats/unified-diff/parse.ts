@@ -15,6 +15,7 @@ import {
   EXECUTABLE_MODE,
   gitHeaderPaths,
   headerPath,
+  isDated,
   isGitHeader,
   isHunkHeader,
   readGitHeaders,
@@ -53,6 +54,7 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
   let newRaw: string | undefined;
   let oldAbsent = false;
   let newAbsent = false;
+  let trees = false;
   if (isGitHeader(lines[j]!)) {
     [oldRaw, newRaw] = gitHeaderPaths(lines[j]!) ?? [undefined, undefined];
     j = readGitHeaders(lines, j + 1, git);
@@ -64,11 +66,12 @@ function readSection(ctx: ScanContext, i: number, fence: OpenFence | undefined):
     newRaw = headerPath(lines[j + 1]!.slice(4));
     oldAbsent = datedAbsent(lines[j]!.slice(4));
     newAbsent = datedAbsent(lines[j + 1]!.slice(4));
+    trees = isDated(lines[j]!.slice(4)) && isDated(lines[j + 1]!.slice(4));
     j += 2;
   } else if (oldRaw === undefined && fence?.path !== undefined) {
     return [{ start: i, old: fence.path, new: fence.path, git }, j];
   }
-  const paths = stripPrefixes(oldRaw, newRaw);
+  const paths = stripPrefixes(oldRaw, newRaw, trees);
   const old = oldAbsent && !newAbsent ? DEV_NULL : paths.old;
   const added = newAbsent && !oldAbsent ? DEV_NULL : paths.new;
   return [{ start: i, old, new: added, git }, j];

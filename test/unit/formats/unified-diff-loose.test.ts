@@ -55,6 +55,10 @@ describe("unified diff: plain and loose forms", () => {
     ]);
   });
 
+  it("names without times (a model's, not diff's over two trees) keep their folders", () => {
+    expect(parseOne(reply("--- lib/x.js", "+++ src/x.js", "@@ -1 +1 @@", "-a", "+b")).path).toBe("src/x.js");
+  });
+
   it("the epoch is told in any zone and in both formats diff writes; other times are not it", () => {
     expect(datedAbsent("x\t1970-01-01 00:00:00.000000000 +0000")).toBe(true);
     expect(datedAbsent("x\t1970-01-01 01:00:00 +0100")).toBe(true);
