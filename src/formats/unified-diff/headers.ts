@@ -1,5 +1,6 @@
 /** File headers of unified diffs: git's `diff --git` block and the `---` / `+++` pair, with their path quirks. */
 import { cleanPath } from "../shared/paths.js";
+import { withoutDate } from "./header-dates.js";
 
 export const DEV_NULL = "/dev/null";
 
@@ -53,7 +54,7 @@ export function headerPath(rest: string): string {
   let s = rest;
   const tab = s.indexOf("\t");
   if (tab !== -1) s = s.slice(0, tab);
-  s = s.replace(/\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s*[+-]\d{4}|Z)?\s*$/, "");
+  s = withoutDate(s);
   s = s.replace(/\s+\((?:revision \d+|working copy|nonexistent)\)\s*$/, "");
   return unquote(s.trim());
 }
@@ -73,32 +74,6 @@ export function gitHeaderPaths(line: string): readonly [string, string] | undefi
   if (split > 0) return [rest.slice(0, split), rest.slice(split + 1)];
   const space = rest.indexOf(" ");
   return space > 0 ? [rest.slice(0, space), rest.slice(space + 1)] : undefined;
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const ISO_TIME = /(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?\s*(?:([+-])(\d\d)(\d\d)|Z)?\s*$/;
-const CTIME = /(?:^|\s)[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d\d?) (\d\d):(\d\d):(\d\d)(?:\.\d+)? (\d{4})\s*$/;
-
-/** Whether a `---`/`+++` line gives its file a time, as diff(1) does (git does not). */
-export const isDated = (rest: string): boolean => ISO_TIME.test(rest) || CTIME.test(rest);
-
-/**
- * Whether the time a `---`/`+++` line gives its file is the Unix epoch, in any zone: `diff -N` (and `diff -ruN`
- * over folders) dates a file that does not exist on that side so, as `/dev/null` does in git's diffs.
- */
-export function datedAbsent(rest: string): boolean {
-  const iso = ISO_TIME.exec(rest);
-  if (iso !== null) {
-    const [, y, mo, d, h, mi, s = "0", sign, oh = "0", om = "0"] = iso;
-    const offset = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
-    return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offset === 0;
-  }
-  // The older format (`diff -c`, `diff -u` before 2.8) in the zone of the machine that made it: within a day.
-  const ctime = CTIME.exec(rest);
-  if (ctime === null) return false;
-  const [, mo = "", d, h, mi, s, y] = ctime;
-  const at = Date.UTC(Number(y), MONTHS.indexOf(mo), Number(d), Number(h), Number(mi), Number(s));
-  return Math.abs(at) < 24 * 3_600_000;
 }
 
 /**

@@ -8,14 +8,13 @@ import type { ParsedItem } from "../../core/edit.js";
 import { isDiffInfo, parseFenceLine } from "../shared/fences.js";
 import { editItem, joinContent, lastLine, problemItem, quoteLine } from "../shared/items.js";
 import type { BlockParse, Dialect, OpenFence, ScanContext } from "../types.js";
+import { datedAbsent, isDated } from "./header-dates.js";
 import {
-  datedAbsent,
   DEV_NULL,
   emptyGitHeaders,
   EXECUTABLE_MODE,
   gitHeaderPaths,
   headerPath,
-  isDated,
   isGitHeader,
   isHunkHeader,
   readGitHeaders,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseReply } from "../../../src/formats/registry.js";
-import { datedAbsent } from "../../../src/formats/unified-diff/headers.js";
+import { datedAbsent } from "../../../src/formats/unified-diff/header-dates.js";
 import { as, edits, opList, parseOne, parseProblem, reply } from "./helpers.js";
 
 const fenced = (...lines: string[]): string => reply("```diff", ...lines, "```");
