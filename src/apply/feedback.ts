@@ -66,6 +66,9 @@ const lineHintAdvice = (format: FormatName): string =>
       ? "or add an @@ line naming the enclosing function or class"
       : "or put `:start_line:N` (the first SEARCH line's number) on the line after `<<<<<<< SEARCH`";
 
+/** What an edit of each kind does to its file, where it is not "edited". */
+const DONE_TO: Partial<Record<Edit["kind"], string>> = { delete: "deleted", rename: "moved", copy: "copied" };
+
 export const describe = {
   invalidFormat(problem: ParseProblem): string {
     const where = problem.path === undefined ? "a block" : problem.path;
@@ -77,8 +80,11 @@ export const describe = {
   },
 
   fileExists(path: string, edit: Edit): string {
-    const verb = edit.kind === "rename" ? `cannot be moved onto ${path}` : "cannot be created";
-    const subjectPath = edit.kind === "rename" ? `${edit.path} → ${path}` : path;
+    const verb =
+      edit.kind === "rename" || edit.kind === "copy"
+        ? `cannot be ${edit.kind === "rename" ? "moved" : "copied"} onto ${path}`
+        : "cannot be created";
+    const subjectPath = edit.kind === "rename" || edit.kind === "copy" ? `${edit.path} → ${path}` : path;
     return (
       `${subject(subjectPath, edit)}: ${path} already exists, so it ${verb}; creation never overwrites. ` +
       `To change it, send an edit (SEARCH/REPLACE or a diff) against its current content instead.`
@@ -86,7 +92,7 @@ export const describe = {
   },
 
   missingOriginal(path: string, edit: Edit): string {
-    const action = edit.kind === "delete" ? "deleted" : edit.kind === "rename" ? "moved" : "edited";
+    const action = DONE_TO[edit.kind] ?? "edited";
     return (
       `${subject(path, edit)}: ${path} does not exist, so it cannot be ${action}. Check the path (it is relative ` +
       `to the repository root); to make a new file, send its whole content as a new file instead.`

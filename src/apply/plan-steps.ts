@@ -3,7 +3,7 @@
  * returns its result. Refusals carry the model-readable messages built by feedback.ts. The replace step, the one
  * that locates text, is in plan-replace.ts; the context and refusals it shares with the others are here.
  */
-import type { CreateEdit, DeleteEdit, Edit, ModeEdit, RenameEdit, RewriteEdit } from "../core/edit.js";
+import type { CopyEdit, CreateEdit, DeleteEdit, Edit, ModeEdit, RenameEdit, RewriteEdit } from "../core/edit.js";
 import type { Reason } from "../core/reasons.js";
 import type { AppliedEdit, EditResult, FailedEdit } from "../core/result.js";
 import { dominantEol, hasFinalNewline, parseText, serializeText, splitModelLines } from "../core/text.js";
@@ -108,19 +108,19 @@ export function planDelete(ctx: StepContext, edit: DeleteEdit, path: string): Ed
   return { ok: true, path, edit, before: state.content, after: "", strategy: "delete" };
 }
 
-export function planRename(ctx: StepContext, edit: RenameEdit, path: string): EditResult {
+/** A move (the source goes) or a copy (it stays); the file keeps its mode where it goes, as git's do. */
+export function planRename(ctx: StepContext, edit: RenameEdit | CopyEdit, path: string): EditResult {
   const state = ctx.tree.get(path);
   if (state.kind !== "text") return refuseExisting(state, path, edit)!;
   const to = normalizeRelativePath(edit.to);
   if (!to.ok) return fail(path, edit, "unsafe-path", describe.unsafePath(edit.to, to.message, edit));
-  const moved = { ok: true, path, edit, before: state.content, after: state.content, strategy: "rename" } as const;
-  // Moving a file onto itself keeps it; refusing would punish a harmless no-op.
+  const moved = { ok: true, path, edit, before: state.content, after: state.content, strategy: edit.kind } as const;
+  // Moving or copying a file onto itself keeps it; refusing would punish a harmless no-op.
   if (to.path === path) return moved;
   const refused = refuseTarget(ctx.tree.get(to.path), to.path, edit);
   if (refused) return { ...refused, path };
-  // The file keeps its mode where it goes, as git's renames do.
   const executable = ctx.tree.executableOf(path);
-  ctx.tree.remove(path);
+  if (edit.kind === "rename") ctx.tree.remove(path);
   ctx.tree.setText(to.path, state.content);
   if (executable !== undefined) ctx.tree.setExecutable(to.path, executable);
   return moved;

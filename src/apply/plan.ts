@@ -47,7 +47,7 @@ export function pathsToRead(items: readonly ParsedItem[]): string[] {
   for (const item of items) {
     if (item.type !== "edit") continue;
     raw.add(item.edit.path);
-    if (item.edit.kind === "rename") raw.add(item.edit.to);
+    if (item.edit.kind === "rename" || item.edit.kind === "copy") raw.add(item.edit.to);
   }
   const paths = new Set<string>();
   for (const path of raw) {
@@ -82,6 +82,7 @@ function planOne(ctx: StepContext, edit: Edit, normalize: (raw: string) => PathC
     case "delete":
       return planDelete(ctx, edit, path);
     case "rename":
+    case "copy":
       return planRename(ctx, edit, path);
     case "mode":
       return planMode(ctx, edit, path);

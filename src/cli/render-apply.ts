@@ -35,7 +35,7 @@ function fileChanges(results: readonly EditResult[]): FileChange[] {
   const byPath = new Map<string, FileChange>();
   for (const result of results) {
     // A move or a mode change leaves the content as it was: there is no diff to show.
-    if (!result.ok || result.edit.kind === "rename" || result.edit.kind === "mode") continue;
+    if (!result.ok || ["rename", "copy", "mode"].includes(result.edit.kind)) continue;
     const seen = byPath.get(result.path);
     if (seen === undefined) byPath.set(result.path, { path: result.path, first: result, last: result });
     else seen.last = result;
@@ -75,7 +75,8 @@ function renderResult(result: EditResult, style: RenderStyle): string[] {
       ...indent(result.message),
     ];
   }
-  const target = result.edit.kind === "rename" ? `${shownPath} → ${result.edit.to}` : shownPath;
+  const target =
+    result.edit.kind === "rename" || result.edit.kind === "copy" ? `${shownPath} → ${result.edit.to}` : shownPath;
   const how =
     result.repeatOf !== undefined
       ? `repeats the edit at reply line ${String(result.repeatOf)}, applied once`

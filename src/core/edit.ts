@@ -95,6 +95,14 @@ export interface RenameEdit {
   readonly origin: EditOrigin;
 }
 
+/** Copy a file (git's `copy from` / `copy to`); the destination must not exist. The copy keeps the mode. */
+export interface CopyEdit {
+  readonly kind: "copy";
+  readonly path: string;
+  readonly to: string;
+  readonly origin: EditOrigin;
+}
+
 /**
  * Make an existing file executable or not (git's `old mode 100644` / `new mode 100755`); its content stays. A
  * rename carries the mode along, as git does.
@@ -125,7 +133,7 @@ export interface RewriteEdit {
   readonly pathComment?: true;
 }
 
-export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | ModeEdit | RewriteEdit;
+export type Edit = ReplaceEdit | CreateEdit | DeleteEdit | RenameEdit | CopyEdit | ModeEdit | RewriteEdit;
 
 /** A block that could not be parsed into an edit. Becomes an `invalid-format` result. */
 export interface ParseProblem {

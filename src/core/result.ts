@@ -13,6 +13,7 @@ export type Strategy =
   | "create"
   | "delete"
   | "rename"
+  | "copy"
   | "mode"
   | "rewrite";
 

@@ -148,6 +148,24 @@ describe("patchsmith apply (built CLI)", () => {
     expect((await readdir(root)).sort()).toEqual(["logo.png", "src"]);
   });
 
+  it("applies git's diff of a copy (git diff -C): the copy made and changed, its source kept", async () => {
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    await mkdir(path.join(root, "lib"));
+    await writeFile(path.join(root, "lib/math.ts"), ORIGINAL.replace("a - b", "a + b"));
+    git("add", ".");
+    const diff = git("diff", "--cached", "-C", "--find-copies-harder");
+    expect(diff).toContain("copy from src/math.ts");
+    git("rm", "-q", "--cached", "lib/math.ts");
+    await rm(path.join(root, "lib"), { recursive: true });
+    const run = apply(["--root", root, await replyFile(diff)]);
+    expect(run.stdout).toContain("✓ src/math.ts → lib/math.ts  copy");
+    expect(run.code).toBe(0);
+    expect(await math()).toBe(ORIGINAL);
+    expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL.replace("a - b", "a + b"));
+  });
+
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {
     const run = apply(["--root", root, "--json", await replyFile(`${GOOD}\n${BAD}`)]);
     expect(run.code).toBe(1);

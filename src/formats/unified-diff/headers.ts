@@ -112,6 +112,8 @@ export interface GitHeaders {
   binary: boolean;
   renameFrom: string | undefined;
   renameTo: string | undefined;
+  copyFrom: string | undefined;
+  copyTo: string | undefined;
   /** The octal modes of `old mode`, `new mode` and `new file mode`, as written (`100755`). */
   oldMode: string | undefined;
   newMode: string | undefined;
@@ -124,6 +126,8 @@ export const emptyGitHeaders = (): GitHeaders => ({
   binary: false,
   renameFrom: undefined,
   renameTo: undefined,
+  copyFrom: undefined,
+  copyTo: undefined,
   oldMode: undefined,
   newMode: undefined,
   newFileMode: undefined,
@@ -133,7 +137,7 @@ export const emptyGitHeaders = (): GitHeaders => ({
 export const REGULAR_MODE = "100644";
 export const EXECUTABLE_MODE = "100755";
 
-const EXTENDED = /^(?:index|similarity index|dissimilarity index|copy from|copy to) /;
+const EXTENDED = /^(?:index|similarity index|dissimilarity index) /;
 const modeOf = (line: string, label: string): string => line.slice(label.length).trim();
 
 /**
@@ -152,6 +156,8 @@ export function readGitHeaders(lines: readonly string[], i: number, into: GitHea
     else if (line.startsWith("new mode ")) into.newMode = modeOf(line, "new mode");
     else if (line.startsWith("rename from ")) into.renameFrom = cleanHeaderPath(unquote(line.slice(12)));
     else if (line.startsWith("rename to ")) into.renameTo = cleanHeaderPath(unquote(line.slice(10)));
+    else if (line.startsWith("copy from ")) into.copyFrom = cleanHeaderPath(unquote(line.slice(10)));
+    else if (line.startsWith("copy to ")) into.copyTo = cleanHeaderPath(unquote(line.slice(8)));
     else if (/^Binary files .* differ\s*$/.test(line)) into.binary = true;
     else if (line.trim() === "GIT binary patch") {
       into.binary = true;

@@ -1,7 +1,7 @@
 /**
  * Unified diffs (`udiff`), git style or plain, fenced or bare, one file section per call: the registry calls again
  * at the next file header. Each hunk becomes a ReplaceEdit with explicit ops; `/dev/null` sides create or delete;
- * git renames become a RenameEdit followed by the hunks on the new path; git's modes make a created file
+ * git renames and copies become a RenameEdit or CopyEdit followed by the hunks on the new path; git's modes make a created file
  * executable or become a ModeEdit (before the hunks).
  */
 import type { ParsedItem } from "../../core/edit.js";
@@ -190,7 +190,9 @@ function replaceItem(path: string, hunk: Hunk, section: number): ParsedItem {
 function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): BlockParse {
   const [section, first] = readSection(ctx, i, fence);
   const { git } = section;
-  const target = git.renameTo ?? (section.new !== DEV_NULL ? section.new : section.old);
+  const copied = git.copyFrom !== undefined && git.copyTo !== undefined;
+  const target =
+    git.renameTo ?? (copied ? git.copyTo : undefined) ?? (section.new !== DEV_NULL ? section.new : section.old);
   if (git.binary) {
     const message = `the diff for ${target ?? "a file"} is a binary patch, which cannot be applied as text; edit text files only`;
     return { items: [problemItem(FORMAT, i, target, message)], next: Math.max(first, i + 1) };
@@ -216,6 +218,7 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
   const items: ParsedItem[] = [];
   const renamed = git.renameFrom !== undefined && git.renameTo !== undefined;
   if (renamed) items.push(editItem({ kind: "rename", path: git.renameFrom!, to: git.renameTo!, origin }));
+  else if (copied) items.push(editItem({ kind: "copy", path: git.copyFrom!, to: git.copyTo!, origin }));
   const mode = git.newMode !== undefined && git.newMode !== git.oldMode ? git.newMode : undefined;
   if (mode !== undefined) {
     items.push(
@@ -224,7 +227,7 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
         : notAFileMode(section, target, mode),
     );
   }
-  if (!renamed && mode === undefined && read.entries.length === 0) {
+  if (!renamed && !copied && mode === undefined && read.entries.length === 0) {
     const message = `the diff for ${target} has a header but no hunk: add '@@ ... @@' followed by ' ', '-' and '+' lines`;
     items.push(problemItem(FORMAT, i, target, message));
   }

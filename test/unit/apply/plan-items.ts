@@ -28,6 +28,7 @@ export const create = (path: string, content: string): ParsedItem =>
   item({ kind: "create", path, content, origin: origin() });
 export const del = (path: string): ParsedItem => item({ kind: "delete", path, origin: origin() });
 export const rename = (path: string, to: string): ParsedItem => item({ kind: "rename", path, to, origin: origin() });
+export const copy = (path: string, to: string): ParsedItem => item({ kind: "copy", path, to, origin: origin() });
 export const mode = (path: string, executable: boolean): ParsedItem =>
   item({ kind: "mode", path, executable, origin: origin(1, "udiff") });
 export const script = (path: string, content: string): ParsedItem =>

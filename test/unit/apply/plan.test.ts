@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pathsToRead, planEdits } from "../../../src/apply/plan.js";
 import {
+  copy,
   create,
   del,
   executable,
@@ -279,6 +280,18 @@ describe("planEdits: file modes", () => {
     expect(moved.modes).toEqual(new Map([["b.sh", true]]));
     const unknown = planEdits([rename("a.sh", "b.sh")], snap({ "a.sh": "x\n", "b.sh": missing }));
     expect(unknown.modes).toEqual(new Map());
+  });
+
+  it("a copy keeps its source and the source's mode, and never overwrites", () => {
+    const plan = planEdits([copy("a.sh", "b.sh")], snap({ "a.sh": executable("x\n"), "b.sh": missing }));
+    expect(reasons(plan.results)).toEqual(["ok:copy"]);
+    expect(plan.writes).toEqual(new Map([["b.sh", "x\n"]]));
+    expect(plan.modes).toEqual(new Map([["b.sh", true]]));
+    const onto = planEdits([copy("a.sh", "b.sh")], snap({ "a.sh": "x\n", "b.sh": "y\n" }));
+    expect(reasons(onto.results)).toEqual(["file-exists"]);
+    expect(onto.results[0]).toMatchObject({
+      message: expect.stringContaining("cannot be copied onto b.sh") as unknown,
+    });
   });
 
   it("a mode change writes the file with its content as it was; setting the mode it has changes nothing", () => {

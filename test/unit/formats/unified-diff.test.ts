@@ -184,6 +184,24 @@ describe("unified diff: git style", () => {
     expect(as(found[1], "mode")).toMatchObject({ path: "b.sh", executable: true });
   });
 
+  it("a copy is a copy edit, then the hunks on the copy", () => {
+    const text = fenced(
+      "diff --git a/src/util.ts b/lib/util.ts",
+      "similarity index 90%",
+      "copy from src/util.ts",
+      "copy to lib/util.ts",
+      "--- a/src/util.ts",
+      "+++ b/lib/util.ts",
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+    );
+    const found = edits(parseReply(text));
+    expect(found.map((e) => e.kind)).toEqual(["copy", "replace"]);
+    expect(as(found[0], "copy")).toMatchObject({ path: "src/util.ts", to: "lib/util.ts" });
+    expect(found[1]!.path).toBe("lib/util.ts");
+  });
+
   it("a symbolic link or submodule mode is refused, naming the mode, rather than written as a file", () => {
     const link = fenced(
       "diff --git a/latest b/latest",
