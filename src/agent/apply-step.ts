@@ -10,8 +10,9 @@ import type { Edit } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
 import { editKey, explainChangedEarlier, resentEdits, type FileVersions } from "../apply/changed-earlier.js";
-import { markUnwritten } from "../apply/plan.js";
+import { markUnwritten, type PlanOptions } from "../apply/plan.js";
 import { planReply } from "../apply/plan-reply.js";
+import { normalizeRelativePath } from "../apply/paths.js";
 import type { WorkTree } from "./deps.js";
 import type { EditOutcome } from "./types.js";
 
@@ -100,6 +101,9 @@ function toOutcome(result: EditResult): EditOutcome {
   return { path: result.path, ok: false, reason: result.reason, message: result.message };
 }
 
+/** An edit the loop refuses before the engine plans it: why, in the engine's words. */
+type Refusal = ReturnType<NonNullable<PlanOptions["refuse"]>>;
+
 /** What a path held before the model's edits that are still in the tree unaccepted, if it has such edits. */
 export type EarlierContent = (path: string) => string | undefined;
 
@@ -128,11 +132,20 @@ export async function applyReplyToTree(
 ): Promise<AppliedReply> {
   const { knownPaths, guard } = rules;
   const preimages = new Map<string, string | null>();
+  const binary = new Set<string>();
   const readState = async (path: string): Promise<FileState> => {
     const state = await tree.read(path);
     if (state.kind === "text") preimages.set(path, state.content);
     else if (state.kind === "missing") preimages.set(path, null);
+    else if (state.kind === "binary") binary.add(path);
     return state;
+  };
+  // The loop puts files back as text (an attempt undone, a suggestion's rollback): a binary file it deleted could
+  // not be put back, so a fix leaves binary files alone.
+  const keepBinary = (edit: Edit): Refusal | undefined => {
+    const path = normalizeRelativePath(edit.path);
+    if (edit.kind !== "delete" || !path.ok || !binary.has(path.path)) return undefined;
+    return { reason: "binary-file", message: `${path.path} is a binary file, which a fix does not delete; leave it` };
   };
   const protect = (path: string): string | undefined => {
     const glob = guard(path);
@@ -140,12 +153,12 @@ export async function applyReplyToTree(
     return glob === undefined ? undefined : `patchsmith may not change paths matching ${glob}`;
   };
   // knownPaths lets the parsers recognise a bare file name ("stats.js") written above a block.
-  let engine = await planReply(reply, readState, { partial: true, knownPaths, protect });
+  let engine = await planReply(reply, readState, { partial: true, knownPaths, protect, refuse: keepBinary });
   // An edit that fits the file only as it stood before the model's own earlier edits, and landed loosely where
   // they changed it, is that change sent again: planned once more without it, so it is not written twice.
   const resent = resentEdits(engine.results, versionsBefore(preimages, earlier));
   if (resent.size > 0) {
-    const refuse = (edit: Edit) => resent.get(editKey(edit));
+    const refuse = (edit: Edit) => resent.get(editKey(edit)) ?? keepBinary(edit);
     engine = await planReply(reply, readState, { partial: true, knownPaths, protect, refuse });
   }
   // Protected paths never reach `files`: the engine refused them before planning.

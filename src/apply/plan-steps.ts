@@ -103,6 +103,11 @@ export function planCreate(ctx: StepContext, edit: CreateEdit, path: string): Ed
 
 export function planDelete(ctx: StepContext, edit: DeleteEdit, path: string): EditResult {
   const state = ctx.tree.get(path);
+  if (state.kind === "binary") {
+    // Deleting needs none of its bytes (`before` is empty: they are not text).
+    ctx.tree.remove(path);
+    return { ok: true, path, edit, before: "", after: "", strategy: "delete" };
+  }
   if (state.kind !== "text") return refuseExisting(state, path, edit)!;
   ctx.tree.remove(path);
   return { ok: true, path, edit, before: state.content, after: "", strategy: "delete" };

@@ -166,6 +166,21 @@ describe("patchsmith apply (built CLI)", () => {
     expect(await readFile(path.join(root, "lib/math.ts"), "utf8")).toBe(ORIGINAL.replace("a - b", "a + b"));
   });
 
+  it("applies git's diff that deletes a binary file beside a text change", async () => {
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    git("rm", "-q", "logo.png");
+    await writeFile(path.join(root, "src/math.ts"), ORIGINAL.replace("a - b", "a + b"));
+    const diff = git("diff", "HEAD");
+    expect(diff).toContain("Binary files a/logo.png and /dev/null differ");
+    git("reset", "-q", "--hard");
+    const run = apply(["--root", root, await replyFile(diff)]);
+    expect(run.code).toBe(0);
+    expect(await math()).toBe(ORIGINAL.replace("a - b", "a + b"));
+    expect((await readdir(root)).sort()).toEqual([".git", "src"]);
+  });
+
   it("refuses the whole reply when one edit fails: exit 1, JSON results, nothing written", async () => {
     const run = apply(["--root", root, "--json", await replyFile(`${GOOD}\n${BAD}`)]);
     expect(run.code).toBe(1);

@@ -346,6 +346,35 @@ describe("patchsmith fix, real adapters", () => {
     expect(execFileSync("git", ["status", "--porcelain"], { cwd: report.clonePath!, encoding: "utf8" })).toBe("");
   });
 
+  it("leaves a binary file a diff deletes in place and commits the rest of the change", async () => {
+    const repo = makeNodeRepo({ files: { "docs/logo.png": "\u0089PNG\u0000\u0001" } });
+    const diff = [
+      "```diff",
+      "diff --git a/src/stats.js b/src/stats.js",
+      "--- a/src/stats.js",
+      "+++ b/src/stats.js",
+      "@@ @@",
+      `-${BUGGY}`,
+      `+${FIXED}`,
+      "diff --git a/docs/logo.png b/docs/logo.png",
+      "deleted file mode 100644",
+      "index d41be67..0000000",
+      "Binary files a/docs/logo.png and /dev/null differ",
+      "```",
+    ].join("\n");
+    const { report } = await fix([diff, "DONE"], {}, repo);
+    expect(report.status).toBe("success");
+    expect(report.attempts[0]!.edits).toContainEqual(
+      expect.objectContaining({ path: "docs/logo.png", ok: false, reason: "binary-file" }),
+    );
+    const tree = execFileSync("git", ["ls-tree", "-r", "--name-only", report.headSha], {
+      cwd: report.clonePath!,
+      encoding: "utf8",
+    });
+    expect(tree).toContain("docs/logo.png");
+    expectAttributedCommits(report, 1);
+  });
+
   it("retries a failed edit with the engine's message and fresh content, then succeeds", async () => {
     const wrong = block("src/stats.js", "  return total / (values.length + 1);", FIXED);
     const { report, server } = await fix([wrong, FIX]);

@@ -193,6 +193,11 @@ function parseAt(ctx: ScanContext, i: number, fence: OpenFence | undefined): Blo
   const copied = git.copyFrom !== undefined && git.copyTo !== undefined;
   const target =
     git.renameTo ?? (copied ? git.copyTo : undefined) ?? (section.new !== DEV_NULL ? section.new : section.old);
+  if (git.binary && section.new === DEV_NULL && section.old !== undefined && section.old !== DEV_NULL) {
+    // A deleted binary file needs none of its bytes.
+    const edit = editItem({ kind: "delete", path: section.old, origin: { format: FORMAT, line: i + 1 } });
+    return { items: [edit], next: Math.max(first, i + 1) };
+  }
   if (git.binary) {
     const message = `the diff for ${target ?? "a file"} is a binary patch, which cannot be applied as text; edit text files only`;
     return { items: [problemItem(FORMAT, i, target, message)], next: Math.max(first, i + 1) };

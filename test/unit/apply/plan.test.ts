@@ -282,6 +282,17 @@ describe("planEdits: file modes", () => {
     expect(unknown.modes).toEqual(new Map());
   });
 
+  it("a binary file can be deleted, its bytes unread; any other edit of it is refused", () => {
+    const plan = planEdits([del("img.png")], snap({ "img.png": { kind: "binary" } }));
+    expect(reasons(plan.results)).toEqual(["ok:delete"]);
+    expect(plan.writes).toEqual(new Map([["img.png", null]]));
+    expect(
+      reasons(
+        planEdits([rename("img.png", "b.png")], snap({ "img.png": { kind: "binary" }, "b.png": missing })).results,
+      ),
+    ).toEqual(["binary-file"]);
+  });
+
   it("a copy keeps its source and the source's mode, and never overwrites", () => {
     const plan = planEdits([copy("a.sh", "b.sh")], snap({ "a.sh": executable("x\n"), "b.sh": missing }));
     expect(reasons(plan.results)).toEqual(["ok:copy"]);

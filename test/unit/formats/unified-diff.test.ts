@@ -308,6 +308,18 @@ describe("unified diff: git style", () => {
   });
 });
 
+describe("unified diff: a deleted binary file", () => {
+  it("is a deletion: it needs none of the file's bytes", () => {
+    const text = fenced(
+      "diff --git a/img.png b/img.png",
+      "deleted file mode 100644",
+      "index d41be67..0000000",
+      "Binary files a/img.png and /dev/null differ",
+    );
+    expect(as(parseOne(text), "delete")).toMatchObject({ path: "img.png", origin: { line: 2 } });
+  });
+});
+
 describe("unified diff: malformed and truncated", () => {
   it("a diff header without any hunk is a problem", () => {
     const items = parseReply(fenced("diff --git a/x.py b/x.py", "index 1..2 100644", "--- a/x.py", "+++ b/x.py"));
