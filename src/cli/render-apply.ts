@@ -34,7 +34,7 @@ interface FileChange {
 function fileChanges(results: readonly EditResult[]): FileChange[] {
   const byPath = new Map<string, FileChange>();
   for (const result of results) {
-    // A move or a mode change leaves the content as it was: there is no diff to show.
+    // A move, a copy or a mode change leaves the content as it was: there is no diff to show.
     if (!result.ok || ["rename", "copy", "mode"].includes(result.edit.kind)) continue;
     const seen = byPath.get(result.path);
     if (seen === undefined) byPath.set(result.path, { path: result.path, first: result, last: result });
