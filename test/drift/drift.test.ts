@@ -46,6 +46,11 @@ describe("drift harness", () => {
     expect(generateCase(12164, 1397).alternatives.map((a) => a.why)).toEqual([
       "the drifted old side is the text at line 13 but for blank lines and indentation",
     ]);
+    // Drift case 19853:598: a paraphrased first line made the SEARCH, without its trailing blank line and but for
+    // indentation, two lines three above the block meant; the engine drops the blank and applies it there.
+    expect(generateCase(19853, 598).alternatives.map((a) => a.why)).toEqual([
+      "the drifted old side is the text at line 37 but for blank lines and indentation",
+    ]);
   });
 
   test("the oracle calls an alternative reading with other indentation doubtful, never correct (17466:1220)", () => {

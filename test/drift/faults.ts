@@ -193,26 +193,31 @@ export function buildBlock(input: BlockInput): Block | undefined {
       why: `the drifted old side is ${exactly ? "exactly" : "but for trailing whitespace"} the text at line ${p + 1}`,
     });
   }
-  // The same with blank lines between them that the old side lacks, and indented otherwise (the engine reads a
-  // SEARCH across both); the blank lines stay.
-  const acrossBlanks = (drifts ? findSkippingBlanks(lines, oldSide, (line) => line.trim()) : []).filter(
-    (at) => at[0] !== start,
-  );
-  for (const at of acrossBlanks) {
+  // The same with blank lines between them that the old side lacks, or without the blank context lines at its
+  // edges (models add and lose them around a block), and indented otherwise: the engine reads a SEARCH across and
+  // without both. The file's blank lines stay.
+  const acrossBlanks = drifts ? blankTolerantPlaces(lines, drifted.ops, start) : [];
+  for (const { at, lead, trail } of acrossBlanks) {
     const newSide: string[] = [];
+    const olds = drifted.ops.filter((o) => o.op !== "add").length;
     let j = 0;
+    let n = 0;
     let k = at[0]!;
     for (const o of drifted.ops) {
       if (o.op === "add") {
         newSide.push(o.text);
         continue;
       }
+      const edge = n < lead || n >= olds - trail;
+      n++;
+      if (edge) continue;
       while (k < at[j]!) newSide.push(lines[k++]!);
       if (o.op === "context") newSide.push(lines[k]!);
       k++;
       j++;
     }
     const text = joinFile(file, [...lines.slice(0, at[0]), ...newSide, ...lines.slice(k)]);
+    if (text === intended) continue;
     alternatives.push({
       text,
       why: `the drifted old side is the text at line ${at[0]! + 1} but for blank lines and indentation`,
@@ -334,4 +339,34 @@ export function generateCase(seed: number, index: number): DriftCase {
     if (built !== undefined) return built;
   }
   throw new Error(`drift harness: could not build case ${seed}:${index} (${dialect}, ${fault})`);
+}
+
+/**
+ * Places of the old side's lines (trimmed) other than its own, read across blank lines the file has between them,
+ * or, when it starts or ends with blank context lines, without those: `at` holds the file lines of the lines read,
+ * `lead` and `trail` how many blank context lines were left out at each edge.
+ */
+function blankTolerantPlaces(
+  lines: readonly string[],
+  ops: readonly ModelOp[],
+  start: number,
+): { readonly at: number[]; readonly lead: number; readonly trail: number }[] {
+  const olds = ops.filter((o) => o.op !== "add");
+  const oldSide = olds.map((o) => o.text);
+  const trim = (line: string): string => line.trim();
+  const places = findSkippingBlanks(lines, oldSide, trim)
+    .filter((at) => at[0] !== start)
+    .map((at) => ({ at, lead: 0, trail: 0 }));
+  const edgeBlank = (o: ModelOp): boolean => o.op === "context" && isBlankLine(o.text);
+  let lead = 0;
+  while (lead < olds.length && edgeBlank(olds[lead]!)) lead++;
+  let trail = 0;
+  while (trail < olds.length - lead && edgeBlank(olds[olds.length - 1 - trail]!)) trail++;
+  const inner = oldSide.slice(lead, oldSide.length - trail);
+  if (lead + trail === 0 || inner.length === 0 || inner.some(isBlankLine)) return places;
+  const contiguous = findAll(lines, inner, trim).map((p) => inner.map((_, i) => p + i));
+  for (const at of [...contiguous, ...findSkippingBlanks(lines, inner, trim)]) {
+    if (at[0] !== start + lead) places.push({ at, lead, trail });
+  }
+  return places;
 }
