@@ -10,7 +10,7 @@ import type { Edit } from "../core/edit.js";
 import type { EditResult } from "../core/result.js";
 import type { FileState } from "../apply/snapshot.js";
 import { editKey, explainChangedEarlier, resentEdits, type FileVersions } from "../apply/changed-earlier.js";
-import { markUnwritten, type PlanOptions } from "../apply/plan.js";
+import { markUnwritten, type Refusal } from "../apply/plan.js";
 import { planReply } from "../apply/plan-reply.js";
 import { normalizeRelativePath } from "../apply/paths.js";
 import type { WorkTree } from "./deps.js";
@@ -100,9 +100,6 @@ function toOutcome(result: EditResult): EditOutcome {
   if (result.ok) return { path: result.path, ok: true, strategy: result.strategy };
   return { path: result.path, ok: false, reason: result.reason, message: result.message };
 }
-
-/** An edit the loop refuses before the engine plans it: why, in the engine's words. */
-type Refusal = ReturnType<NonNullable<PlanOptions["refuse"]>>;
 
 /** What a path held before the model's edits that are still in the tree unaccepted, if it has such edits. */
 export type EarlierContent = (path: string) => string | undefined;

@@ -6,11 +6,10 @@
  */
 import { diffArrays } from "diff";
 import type { Edit } from "../core/edit.js";
-import type { Reason } from "../core/reasons.js";
 import type { EditResult, Strategy } from "../core/result.js";
 import { parseText } from "../core/text.js";
 import { describe } from "./feedback.js";
-import { planEdits } from "./plan.js";
+import { planEdits, type Refusal } from "./plan.js";
 
 /** One file as it stood before the model's earlier edits, and as it is now. */
 export interface FileVersions {
@@ -70,8 +69,8 @@ export const editKey = (edit: Edit): string =>
 export function resentEdits(
   results: readonly EditResult[],
   versions: ReadonlyMap<string, FileVersions>,
-): Map<string, { readonly reason: Reason; readonly message: string }> {
-  const resent = new Map<string, { reason: Reason; message: string }>();
+): Map<string, Refusal> {
+  const resent = new Map<string, Refusal>();
   for (const result of results) {
     if (!result.ok || result.edit.kind !== "replace" || result.found === undefined) continue;
     const version = versions.get(result.path);

@@ -19,7 +19,13 @@ export interface PlanOptions {
   /** Keep the edits that succeeded even when others failed (the agent loop's retry mode). Default false. */
   readonly partial?: boolean;
   /** Edits the caller refuses before they are planned, with the reason and message to report. */
-  readonly refuse?: (edit: Edit) => { readonly reason: Reason; readonly message: string } | undefined;
+  readonly refuse?: (edit: Edit) => Refusal | undefined;
+}
+
+/** Why an edit is refused before it is planned, in the words its result reports. */
+export interface Refusal {
+  readonly reason: Reason;
+  readonly message: string;
 }
 
 export interface Plan {

@@ -16,6 +16,20 @@ const BUGGY = "  return total / (values.length - 1);";
 const FIXED = "  return total / values.length;";
 const FIX = block("src/stats.js", BUGGY, FIXED, "fix(stats): divide the mean by the number of values");
 
+/** A fenced git diff of the fix to src/stats.js, followed by the sections given (lines of other files' diffs). */
+const gitDiffWithFix = (...sections: string[]): string =>
+  [
+    "```diff",
+    "diff --git a/src/stats.js b/src/stats.js",
+    "--- a/src/stats.js",
+    "+++ b/src/stats.js",
+    "@@ @@",
+    `-${BUGGY}`,
+    `+${FIXED}`,
+    ...sections,
+    "```",
+  ].join("\n");
+
 let repos: TempRepo[] = [];
 let servers: FakeOpenAIServer[] = [];
 let kept: string[] = [];
@@ -311,14 +325,7 @@ describe("patchsmith fix, real adapters", () => {
     execFileSync("git", ["update-index", "--chmod=+x", "scripts/check.sh"], { cwd: repo.dir });
     execFileSync("git", ["commit", "--quiet", "-m", "check script"], { cwd: repo.dir });
     execFileSync("chmod", ["+x", "scripts/check.sh"], { cwd: repo.dir });
-    const diff = [
-      "```diff",
-      "diff --git a/src/stats.js b/src/stats.js",
-      "--- a/src/stats.js",
-      "+++ b/src/stats.js",
-      "@@ @@",
-      `-${BUGGY}`,
-      `+${FIXED}`,
+    const diff = gitDiffWithFix(
       "diff --git a/scripts/check.sh b/scripts/check",
       "similarity index 100%",
       "rename from scripts/check.sh",
@@ -330,8 +337,7 @@ describe("patchsmith fix, real adapters", () => {
       "@@ -0,0 +1,2 @@",
       "+#!/bin/sh",
       "+node -e 'console.log(1)'",
-      "```",
-    ].join("\n");
+    );
     const { report } = await fix([diff], {}, repo);
     expect(report.status).toBe("success");
     const modeAt = (path: string): string =>
@@ -348,20 +354,12 @@ describe("patchsmith fix, real adapters", () => {
 
   it("leaves a binary file a diff deletes in place and commits the rest of the change", async () => {
     const repo = makeNodeRepo({ files: { "docs/logo.png": "\u0089PNG\u0000\u0001" } });
-    const diff = [
-      "```diff",
-      "diff --git a/src/stats.js b/src/stats.js",
-      "--- a/src/stats.js",
-      "+++ b/src/stats.js",
-      "@@ @@",
-      `-${BUGGY}`,
-      `+${FIXED}`,
+    const diff = gitDiffWithFix(
       "diff --git a/docs/logo.png b/docs/logo.png",
       "deleted file mode 100644",
       "index d41be67..0000000",
       "Binary files a/docs/logo.png and /dev/null differ",
-      "```",
-    ].join("\n");
+    );
     const { report } = await fix([diff, "DONE"], {}, repo);
     expect(report.status).toBe("success");
     expect(report.attempts[0]!.edits).toContainEqual(

@@ -266,8 +266,8 @@ describe("unified diff: git style", () => {
     const found = edits(parseReply(text));
     expect(as(found[0], "rename")).toMatchObject({ path: "docs/café notes.md", to: 'docs/🍕 "tab"\t.md' });
     expect(found[1]!.path).toBe('docs/🍕 "tab"\t.md');
-    // A name git did not quote keeps its backslashes as written.
-    expect(parseOne(fenced("--- a/x\\303.txt", "+++ b/x\\303.txt", "@@ -1 +1 @@", "-a", "+b")).path).not.toContain("é");
+    // A name git did not quote is not decoded: its backslash is a folder separator, as in any header path.
+    expect(parseOne(fenced("--- a/x\\303.txt", "+++ b/x\\303.txt", "@@ -1 +1 @@", "-a", "+b")).path).toBe("x/303.txt");
   });
 
   it("reads git headers whose names contain spaces", () => {
