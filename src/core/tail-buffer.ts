@@ -36,13 +36,14 @@ export class TailBuffer {
 
   /** The kept tail as text; a character cut in half at the front is dropped rather than shown as garbage. */
   text(): string {
-    let buffer = Buffer.concat(this.chunks);
-    if (this.dropped > 0) {
-      let start = 0;
-      // UTF-8 continuation bytes are 10xxxxxx: skip them until a character starts.
-      while (start < buffer.length && start < 4 && ((buffer[start] ?? 0) & 0xc0) === 0x80) start++;
-      buffer = buffer.subarray(start);
-    }
-    return buffer.toString("utf8");
+    return tailText(Buffer.concat(this.chunks), this.dropped > 0);
   }
+}
+
+/** The last bytes of a text as text: when the front was `cut`, a character cut in half there is dropped. */
+export function tailText(buffer: Buffer, cut: boolean): string {
+  let start = 0;
+  // UTF-8 continuation bytes are 10xxxxxx: skip them until a character starts.
+  if (cut) while (start < buffer.length && start < 4 && ((buffer[start] ?? 0) & 0xc0) === 0x80) start++;
+  return buffer.subarray(start).toString("utf8");
 }

@@ -599,9 +599,8 @@ describe("patchsmith fix, real adapters", () => {
       '  console.log("");',
       "}",
       "console.log(`✖ ${300 + errors} problems (${errors} errors, 300 warnings)`);",
-      // As ESLint does: an exit code, not process.exit(), which drops what stdout has not written yet (300 lines
-      // fill the socket to a slowly read child, as on a loaded machine, and the summary would be lost).
-      "process.exitCode = errors > 0 ? 1 : 0;",
+      // process.exit() right after printing, as many command-line tools end: nothing it printed may be lost.
+      "process.exit(errors > 0 ? 1 : 0);",
       "",
     ].join("\n");
     const stylishRepo = () =>

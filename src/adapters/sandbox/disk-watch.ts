@@ -1,6 +1,6 @@
 /**
- * The disk a sandboxed run writes: the clone (and, during set-up, the package cache) lives on the service's own
- * volume, where its job store and delivery journal are too, and no mount option bounds what a test suite writes
+ * The disk a sandboxed run writes: the clone (and, during set-up, the package cache; and the file its output goes
+ * to) lives on the service's own volume, where its job store and delivery journal are too, and no mount option bounds what a test suite writes
  * there. So the free space of those volumes is watched while the run goes on (polled with the CPU time, four
  * times a second): a run that takes more than its share, or leaves too little for the service, is stopped like
  * one that ran out of memory, and the clone it filled is removed with the job.

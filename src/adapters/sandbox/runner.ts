@@ -192,8 +192,9 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
           ? { node: process.execPath, file: inside(runDir.forwarderName), socket: inside(runDir.socketName) }
           : undefined;
       const shell = ["/bin/sh", "-c", script(request.command, forwarder)];
+      // The output file is made in the run folder: a suite that prints without end takes that volume's disk.
       const disk = await watchDisk(
-        [request.cwd, ...(request.cache?.writable === true ? [request.cache.dir] : [])],
+        [request.cwd, runDir.dir, ...(request.cache?.writable === true ? [request.cache.dir] : [])],
         limits.diskBytes,
       );
       const runLimits = await ctx.enforcer.start(randomUUID().slice(0, 8));
@@ -223,6 +224,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
           env,
           timeoutMs: Math.max(1_000, request.timeoutMs),
           maxOutputBytes: request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+          outputDir: runDir.dir,
           onStarted: (pid) => runLimits.attach(pid),
           shouldStop: async () => {
             const used = await runLimits.cpuSeconds();
