@@ -13,7 +13,18 @@ export type Formatter = "prettier" | "black" | "isort";
 export interface FormatterComplaint {
   readonly formatter: Formatter;
   readonly paths: readonly string[];
+  /** The options the check was given (shell words), which the command showing the changes is given too. */
+  readonly options?: string;
 }
+
+/**
+ * The options of a check patchsmith runs for a pre-commit hook (python-checks.ts), as written between the check's
+ * own words and its target: `black --check --line-length=100 .`, `isort --check-only --profile black .`.
+ */
+const CHECK_OPTIONS: Readonly<Partial<Record<Formatter, RegExp>>> = {
+  black: /^black --check (.+) \.$/,
+  isort: /^isort --check-only (.+) \.$/,
+};
 
 /** At most this many files are shown: the first ones say what the formatter wants. */
 export const MAX_FORMATTED_FILES = 3;
@@ -33,8 +44,11 @@ function inRepository(path: string, root: string | undefined): string | undefine
   return relative;
 }
 
-/** The files each formatter's check named in `output` (a clone at `root` made relative), first ones first. */
-export function formatterComplaints(output: string, root?: string): FormatterComplaint[] {
+/**
+ * The files each formatter's check named in `output` (a clone at `root` made relative), first ones first; with the
+ * check's options when `command` (what printed the output) is a check that was given some.
+ */
+export function formatterComplaints(output: string, root?: string, command?: string): FormatterComplaint[] {
   const named = new Map<Formatter, string[]>();
   for (const line of output.split(/\r?\n/)) {
     for (const { formatter, line: pattern } of NAMED_BY) {
@@ -46,7 +60,10 @@ export function formatterComplaints(output: string, root?: string): FormatterCom
       named.set(formatter, paths);
     }
   }
-  return [...named].map(([formatter, paths]) => ({ formatter, paths }));
+  return [...named].map(([formatter, paths]) => {
+    const options = command === undefined ? undefined : CHECK_OPTIONS[formatter]?.exec(command)?.[1];
+    return { formatter, paths, ...(options === undefined ? {} : { options }) };
+  });
 }
 
 /** Prettier as the project installed it: one installed elsewhere is not the one its check ran. */
@@ -57,14 +74,15 @@ export const PRETTIER_BIN = "node_modules/.bin/prettier";
  * for Prettier (one file a run, which has no diff mode). Its warnings go to stderr, which is dropped so that they
  * do not mix with the file.
  */
-export function showCommand(formatter: Formatter, paths: readonly string[]): string {
+export function showCommand(formatter: Formatter, paths: readonly string[], options?: string): string {
   const files = paths.map(shellQuote).join(" ");
+  const given = options === undefined ? "" : `${options} `;
   switch (formatter) {
     case "prettier":
       return `${PRETTIER_BIN} --no-color -- ${files} 2>/dev/null`;
     case "black":
-      return `black --diff --quiet --no-color -- ${files} 2>/dev/null`;
+      return `black --diff --quiet --no-color ${given}-- ${files} 2>/dev/null`;
     case "isort":
-      return `isort --diff --quiet -- ${files} 2>/dev/null`;
+      return `isort --diff --quiet ${given}-- ${files} 2>/dev/null`;
   }
 }

@@ -35,7 +35,7 @@ async function diffOf(
   const run = (command: string) =>
     deps.runner.run({ ...runRequest(place), ...cacheMount(place, false), command, timeoutMs: FORMATTER_TIMEOUT_MS });
   if (complaint.formatter !== "prettier") {
-    const result = await run(showCommand(complaint.formatter, paths));
+    const result = await run(showCommand(complaint.formatter, paths, complaint.options));
     // isort names files by their absolute paths in the clone.
     const diff = relativize(result.output, place.sandbox.dir).trimEnd();
     return /^@@ /m.test(diff) ? diff : undefined;
@@ -54,17 +54,23 @@ async function diffOf(
   return diffs.length === 0 ? undefined : diffs.join("\n");
 }
 
+/** A failed run: its command line and what it printed. */
+export interface FailedRun {
+  readonly command: string;
+  readonly output: string;
+}
+
 /**
- * What the formatters whose checks failed in `outputs` would change, each under a line naming it, within
+ * What the formatters whose checks failed in `failed` would change, each under a line naming it, within
  * MAX_FORMATTING_CHARS; undefined when no check named a file or no formatter could say.
  */
 export async function formattingFor(
   deps: FixDeps,
   place: RunPlace,
   tree: WorkTree,
-  outputs: readonly string[],
+  failed: readonly FailedRun[],
 ): Promise<string | undefined> {
-  const complaints = outputs.flatMap((output) => formatterComplaints(output, place.sandbox.dir));
+  const complaints = failed.flatMap((run) => formatterComplaints(run.output, place.sandbox.dir, run.command));
   const parts: string[] = [];
   for (const complaint of complaints) {
     const diff = await diffOf(deps, place, tree, complaint);

@@ -1,33 +1,67 @@
 /**
- * The checkers a Python project configures, which its CI runs beside the tests (pure): Ruff (`[tool.ruff]` in
+ * The checkers a Python project runs beside its tests (pure): those it configures, Ruff (`[tool.ruff]` in
  * pyproject.toml, a ruff.toml), flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini) and mypy (a
- * mypy.ini, a `[mypy]` section in setup.cfg, `[tool.mypy]` in pyproject.toml). Each runs after the tests as a check
- * patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts, type-check-script.ts); one
- * that is not installed, or fails on the untouched code (mypy told no files to check, stubs the environment lacks),
- * fails before any change and is left out (unenforced-checks.ts).
+ * mypy.ini, a `[mypy]` section in setup.cfg, `[tool.mypy]` in pyproject.toml), and those its pre-commit hooks run
+ * (pre-commit-hooks.ts: Ruff's check and format, flake8, black, isort, mypy, with the hooks' arguments). Each runs
+ * after the tests as a check patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts,
+ * type-check-script.ts); one that is not installed, or fails on the untouched code (mypy told no files to check,
+ * stubs the environment lacks), fails before any change and is left out (unenforced-checks.ts).
  */
+import { PRE_COMMIT_CONFIG, preCommitHooks, type MirroredHookId } from "./pre-commit-hooks.js";
+import { shellWord } from "./shell-quote.js";
 import type { AddedCheck, ProjectFacts } from "./test-command.js";
 
 /** The configuration files they are read from, for the detection's list of files to read. */
-export const PYTHON_CHECK_FILES = [".flake8", "ruff.toml", ".ruff.toml", "mypy.ini", ".mypy.ini"] as const;
+export const PYTHON_CHECK_FILES = [
+  ".flake8",
+  "ruff.toml",
+  ".ruff.toml",
+  "mypy.ini",
+  ".mypy.ini",
+  PRE_COMMIT_CONFIG,
+] as const;
 
-/** Ruff's check, which leaves alone what .gitignore and its defaults exclude (the set-up's .venv among them). */
-const RUFF: AddedCheck = { command: "ruff check", checks: "lint" };
-/** flake8, told to leave out the virtual environment set-up makes in the clone, which it would read otherwise. */
-const FLAKE8: AddedCheck = { command: "flake8 --extend-exclude .venv", checks: "lint" };
-/** mypy on the files its configuration names. */
-const MYPY: AddedCheck = { command: "mypy", checks: "types" };
+/**
+ * Each checker's command before a hook's arguments, and what follows them. Ruff leaves alone what .gitignore and
+ * its defaults exclude (the set-up's .venv among them), as do black, isort and mypy given the folder; flake8 is told
+ * to. A configured mypy checks the files its configuration names; a hook's checks every file, as pre-commit passes
+ * them all.
+ */
+const COMMANDS: Readonly<Record<MirroredHookId, { readonly command: string; readonly target?: string }>> = {
+  ruff: { command: "ruff check" },
+  "ruff-format": { command: "ruff format --check" },
+  flake8: { command: "flake8 --extend-exclude .venv" },
+  black: { command: "black --check", target: "." },
+  isort: { command: "isort --check-only", target: "." },
+  mypy: { command: "mypy", target: "." },
+};
 
-/** The commands of the checkers the project configures: Ruff, flake8, then mypy. */
+const ORDER: readonly MirroredHookId[] = ["ruff", "ruff-format", "flake8", "black", "isort", "mypy"];
+
+/** The commands of the checkers the project configures or hooks: Ruff, its formatter, flake8, black, isort, mypy. */
 export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
   const has = (path: string): boolean => facts.paths.includes(path);
   const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
-  const ruff = has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m);
-  const flake8 = has(".flake8") || section("setup.cfg", /^\[flake8\]/m) || section("tox.ini", /^\[flake8\]/m);
-  const mypy =
-    has("mypy.ini") ||
-    has(".mypy.ini") ||
-    section("setup.cfg", /^\[mypy\]/m) ||
-    section("pyproject.toml", /^\[tool\.mypy\]/m);
-  return [...(ruff ? [RUFF] : []), ...(flake8 ? [FLAKE8] : []), ...(mypy ? [MYPY] : [])];
+  const configured: Partial<Record<MirroredHookId, boolean>> = {
+    ruff: has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m),
+    flake8: has(".flake8") || section("setup.cfg", /^\[flake8\]/m) || section("tox.ini", /^\[flake8\]/m),
+    mypy:
+      has("mypy.ini") ||
+      has(".mypy.ini") ||
+      section("setup.cfg", /^\[mypy\]/m) ||
+      section("pyproject.toml", /^\[tool\.mypy\]/m),
+  };
+  const hooks: ReadonlyMap<MirroredHookId, readonly string[]> = has(PRE_COMMIT_CONFIG)
+    ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).args
+    : new Map();
+  const checks: AddedCheck[] = [];
+  for (const id of ORDER) {
+    const args = hooks.get(id);
+    const { command, target } = COMMANDS[id];
+    if (args !== undefined) {
+      const line = [command, ...args.map(shellWord), ...(target === undefined ? [] : [target])].join(" ");
+      checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
+    } else if (configured[id] === true) checks.push({ command, checks: id === "mypy" ? "types" : "lint" });
+  }
+  return checks;
 }

@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { committedYarn, nodeManager, readPackageJson, type PackageJson } from "./node-manager.js";
+import { PRE_COMMIT_CONFIG, preCommitHooks } from "./pre-commit-hooks.js";
 import { shellQuote } from "./shell-quote.js";
 import { hasPytestConfig, type ProjectFacts } from "./test-command.js";
 import { toxTestEnv } from "./tox-config.js";
@@ -195,6 +196,8 @@ export function pythonTestGroups(facts: ProjectFacts): string[] {
   return [...requirements].filter((r) => r !== "");
 }
 
+const HOOK_TOOLS_MISSING = "patchsmith: the pre-commit hooks' checkers were not installed at their versions";
+
 function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[]; venv: string } | undefined {
   const has = (path: string): boolean => facts.paths.includes(path);
   // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
@@ -208,7 +211,12 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   const toxArgs = tox.deps.filter((args) => args[0] !== "-r" || !requirements.includes(args[1]!));
   const grouped = has("pyproject.toml") ? pythonTestGroups(facts) : [];
   const others = [...grouped.map((r) => [r]), ...toxArgs];
-  if (!packaged && requirements.length === 0 && others.length === 0) return undefined;
+  // The checkers the pre-commit hooks run (pre-commit-hooks.ts), for a project with Python files to check.
+  const hookTools =
+    has(PRE_COMMIT_CONFIG) && facts.paths.some((p) => p.endsWith(".py"))
+      ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).requirements
+      : [];
+  if (!packaged && requirements.length === 0 && others.length === 0 && hookTools.length === 0) return undefined;
   // A project that configures pytest runs its tests with it, which the virtual environment holds only when the
   // project installs it: pip resolves it with the other test requirements, and does nothing when it is there.
   const namesPytest = others.some((args) => /^pytest(?![\w-])/i.test(args[0]!));
@@ -223,6 +231,10 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   }
   const rest = [...others, ...pytest];
   if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
+  // A pinned tool pip cannot install here (a release too old for this Python) must not stop the tests: its check
+  // then runs with what is installed, and is left out if it fails before the change.
+  if (hookTools.length > 0)
+    commands.push(`${pip} ${hookTools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`);
   return { commands, venv };
 }
 

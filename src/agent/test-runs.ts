@@ -9,7 +9,7 @@ import {
   setsImportPath,
   srcPackages,
 } from "./python-origin.js";
-import { formattingFor } from "./formatter-diff.js";
+import { formattingFor, type FailedRun } from "./formatter-diff.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
@@ -70,10 +70,10 @@ async function runCommand(
   test: Pick<TestCommand, "command" | "steps">,
   timeoutMs: number,
   root: string,
-): Promise<{ summary: TestSummary; failedOutputs: string[] }> {
+): Promise<{ summary: TestSummary; failed: FailedRun[] }> {
   if (test.steps === undefined) {
     const result = await run(test.command, timeoutMs);
-    return { summary: summarizeTestRun(result, root), failedOutputs: result.passed ? [] : [result.output] };
+    return { summary: summarizeTestRun(result, root), failed: result.passed ? [] : [result] };
   }
   const deadline = Date.now() + timeoutMs;
   const runs: StepRun[] = [];
@@ -83,8 +83,8 @@ async function runCommand(
     runs.push({ step, run: result });
     if (result.timedOut && step.added !== true) break;
   }
-  const failedOutputs = runs.filter((r) => !r.run.passed).map((r) => r.run.output);
-  return { summary: summarizeTestSteps(test.command, runs, root), failedOutputs };
+  const failed = runs.filter((r) => !r.run.passed).map((r) => r.run);
+  return { summary: summarizeTestSteps(test.command, runs, root), failed };
 }
 
 /**
@@ -106,9 +106,9 @@ export async function runTests(
       command,
       timeoutMs: Math.max(1_000, ms),
     });
-  const { summary, failedOutputs } = await runCommand(run, test, timeoutMs, place.sandbox.dir);
-  if (!formatting || summary.timedOut || failedOutputs.length === 0) return summary;
-  const changes = await formattingFor(deps, place, tree, failedOutputs);
+  const { summary, failed } = await runCommand(run, test, timeoutMs, place.sandbox.dir);
+  if (!formatting || summary.timedOut || failed.length === 0) return summary;
+  const changes = await formattingFor(deps, place, tree, failed);
   return changes === undefined ? summary : { ...summary, formatting: changes };
 }
 

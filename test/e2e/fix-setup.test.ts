@@ -3,12 +3,14 @@
  * registry on 127.0.0.1 (reached only through the egress allow-list), the tests then run offline, and a second job
  * on the same repository starts from a warm cache.
  */
-import { rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runFix } from "../../src/agent/run-fix.js";
 import type { FixReport, FixRequest } from "../../src/agent/types.js";
 import { parseEgressRules } from "../../src/adapters/sandbox/egress-rules.js";
-import { type TempRepo } from "../fakes/git-repos.js";
+import { makePythonRepo, type TempRepo } from "../fakes/git-repos.js";
 import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
 import {
   FAKE_PNPM,
@@ -21,7 +23,7 @@ import {
 } from "../fakes/npm-registry.js";
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
-import { startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
+import { PINNED_BLACK, startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
 import { CALC_BUGGY, CALC_FIXED, makeFlagcalcRepo } from "../fakes/python-repo.js";
 import { block, realDeps } from "./fix-helpers.js";
 
@@ -189,6 +191,73 @@ describe("set-up before the tests", () => {
       await index.close();
     }
   });
+
+  const hasBlack = spawnSync("black", ["--version"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!hasBlack)(
+    "runs a project's pre-commit Black at the hook's version and with its options: a change it rejects is not taken",
+    async () => {
+      const index = await startFakeIndex([PINNED_BLACK]);
+      try {
+        const hooks = [
+          "repos:",
+          "  - repo: https://github.com/psf/black-pre-commit-mirror",
+          "    rev: 24.2.0",
+          "    hooks:",
+          "      - id: black",
+          "        args: [--line-length=60]",
+          "",
+        ].join("\n");
+        const py = makePythonRepo({
+          files: {
+            ".gitignore": "__pycache__/\n.venv/\n",
+            ".pre-commit-config.yaml": hooks,
+            ".github/patchsmith.yml": `env:\n  PIP_INDEX_URL: ${index.url}\n  PIP_TRUSTED_HOST: 127.0.0.1\n`,
+          },
+        });
+        repos.push(py);
+        const bug = py.bug!;
+        const RANGE = "    return low <= value <= high";
+        // 68 columns: Black's default keeps it on one line, the hook's 60 wraps it.
+        const long = "    return low <= value <= high and isinstance(value, (int, float))";
+        const server = await startFakeOpenAI([
+          [
+            block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range"),
+            block(bug.path, RANGE, long),
+          ].join("\n\n"),
+          block(bug.path, long, RANGE),
+        ]);
+        servers.push(server);
+        const report = await runFix(
+          realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: parseEgressRules(index.host).rules }),
+          {
+            repo: py.dir,
+            instruction: "clamp() returns the wrong value inside the range",
+            keep: true,
+          },
+        );
+        if (report.clonePath !== undefined) kept.push(report.clonePath);
+        expect(report.setup?.status).toBe("ok");
+        expect(report.setup?.commands.at(-1)).toMatch(
+          /^\.venv\/bin\/python -m pip install .* 'black==24\.2\.0' \|\| echo /,
+        );
+        expect(index.requests).toContain("GET /files/black-24.2.0-py3-none-any.whl");
+        expect(report.testCommand?.command).toMatch(/, then black --check --line-length=60 \.$/);
+        expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+        expect(report.attempts[0]!.note).toContain(
+          "`black --check --line-length=60 .` passed before the change and fails now",
+        );
+        // The model is shown what Black with the hook's options would write.
+        const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+        expect(reflection).toContain("black would write calc/bounds.py so:");
+        expect(reflection).toContain("+    return low <= value <= high and isinstance(\n");
+        expect(report.status).toBe("success");
+        // The check ran the Black set-up installed, not only the machine's.
+        expect(existsSync(join(report.clonePath!, ".venv", "pinned-black-ran"))).toBe(true);
+      } finally {
+        await index.close();
+      }
+    },
+  );
 
   describe("a src-layout Python package, not installed from the clone", () => {
     const srcRepo = (pythonPath: string) =>

@@ -118,3 +118,26 @@ export const TINYCHECK: FakeWheel = {
       "def check_equal(actual, expected):\n    assert actual == expected, f'expected {expected!r}, got {actual!r}'\n",
   },
 };
+
+/**
+ * Stands in for black 24.2.0, as a project's pre-commit hook pins it: its `black` command leaves a mark in the
+ * virtual environment it was installed in, then runs the machine's own Black (a Debian package .ci/run installs).
+ */
+export const PINNED_BLACK: FakeWheel = {
+  name: "black",
+  version: "24.2.0",
+  files: {
+    "pinned_black.py": [
+      "import os, shutil, sys",
+      "",
+      "def main():",
+      "    here = os.path.dirname(os.path.abspath(sys.argv[0]))",
+      "    open(os.path.join(here, '..', 'pinned-black-ran'), 'a').close()",
+      "    path = os.pathsep.join(p for p in os.environ['PATH'].split(os.pathsep) if os.path.abspath(p) != here)",
+      "    real = shutil.which('black', path=path)",
+      "    os.execv(real, [real, *sys.argv[1:]])",
+      "",
+    ].join("\n"),
+    "black-24.2.0.dist-info/entry_points.txt": "[console_scripts]\nblack = pinned_black:main\n",
+  },
+};

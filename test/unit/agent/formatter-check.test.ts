@@ -38,6 +38,24 @@ describe("formatterComplaints", () => {
   });
 });
 
+describe("a pre-commit hook's options", () => {
+  it("are read from the check that failed and given to the command showing the changes", () => {
+    const black = formatterComplaints("would reformat calc/x.py\n", "/c", "black --check --line-length=100 .");
+    expect(black).toEqual([{ formatter: "black", paths: ["calc/x.py"], options: "--line-length=100" }]);
+    expect(showCommand("black", ["calc/x.py"], black[0]!.options)).toBe(
+      "black --diff --quiet --no-color --line-length=100 -- 'calc/x.py' 2>/dev/null",
+    );
+    const isortOutput = "ERROR: /c/calc/x.py Imports are incorrectly sorted and/or formatted.\n";
+    const isort = formatterComplaints(isortOutput, "/c", "isort --check-only --profile black .");
+    expect(showCommand("isort", isort[0]!.paths, isort[0]!.options)).toBe(
+      "isort --diff --quiet --profile black -- 'calc/x.py' 2>/dev/null",
+    );
+    // A check without options, or one the project's own script runs, gives none.
+    expect(formatterComplaints("would reformat calc/x.py\n", "/c", "black --check .")[0]!.options).toBeUndefined();
+    expect(formatterComplaints("would reformat calc/x.py\n", "/c", "make lint")[0]!.options).toBeUndefined();
+  });
+});
+
 describe("showCommand", () => {
   it("quotes every path, so a file name cannot run a command", () => {
     expect(showCommand("black", ["a b.py", "x';rm -rf ~;'.py"])).toBe(

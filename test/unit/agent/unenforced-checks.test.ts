@@ -90,7 +90,10 @@ describe("withoutUnenforcedChecks", () => {
     expect(asked("make the linter happy")).toEqual(["lint"]);
     expect(asked("Fix the type errors tsc reports")).toEqual(["types"]);
     expect(asked("fix mypy/flake8 findings")).toEqual(["lint", "types"]);
+    expect(asked("Apply black formatting to calc/")).toEqual(["lint"]);
+    expect(asked("the isort check fails on main")).toEqual(["lint"]);
     // Not words about checks.
     expect(asked("Handle all types of input; the standard deviation is wrong")).toEqual([]);
+    expect(asked("The chart draws black lines on a dark theme")).toEqual([]);
   });
 });

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { preCommitHooks } from "../../../src/agent/pre-commit-hooks.js";
+import { detectTestCommand, type Detection } from "../../../src/agent/test-command.js";
+import { detectEnvironment } from "../../../src/agent/setup-plan.js";
+
+/** A configuration as Python projects write it: hooks of released checkers, fixers, a local hook. */
+const CONFIG = `
+ci:
+  autofix_prs: false
+repos:
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v4.5.0
+    hooks:
+      - id: trailing-whitespace
+      - id: end-of-file-fixer
+  - repo: https://github.com/psf/black-pre-commit-mirror
+    rev: 24.2.0
+    hooks:
+      - id: black
+        args: [--line-length=100]
+  - repo: https://github.com/pycqa/isort
+    rev: 5.13.2
+    hooks:
+      - id: isort
+        args: ["--profile", "black"]
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.4.1
+    hooks:
+      - id: ruff
+        args: [--fix, --exit-non-zero-on-fix]
+      - id: ruff-format
+  - repo: https://github.com/pycqa/flake8
+    rev: 7.0.0
+    hooks:
+      - id: flake8
+        additional_dependencies: [flake8-bugbear==24.2.6, "flake8-docstrings"]
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: 3c2d7b5a10ab4a2d6bbd3a41a1f8c9a1b5e2c3d4
+    hooks:
+      - id: mypy
+        additional_dependencies: [types-requests]
+  - repo: local
+    hooks:
+      - id: black
+        name: black from the project
+        entry: black
+        language: system
+`;
+
+/** The checks a detection runs after pytest. */
+const addedOf = (detection: Detection) => (detection.kind === "python" ? detection.added : undefined);
+
+const facts = (files: Record<string, string>) => ({ paths: Object.keys(files), read: (path: string) => files[path] });
+
+describe("preCommitHooks", () => {
+  it("reads the checkers' hooks: pinned to the rev where it is a version, with their arguments and dependencies", () => {
+    const hooks = preCommitHooks(CONFIG);
+    expect(hooks.requirements).toEqual([
+      "black==24.2.0",
+      "isort==5.13.2",
+      "ruff==0.4.1",
+      "flake8==7.0.0",
+      // A commit is no version: the tool is installed unpinned.
+      "mypy",
+      "flake8-bugbear==24.2.6",
+      "flake8-docstrings",
+      "types-requests",
+    ]);
+    expect(Object.fromEntries(hooks.args)).toEqual({
+      black: ["--line-length=100"],
+      isort: ["--profile", "black"],
+      // The arguments that make Ruff rewrite files are not the check's.
+      ruff: [],
+      "ruff-format": [],
+      flake8: [],
+      // mypy's hook repository passes this when the hook gives no arguments.
+      mypy: ["--ignore-missing-imports"],
+    });
+  });
+
+  it("reads ruff-check as Ruff's check, and nothing from a file that is not a configuration", () => {
+    const ruff =
+      "repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.9.1\n  hooks:\n  - id: ruff-check\n";
+    expect(preCommitHooks(ruff)).toEqual({ args: new Map([["ruff", []]]), requirements: ["ruff==0.9.1"] });
+    for (const text of [undefined, "", "repos: [", "- just\n- a list\n", "repos: none\n"]) {
+      expect(preCommitHooks(text)).toEqual({ args: new Map(), requirements: [] });
+    }
+  });
+
+  it("runs the hooks' checkers after a Python project's tests, with the hooks' arguments", () => {
+    const project = { "pkg/calc.py": "", "tests/test_calc.py": "", ".pre-commit-config.yaml": CONFIG };
+    expect(addedOf(detectTestCommand(facts(project)))).toEqual([
+      { command: "ruff check", checks: "lint" },
+      { command: "ruff format --check", checks: "lint" },
+      { command: "flake8 --extend-exclude .venv", checks: "lint" },
+      { command: "black --check --line-length=100 .", checks: "lint" },
+      { command: "isort --check-only --profile black .", checks: "lint" },
+      { command: "mypy --ignore-missing-imports .", checks: "types" },
+    ]);
+    // A configured checker the hooks do not run keeps its own command.
+    const configured = { ...project, ".pre-commit-config.yaml": "repos: []\n", "mypy.ini": "[mypy]\nfiles = pkg\n" };
+    expect(addedOf(detectTestCommand(facts(configured)))).toEqual([{ command: "mypy", checks: "types" }]);
+  });
+
+  it("installs the hooks' checkers in the virtual environment after the project, never stopping set-up", () => {
+    const project = {
+      "pkg/calc.py": "",
+      "tests/test_calc.py": "",
+      "requirements.txt": "requests\n",
+      ".pre-commit-config.yaml": CONFIG,
+    };
+    const pip = ".venv/bin/python -m pip install --progress-bar off";
+    expect(detectEnvironment(facts(project), "/c").commands).toEqual([
+      "python3 -m venv .venv",
+      `${pip} -r 'requirements.txt'`,
+      `${pip} 'black==24.2.0' 'isort==5.13.2' 'ruff==0.4.1' 'flake8==7.0.0' 'mypy' 'flake8-bugbear==24.2.6' ` +
+        `'flake8-docstrings' 'types-requests' || echo 'patchsmith: the pre-commit hooks'\\''` +
+        ` checkers were not installed at their versions'`,
+    ]);
+    // The hooks alone make a virtual environment for them; without Python files there is nothing to check.
+    const bare = { "pkg/calc.py": "", ".pre-commit-config.yaml": CONFIG };
+    expect(detectEnvironment(facts(bare), "/c").commands[0]).toBe("python3 -m venv .venv");
+    expect(detectEnvironment(facts({ "index.js": "", ".pre-commit-config.yaml": CONFIG }), "/c").commands).toEqual([]);
+  });
+});
