@@ -1,13 +1,14 @@
 /**
  * A formatter's check that failed names files, not what is wrong with them: Prettier's `--check` prints
- * `[warn] src/utils.ts`, Black's `--check` `would reformat src/x.py`, isort's `--check-only` `ERROR: src/x.py
+ * `[warn] src/utils.ts`, Black's `--check` `would reformat src/x.py`, Ruff's `format --check` `Would reformat:
+ * src/x.py`, isort's `--check-only` `ERROR: src/x.py
  * Imports are incorrectly sorted and/or formatted.`. Read from a run's output (pure), with the command that shows
  * what the formatter would write instead, so the model can write it (a linter that names the line and the rule
  * says enough already).
  */
 import { shellQuote } from "./shell-quote.js";
 
-export type Formatter = "prettier" | "black" | "isort";
+export type Formatter = "prettier" | "black" | "ruff" | "isort";
 
 /** The files a formatter's failed check named, as paths in the repository. */
 export interface FormatterComplaint {
@@ -19,11 +20,13 @@ export interface FormatterComplaint {
 
 /**
  * The options of a check patchsmith runs for a pre-commit hook (python-checks.ts), as written between the check's
- * own words and its target: `black --check --line-length=100 .`, `isort --check-only --profile black .`.
+ * own words and its target: `black --check --line-length=100 .`, `isort --check-only --profile black .`,
+ * `ruff format --check --line-length=100`.
  */
 const CHECK_OPTIONS: Readonly<Partial<Record<Formatter, RegExp>>> = {
   black: /^black --check (.+) \.$/,
   isort: /^isort --check-only (.+) \.$/,
+  ruff: /^ruff format --check (.+)$/,
 };
 
 /** At most this many files are shown: the first ones say what the formatter wants. */
@@ -33,6 +36,7 @@ const NAMED_BY: readonly { readonly formatter: Formatter; readonly line: RegExp 
   // Prettier 2 and 3; its closing line ("Code style issues found …") is a warning too.
   { formatter: "prettier", line: /^\[warn\] (?!Code style issues )(\S.*?)\s*$/ },
   { formatter: "black", line: /^would reformat (\S.*?)\s*$/ },
+  { formatter: "ruff", line: /^Would reformat: (\S.*?)\s*$/ },
   { formatter: "isort", line: /^ERROR: (\S.*?) Imports are incorrectly sorted and\/or formatted\.\s*$/ },
 ];
 
@@ -70,8 +74,8 @@ export function formatterComplaints(output: string, root?: string, command?: str
 export const PRETTIER_BIN = "node_modules/.bin/prettier";
 
 /**
- * The command that prints what the formatter would write: a unified diff for Black and isort; the formatted file
- * for Prettier (one file a run, which has no diff mode). Its warnings go to stderr, which is dropped so that they
+ * The command that prints what the formatter would write: a unified diff for Black, Ruff and isort; the formatted
+ * file for Prettier (one file a run, which has no diff mode). Its warnings go to stderr, which is dropped so that they
  * do not mix with the file.
  */
 export function showCommand(formatter: Formatter, paths: readonly string[], options?: string): string {
@@ -82,6 +86,8 @@ export function showCommand(formatter: Formatter, paths: readonly string[], opti
       return `${PRETTIER_BIN} --no-color -- ${files} 2>/dev/null`;
     case "black":
       return `black --diff --quiet --no-color ${given}-- ${files} 2>/dev/null`;
+    case "ruff":
+      return `ruff format --diff --no-cache ${given}-- ${files} 2>/dev/null`;
     case "isort":
       return `isort --diff --quiet ${given}-- ${files} 2>/dev/null`;
   }

@@ -46,7 +46,7 @@ function argsOf(id: MirroredHookId, hook: Record<string, unknown>): string[] {
   return given.map((arg) => (typeof arg === "string" ? arg : String(arg))).filter((arg) => !FIXING.test(arg));
 }
 
-/** A rev that is a release's version (`24.2.0`, `v0.4.1`, `23.1a1`) as pip's version; undefined for a commit or branch. */
+/** A rev that is a release's version (`24.2.0`, `v0.4.1`, `23.1a1`) as pip's; undefined for a commit or branch. */
 function versionOf(rev: unknown): string | undefined {
   const text = typeof rev === "number" ? String(rev) : typeof rev === "string" ? rev.trim() : "";
   const match = /^v?(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?)$/.exec(text);

@@ -18,7 +18,11 @@ export interface EnforcedChecks {
 /** Words of a request about lint findings, and about type errors. */
 const ASKS: Readonly<Record<CheckKind, RegExp>> = {
   // Black only beside a word about code style: "black" alone is more often a colour.
-  lint: /\b(?:lint\w*|eslint|oxlint|biome|stylelint|flake8|ruff|pyflakes|pycodestyle|pep ?8|isort|black (?:format\w*|check\w*|style))\b/i,
+  lint: new RegExp(
+    String.raw`\b(?:lint\w*|eslint|oxlint|biome|stylelint|flake8|ruff|pyflakes|pycodestyle|pep ?8|isort|` +
+      String.raw`black (?:format\w*|check\w*|style))\b`,
+    "i",
+  ),
   types: /\b(?:type[- ]?check\w*|type errors?|typing errors?|mypy|tsc|typescript errors?|pyright)\b/i,
 };
 

@@ -50,9 +50,16 @@ describe("a pre-commit hook's options", () => {
     expect(showCommand("isort", isort[0]!.paths, isort[0]!.options)).toBe(
       "isort --diff --quiet --profile black -- 'calc/x.py' 2>/dev/null",
     );
+    const ruffOutput = "Would reformat: calc/x.py\n1 file would be reformatted, 3 files already formatted\n";
+    const ruff = formatterComplaints(ruffOutput, "/c", "ruff format --check --line-length=100");
+    expect(ruff).toEqual([{ formatter: "ruff", paths: ["calc/x.py"], options: "--line-length=100" }]);
+    expect(showCommand("ruff", ruff[0]!.paths, ruff[0]!.options)).toBe(
+      "ruff format --diff --no-cache --line-length=100 -- 'calc/x.py' 2>/dev/null",
+    );
     // A check without options, or one the project's own script runs, gives none.
     expect(formatterComplaints("would reformat calc/x.py\n", "/c", "black --check .")[0]!.options).toBeUndefined();
     expect(formatterComplaints("would reformat calc/x.py\n", "/c", "make lint")[0]!.options).toBeUndefined();
+    expect(formatterComplaints(ruffOutput, "/c", "ruff format --check")[0]!.options).toBeUndefined();
   });
 });
 
