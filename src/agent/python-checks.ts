@@ -1,7 +1,8 @@
 /**
  * The checkers a Python project runs beside its tests (pure): those it configures, Ruff (`[tool.ruff]` in
- * pyproject.toml, a ruff.toml), flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini) and mypy (a
- * mypy.ini, a `[mypy]` section in setup.cfg, `[tool.mypy]` in pyproject.toml), and those its pre-commit hooks run
+ * pyproject.toml, a ruff.toml), flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini), black
+ * (`[tool.black]`), isort (`[tool.isort]`, an .isort.cfg, an `[isort]` section) and mypy (a mypy.ini, a `[mypy]`
+ * section in setup.cfg, `[tool.mypy]` in pyproject.toml), and those its pre-commit hooks run
  * (pre-commit-hooks.ts: Ruff's check and format, flake8, black, isort, mypy, with the hooks' arguments). Each runs
  * after the tests as a check patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts,
  * type-check-script.ts); one that is not installed, or fails on the untouched code (mypy told no files to check,
@@ -13,6 +14,7 @@ import type { AddedCheck, ProjectFacts } from "./test-command.js";
 
 /** The configuration files they are read from, for the detection's list of files to read. */
 export const PYTHON_CHECK_FILES = [
+  ".isort.cfg",
   ".flake8",
   "ruff.toml",
   ".ruff.toml",
@@ -45,6 +47,12 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
   const configured: Partial<Record<MirroredHookId, boolean>> = {
     ruff: has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m),
     flake8: has(".flake8") || section("setup.cfg", /^\[flake8\]/m) || section("tox.ini", /^\[flake8\]/m),
+    black: section("pyproject.toml", /^\[tool\.black\]/m),
+    isort:
+      has(".isort.cfg") ||
+      section("pyproject.toml", /^\[tool\.isort\]/m) ||
+      section("setup.cfg", /^\[(?:tool:)?isort\]/m) ||
+      section("tox.ini", /^\[(?:tool:)?isort\]/m),
     mypy:
       has("mypy.ini") ||
       has(".mypy.ini") ||
@@ -61,7 +69,10 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
     if (args !== undefined) {
       const line = [command, ...args.map(shellWord), ...(target === undefined ? [] : [target])].join(" ");
       checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
-    } else if (configured[id] === true) checks.push({ command, checks: id === "mypy" ? "types" : "lint" });
+    } else if (configured[id] === true) {
+      const line = target === undefined || id === "mypy" ? command : `${command} ${target}`;
+      checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
+    }
   }
   return checks;
 }

@@ -207,9 +207,17 @@ describe("test command detection", () => {
     ]);
     expect(added({ "mypy.ini": "[mypy]\nfiles = pkg\n" })).toEqual(["mypy"]);
     expect(added({ "setup.cfg": "[mypy]\nstrict = True\n" })).toEqual(["mypy"]);
+    // The formatters, on every file, after the linters.
+    expect(added({ "pyproject.toml": "[tool.isort]\nprofile = 'black'\n\n[tool.black]\n", ".flake8": "" })).toEqual([
+      "flake8 --extend-exclude .venv",
+      "black --check .",
+      "isort --check-only .",
+    ]);
+    expect(added({ ".isort.cfg": "[settings]\n" })).toEqual(["isort --check-only ."]);
+    expect(added({ "setup.cfg": "[tool:isort]\nline_length = 100\n" })).toEqual(["isort --check-only ."]);
     // A tool named in passing is not one configured.
     expect(
-      added({ "pyproject.toml": "[tool.black]\n# like [tool.ruff]\n", "tox.ini": "[testenv]\ndeps = flake8\n" }),
+      added({ "pyproject.toml": "[tool.coverage]\n# like [tool.ruff]\n", "tox.ini": "[testenv]\ndeps = flake8\n" }),
     ).toEqual([]);
     // unittest and Django projects run them as steps after their tests.
     const tox = "[tox]\n\n[testenv]\ncommands = python -m unittest discover tests\n\n[flake8]\nexclude = docs\n";
