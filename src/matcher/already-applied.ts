@@ -7,7 +7,7 @@
 import type { LineOp } from "../core/edit.js";
 import type { TextFile } from "../core/text.js";
 import { fileIndentStyle, modelIndentStyle, nestingCompatible } from "./indent-structure.js";
-import { LINE_RUNGS } from "./ladder.js";
+import { LINE_RUNGS } from "./line-ladder.js";
 import { isBlank } from "./normalize.js";
 import { oldSide, type OldLine } from "./old-side.js";
 import { locateElided } from "./rungs/elision.js";
