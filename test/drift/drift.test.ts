@@ -64,6 +64,22 @@ describe("drift harness", () => {
     expect(classifyAfter(c, spaced.replace("probe 410", "probe 411"), {}).outcome).toBe("wrong");
   });
 
+  test("a reply as similar to the look-alike block just above the intended one as to that one is doubtful there (m17206:134)", () => {
+    // Two identical doc comments two lines apart; a paraphrase replaced the second's `/**` by a line like the
+    // `interface …Constructor {` above the first: the SEARCH is 92 % like the first block and 85 % like the second.
+    const plan = generateMultiCase(17206, 134).files.find((f) => f.path.endsWith("lib.es2020.promise.d.ts"));
+    const c = plan?.kind === "edit" ? plan.blocks[0]!.sub : undefined;
+    const lines = c!.before.split("\n");
+    const inserted = (at: number): string =>
+      [...lines.slice(0, at), '     logDrift("probe 208");', ...lines.slice(at)].join("\n");
+    expect(inserted(42)).toBe(c!.intended);
+    const landed = classifyAfter(c!, inserted(34), {});
+    expect(landed.outcome).toBe("doubtful");
+    expect(landed.detail).toContain("the drifted reply is closer to where it landed");
+    // One line off inside the intended block stays wrong.
+    expect(classifyAfter(c!, inserted(41), {}).outcome).toBe("wrong");
+  });
+
   // Cases 35:886 and 39:764 (a stale number on an overlapping occurrence in a run of identical lines), 37:772 (a
   // paraphrase that copied the line just past the window into the last slot), then a sweep.
   test("stale numbers miss every occurrence; paraphrases copy no line from just beyond the window", () => {

@@ -53,12 +53,22 @@ const CONTENT_DRIFT = new Set(["typo", "paraphrase", "stale-context", "extra-lin
 const similarity = (a: string, b: string): number =>
   a.length + b.length === 0 ? 1 : 1 - distance(a, b) / Math.max(a.length, b.length);
 
-/** Best similarity of the model's old side to a window of the file starting in [from, to] (sizes n-1..n+1). */
-function bestNear(lines: readonly string[], want: string, n: number, from: number, to: number): number {
+/**
+ * Best similarity of the model's old side to a window of the file starting in [from, to] (sizes n-1..n+1), of
+ * those `admits` (all by default).
+ */
+function bestNear(
+  lines: readonly string[],
+  want: string,
+  n: number,
+  from: number,
+  to: number,
+  admits: (start: number, size: number) => boolean = () => true,
+): number {
   let best = 0;
   for (let s = Math.max(0, from); s <= Math.min(lines.length - 1, to); s++) {
     for (const size of [n - 1, n, n + 1]) {
-      if (size < 1 || s + size > lines.length) continue;
+      if (size < 1 || s + size > lines.length || !admits(s, size)) continue;
       best = Math.max(
         best,
         similarity(
@@ -87,15 +97,21 @@ function closerWhereApplied(c: DriftCase, after: string): boolean {
   let tail = 0;
   while (tail < before.length - first && before[before.length - 1 - tail] === changed[changed.length - 1 - tail])
     tail++;
-  // A change that overlaps the intended window is at the right place but wrong inside it: never excused here.
-  const start = c.window.start - 1;
-  if (first <= start + c.window.size + 2 && before.length - tail >= start - 2) return false;
   const old = oldSideOf(c.reply);
   if (old.length === 0) return false;
   const want = old.map(looseKey).join("\n");
-  const here = bestNear(before, want, old.length, first - old.length, first);
+  // A change within two lines of the intended window is at the right place but wrong inside it, unless a window
+  // apart from the intended one holds it: two look-alike blocks next to each other, the reply as similar to the
+  // other one.
+  const start = c.window.start - 1;
+  const end = start + c.window.size;
+  const changeEnd = before.length - tail;
+  const near = first <= end + 2 && changeEnd >= start - 2;
+  const apart = (s: number, size: number): boolean =>
+    !near || ((s + size <= start || s >= end) && s <= first && s + size >= changeEnd);
+  const here = bestNear(before, want, old.length, first - old.length, first, apart);
   const intended = bestNear(before, want, old.length, c.window.start - 2, c.window.start);
-  return here >= intended;
+  return here > 0 && here >= intended;
 }
 
 /** The old side of the reply's first hunk or SEARCH block, as written (prefixes removed). */
