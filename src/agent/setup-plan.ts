@@ -196,7 +196,18 @@ export function pythonTestGroups(facts: ProjectFacts): string[] {
   return [...requirements].filter((r) => r !== "");
 }
 
+/** pip of the virtual environment set-up makes. */
+const PIP = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
+
 const HOOK_TOOLS_MISSING = "patchsmith: the pre-commit hooks' checkers were not installed at their versions";
+
+/**
+ * The hooks' checkers installed in the virtual environment. A pinned tool pip cannot install here (a release too
+ * old for this Python, no index reachable) must not stop the tests: its check then runs with what is installed,
+ * and is left out if it fails before the change.
+ */
+const hooksCommand = (tools: readonly string[]): string =>
+  `${PIP} ${tools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`;
 
 function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[]; venv: string } | undefined {
   const has = (path: string): boolean => facts.paths.includes(path);
@@ -216,13 +227,18 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
     has(PRE_COMMIT_CONFIG) && facts.paths.some((p) => p.endsWith(".py"))
       ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).requirements
       : [];
-  if (!packaged && requirements.length === 0 && others.length === 0 && hookTools.length === 0) return undefined;
+  const hooksOnly = !packaged && requirements.length === 0 && others.length === 0;
+  if (hooksOnly && hookTools.length === 0) return undefined;
   // A project that configures pytest runs its tests with it, which the virtual environment holds only when the
   // project installs it: pip resolves it with the other test requirements, and does nothing when it is there.
   const namesPytest = others.some((args) => /^pytest(?![\w-])/i.test(args[0]!));
   const pytest = hasPytestConfig(facts) && !namesPytest ? [["pytest"]] : [];
   const venv = `${cloneDir}/${VENV_DIR}`;
-  const pip = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
+  const pip = PIP;
+  // An environment made for the hooks' checkers alone keeps what the tests found before it (the machine's pytest
+  // and packages), as they ran without one, and installs nothing else that could fail.
+  if (hooksOnly)
+    return { commands: [`python3 -m venv --system-site-packages ${VENV_DIR}`, hooksCommand(hookTools)], venv };
   const commands = [`python3 -m venv ${VENV_DIR}`];
   for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
   if (packaged) {
@@ -231,10 +247,7 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   }
   const rest = [...others, ...pytest];
   if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
-  // A pinned tool pip cannot install here (a release too old for this Python) must not stop the tests: its check
-  // then runs with what is installed, and is left out if it fails before the change.
-  if (hookTools.length > 0)
-    commands.push(`${pip} ${hookTools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`);
+  if (hookTools.length > 0) commands.push(hooksCommand(hookTools));
   return { commands, venv };
 }
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runFix } from "../../src/agent/run-fix.js";
 import type { FixReport, FixRequest } from "../../src/agent/types.js";
 import { parseEgressRules } from "../../src/adapters/sandbox/egress-rules.js";
-import { makePythonRepo, type TempRepo } from "../fakes/git-repos.js";
+import { hasPytest, makePythonRepo, type TempRepo } from "../fakes/git-repos.js";
 import { makeTapeRepo, FLAGS_BUGGY, FLAGS_FIXED } from "../fakes/npm-repo.js";
 import {
   FAKE_PNPM,
@@ -242,6 +242,9 @@ describe("set-up before the tests", () => {
         );
         expect(index.requests).toContain("GET /files/black-24.2.0-py3-none-any.whl");
         expect(report.testCommand?.command).toMatch(/, then black --check --line-length=60 \.$/);
+        // The environment made for the hooks alone sees the machine's packages, as the tests did without it.
+        expect(report.setup?.commands[0]).toBe("python3 -m venv --system-site-packages .venv");
+        expect(report.testCommand?.command).toMatch(hasPytest() ? /^python3 -m pytest / : /^python3 -m unittest /);
         expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
         expect(report.attempts[0]!.note).toContain(
           "`black --check --line-length=60 .` passed before the change and fails now",

@@ -117,9 +117,16 @@ describe("preCommitHooks", () => {
         `'flake8-docstrings' 'types-requests' || echo 'patchsmith: the pre-commit hooks'\\''` +
         ` checkers were not installed at their versions'`,
     ]);
-    // The hooks alone make a virtual environment for them; without Python files there is nothing to check.
-    const bare = { "pkg/calc.py": "", ".pre-commit-config.yaml": CONFIG };
-    expect(detectEnvironment(facts(bare), "/c").commands[0]).toBe("python3 -m venv .venv");
+    // The hooks alone make a virtual environment for them, which sees what the tests saw without it (the machine's
+    // pytest) and installs nothing more; without Python files there is nothing to check.
+    const bare = { "pkg/calc.py": "", "pytest.ini": "[pytest]\n", ".pre-commit-config.yaml": CONFIG };
+    const { commands, environment } = detectEnvironment(facts(bare), "/c");
+    expect(commands).toHaveLength(2);
+    expect(commands[0]).toBe("python3 -m venv --system-site-packages .venv");
+    expect(commands[1]).toMatch(
+      /^\.venv\/bin\/python -m pip install --progress-bar off 'black==24\.2\.0' .* \|\| echo /,
+    );
+    expect(environment.path).toEqual(["/c/.venv/bin"]);
     expect(detectEnvironment(facts({ "index.js": "", ".pre-commit-config.yaml": CONFIG }), "/c").commands).toEqual([]);
   });
 });
