@@ -7,7 +7,7 @@ import { parse as parseToml } from "smol-toml";
 import { committedYarn, nodeManager, readPackageJson, type PackageJson } from "./node-manager.js";
 import { PRE_COMMIT_CONFIG, preCommitHooks } from "./pre-commit-hooks.js";
 import { shellQuote } from "./shell-quote.js";
-import { hasPytestConfig, type ProjectFacts } from "./test-command.js";
+import { detectsNpmTest, hasPytestConfig, type ProjectFacts } from "./test-command.js";
 import { toxTestEnv } from "./tox-config.js";
 
 export type SetupSource = "request" | "repo-config" | "detected";
@@ -222,9 +222,10 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   const toxArgs = tox.deps.filter((args) => args[0] !== "-r" || !requirements.includes(args[1]!));
   const grouped = has("pyproject.toml") ? pythonTestGroups(facts) : [];
   const others = [...grouped.map((r) => [r]), ...toxArgs];
-  // The checkers the pre-commit hooks run (pre-commit-hooks.ts), for a project with Python files to check.
+  // The checkers the pre-commit hooks run (pre-commit-hooks.ts), for a project with Python files whose detected
+  // tests run them (not after `npm test`).
   const hookTools =
-    has(PRE_COMMIT_CONFIG) && facts.paths.some((p) => p.endsWith(".py"))
+    has(PRE_COMMIT_CONFIG) && facts.paths.some((p) => p.endsWith(".py")) && !detectsNpmTest(facts)
       ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).requirements
       : [];
   const hooksOnly = !packaged && requirements.length === 0 && others.length === 0;

@@ -221,9 +221,17 @@ export const PYTEST_PROBE = 'python3 -c "import pytest"';
  */
 const DETECTED_PYTEST = "python3 -m pytest --continue-on-collection-errors";
 
-export function detectTestCommand(facts: ProjectFacts): Detection {
+/** `npm test` as detected, when package.json has a test script: it comes before any other ecosystem's tests. */
+function npmDetection(facts: ProjectFacts): Detection | undefined {
   const scripts = npmScripts(facts);
-  const npm = scripts === undefined ? undefined : npmTestCommand(scripts, facts);
+  return scripts === undefined ? undefined : npmTestCommand(scripts, facts);
+}
+
+/** Whether the detected tests are `npm test` (so no Python checks run after them, whatever Python files there are). */
+export const detectsNpmTest = (facts: ProjectFacts): boolean => npmDetection(facts) !== undefined;
+
+export function detectTestCommand(facts: ProjectFacts): Detection {
+  const npm = npmDetection(facts);
   if (npm !== undefined) return npm;
   // A Django project runs its tests through manage.py (its runner sets Django up; its apps' tests live in tests.py),
   // unless it configures pytest (pytest-django).

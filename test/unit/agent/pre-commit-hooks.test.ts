@@ -128,5 +128,8 @@ describe("preCommitHooks", () => {
     );
     expect(environment.path).toEqual(["/c/.venv/bin"]);
     expect(detectEnvironment(facts({ "index.js": "", ".pre-commit-config.yaml": CONFIG }), "/c").commands).toEqual([]);
+    // Nor after `npm test`, which runs no Python check.
+    const node = { "package.json": JSON.stringify({ scripts: { test: "node --test" } }), "scripts/gen.py": "" };
+    expect(detectEnvironment(facts({ ...node, ".pre-commit-config.yaml": CONFIG }), "/c").commands).toEqual([]);
   });
 });
