@@ -3,13 +3,16 @@
  * pyproject.toml, a ruff.toml), flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini), black
  * (`[tool.black]`), isort (`[tool.isort]`, an .isort.cfg, an `[isort]` section) and mypy (a mypy.ini, a `[mypy]`
  * section in setup.cfg, `[tool.mypy]` in pyproject.toml), and those its pre-commit hooks run
- * (pre-commit-hooks.ts: Ruff's check and format, flake8, black, isort, mypy, with the hooks' arguments). Each runs
- * after the tests as a check patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts,
+ * (pre-commit-hooks.ts: Ruff's check and format, flake8, black, isort, mypy, with the hooks' arguments), and
+ * those its GitHub workflows run (workflow-checks.ts): a checker's calls there are what CI enforces, so they
+ * replace what its configuration or hook would run. Each runs after the tests as a check patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts,
  * type-check-script.ts); one that is not installed, or fails on the untouched code (mypy told no files to check,
  * stubs the environment lacks), fails before any change and is left out (unenforced-checks.ts).
  */
 import { PRE_COMMIT_CONFIG, preCommitHooks, type MirroredHookId } from "./pre-commit-hooks.js";
+import { WORKFLOW_PATH } from "./ci-env.js";
 import { shellWord } from "./shell-quote.js";
+import { workflowChecks } from "./workflow-checks.js";
 import type { AddedCheck, ProjectFacts } from "./test-command.js";
 
 /** The configuration files they are read from, for the detection's list of files to read. */
@@ -40,7 +43,10 @@ const COMMANDS: Readonly<Record<MirroredHookId, { readonly command: string; read
 
 const ORDER: readonly MirroredHookId[] = ["ruff", "ruff-format", "flake8", "black", "isort", "mypy"];
 
-/** The commands of the checkers the project configures or hooks: Ruff, its formatter, flake8, black, isort, mypy. */
+/**
+ * The commands of the checkers the project's workflows run, hooks or configures: Ruff, its formatter, flake8, black,
+ * isort, mypy.
+ */
 export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
   const has = (path: string): boolean => facts.paths.includes(path);
   const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
@@ -62,8 +68,19 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
   const hooks: ReadonlyMap<MirroredHookId, readonly string[]> = has(PRE_COMMIT_CONFIG)
     ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).args
     : new Map();
+  const workflows = new Map<string, string>();
+  for (const path of facts.paths.filter((p) => WORKFLOW_PATH.test(p))) {
+    const text = facts.read(path);
+    if (text !== undefined) workflows.set(path, text);
+  }
+  const inWorkflows = workflowChecks(workflows);
   const checks: AddedCheck[] = [];
   for (const id of ORDER) {
+    const ci = inWorkflows.get(id);
+    if (ci !== undefined) {
+      checks.push(...ci);
+      continue;
+    }
     const args = hooks.get(id);
     const { command, target } = COMMANDS[id];
     if (args !== undefined) {

@@ -11,6 +11,7 @@ import {
 } from "./python-origin.js";
 import { formattingFor, type FailedRun } from "./formatter-diff.js";
 import type { RunSummary } from "../ports/sandbox-runner.js";
+import { WORKFLOW_PATH } from "./ci-env.js";
 import { readMany } from "./read-files.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { detectTestCommand, DETECTION_FILES, withAddedChecks, type TestCommand } from "./test-command.js";
@@ -32,10 +33,11 @@ export async function resolveTestCommand(
   if (requested !== undefined && requested.trim() !== "") return { command: requested.trim(), source: "request" };
   if (configured !== undefined && configured.trim() !== "")
     return { command: configured.trim(), source: "repo-config" };
-  const small = await readMany(
-    tree,
-    DETECTION_FILES.filter((f) => paths.includes(f)),
-  );
+  // The workflows too: the checks CI runs after the tests come from them (workflow-checks.ts).
+  const small = await readMany(tree, [
+    ...DETECTION_FILES.filter((f) => paths.includes(f)),
+    ...paths.filter((p) => WORKFLOW_PATH.test(p)),
+  ]);
   const detection = detectTestCommand({ paths, read: (p) => small.get(p) });
   switch (detection.kind) {
     case "none":

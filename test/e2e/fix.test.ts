@@ -175,6 +175,46 @@ describe("patchsmith fix, real adapters", () => {
     },
   );
 
+  it.skipIf(!hasFlake8)(
+    "runs the flake8 call a Python project's CI workflow makes after its tests: a change it rejects is not taken",
+    async () => {
+      const workflow = [
+        "on: [push]",
+        "jobs:",
+        "  lint:",
+        "    runs-on: ubuntu-latest",
+        "    steps:",
+        "      - run: pip install flake8",
+        "      - run: flake8 . --count --select=E9,F63,F7,F82 --show-source --statistics",
+        "",
+      ].join("\n");
+      const py = makePythonRepo({ files: { ".github/workflows/ci.yml": workflow } });
+      const bug = py.bug!;
+      const RANGE = "    return low <= value <= high";
+      // Untested, so the tests pass; an undefined name, which the workflow's flake8 selects.
+      const describe = `${RANGE}\n\n\ndef describe(value):\n    return f"{value} in {bounds}"`;
+      const { report, server } = await fix(
+        [
+          [
+            block(bug.path, bug.buggy, bug.fixed, "fix(bounds): clamp inside the range"),
+            block(bug.path, RANGE, describe),
+          ].join("\n\n"),
+          block(bug.path, '    return f"{value} in {bounds}"', '    return f"{value} in range"'),
+        ],
+        { instruction: "clamp() returns the wrong value inside the range" },
+        py,
+      );
+      const check = "flake8 . --count --select=E9,F63,F7,F82 --show-source --statistics --extend-exclude .venv";
+      expect(report.testCommand?.command.endsWith(`, then ${check}`)).toBe(true);
+      expect(report.attempts.map((a) => a.accepted)).toEqual([false, true]);
+      expect(report.attempts[0]!.tests!.failing).toEqual([]);
+      const reflection = server.chatRequests[1]!.messages.at(-1)!.content;
+      expect(reflection).toContain("F821 undefined name 'bounds'");
+      expect(report.status).toBe("success");
+      expect(report.diff).toContain('in range"');
+    },
+  );
+
   // mypy is a Debian package .ci/run installs.
   const hasMypy = spawnSync("mypy", ["--version"], { stdio: "ignore" }).status === 0;
   it.skipIf(!hasMypy)(
