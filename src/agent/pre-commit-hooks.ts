@@ -66,6 +66,10 @@ export function preCommitHooks(text: string | undefined): PreCommitHooks {
     return NONE;
   }
   if (!isRecord(config) || !Array.isArray(config["repos"])) return NONE;
+  // `pre-commit autoupdate --freeze` pins a commit and says which release it is in a comment, which YAML drops.
+  const frozen = new Map<string, string>();
+  for (const match of text.matchAll(/^\s*(?:-\s+)?rev:\s*['"]?([^\s'"#]+)['"]?\s*#\s*frozen:\s*(\S+)\s*$/gm))
+    frozen.set(match[1]!, match[2]!);
   const args = new Map<MirroredHookId, readonly string[]>();
   const pinned = new Map<string, string>();
   const additional: string[] = [];
@@ -73,7 +77,7 @@ export function preCommitHooks(text: string | undefined): PreCommitHooks {
     if (!isRecord(repo) || !Array.isArray(repo["hooks"])) continue;
     // `local` and `meta` hooks run what the project names, not a released tool.
     if (repo["repo"] === "local" || repo["repo"] === "meta") continue;
-    const version = versionOf(repo["rev"]);
+    const version = versionOf(repo["rev"]) ?? versionOf(frozen.get(String(repo["rev"])));
     for (const hook of repo["hooks"] as unknown[]) {
       if (!isRecord(hook) || typeof hook["id"] !== "string") continue;
       const pkg = PACKAGE_OF[hook["id"]];

@@ -78,6 +78,22 @@ describe("preCommitHooks", () => {
     });
   });
 
+  it("reads the release a frozen rev's comment names", () => {
+    const frozen = [
+      "repos:",
+      "  - repo: https://github.com/astral-sh/ruff-pre-commit",
+      "    rev: c60c980e561ed3e73101667fe8365c609d19a438  # frozen: v0.15.9",
+      "    hooks:",
+      "      - id: ruff-check",
+      "  - repo: https://github.com/psf/black-pre-commit-mirror",
+      "    rev: 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567 # a comment, not a release",
+      "    hooks:",
+      "      - id: black",
+      "",
+    ].join("\n");
+    expect(preCommitHooks(frozen).requirements).toEqual(["ruff==0.15.9", "black"]);
+  });
+
   it("reads ruff-check as Ruff's check, and nothing from a file that is not a configuration", () => {
     const ruff =
       "repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.9.1\n  hooks:\n  - id: ruff-check\n";
