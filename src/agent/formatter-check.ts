@@ -6,6 +6,7 @@
  * what the formatter would write instead, so the model can write it (a linter that names the line and the rule
  * says enough already).
  */
+import { HOOK_FILES_SHIM } from "./hook-files.js";
 import { shellQuote } from "./shell-quote.js";
 
 export type Formatter = "prettier" | "black" | "ruff" | "isort";
@@ -20,14 +21,18 @@ export interface FormatterComplaint {
 
 /**
  * The options of a check patchsmith runs for a pre-commit hook (python-checks.ts), as written between the check's
- * own words and its target: `black --check --line-length=100 .`, `isort --check-only --profile black .`,
- * `ruff format --check --line-length=100`.
+ * own words and its target, if any: `black --check --line-length=100 .`, `isort --check-only --profile black .`,
+ * `ruff format --check --line-length=100`; through the shim that picks a hook's files (hook-files.ts) too.
  */
 const CHECK_OPTIONS: Readonly<Partial<Record<Formatter, RegExp>>> = {
-  black: /^black --check (.+) \.$/,
-  isort: /^isort --check-only (.+) \.$/,
+  black: /^black --check (?!\.$)(.+?)(?: \.)?$/,
+  isort: /^isort --check-only (?!\.$)(.+?)(?: \.)?$/,
   ruff: /^ruff format --check (.+)$/,
 };
+
+/** A check's command as the checker is called: without the shim that picks a hook's files. */
+const checkerCall = (command: string): string =>
+  command.startsWith(`${HOOK_FILES_SHIM} `) ? command.slice(command.indexOf(" -- ") + 4) : command;
 
 /** At most this many files are shown: the first ones say what the formatter wants. */
 export const MAX_FORMATTED_FILES = 3;
@@ -65,7 +70,7 @@ export function formatterComplaints(output: string, root?: string, command?: str
     }
   }
   return [...named].map(([formatter, paths]) => {
-    const options = command === undefined ? undefined : CHECK_OPTIONS[formatter]?.exec(command)?.[1];
+    const options = command === undefined ? undefined : CHECK_OPTIONS[formatter]?.exec(checkerCall(command))?.[1];
     return { formatter, paths, ...(options === undefined ? {} : { options }) };
   });
 }

@@ -8,6 +8,7 @@
  * CI; so are the fixers (trailing whitespace, end of file), which rewrite files rather than check them.
  */
 import { parse as parseYaml } from "yaml";
+import type { HookFilters } from "./hook-files.js";
 
 export const PRE_COMMIT_CONFIG = ".pre-commit-config.yaml";
 
@@ -30,19 +31,33 @@ export interface PreCommitHooks {
    * tool, those that make it rewrite files left out.
    */
   readonly args: ReadonlyMap<MirroredHookId, readonly string[]>;
+  /** The `files` and `exclude` patterns of each, the top level's first (hook-files.ts). */
+  readonly filters: ReadonlyMap<MirroredHookId, HookFilters>;
   /** pip requirements for them: each tool pinned where its rev is a version, then the additional dependencies. */
   readonly requirements: readonly string[];
 }
 
-const NONE: PreCommitHooks = { args: new Map(), requirements: [] };
+const NONE: PreCommitHooks = { args: new Map(), filters: new Map(), requirements: [] };
+
+/** A `files` or `exclude` pattern that selects something (pre-commit's defaults are `''` and `^$`). */
+function patternOf(value: unknown): string[] {
+  return typeof value === "string" && value !== "" && value !== "^$" ? [value] : [];
+}
 
 /** Arguments that make a checker fix what it finds instead of failing on it. */
 const FIXING = /^--(?:fix|unsafe-fixes|exit-non-zero-on-fix|show-fixes|fix-only)(?:=|$)/;
 
-/** The arguments a hook gives its tool: its `args`, or the hook repository's default (mypy's mirror has one). */
+/** The arguments the hook repositories give their tool when a hook gives none. */
+const DEFAULT_ARGS: Partial<Record<MirroredHookId, readonly string[]>> = {
+  mypy: ["--ignore-missing-imports"],
+  // So that isort's configured skips hold for the files pre-commit names.
+  isort: ["--filter-files"],
+};
+
+/** The arguments a hook gives its tool: its `args`, or the hook repository's default. */
 function argsOf(id: MirroredHookId, hook: Record<string, unknown>): string[] {
   const given = hook["args"];
-  if (!Array.isArray(given)) return id === "mypy" ? ["--ignore-missing-imports"] : [];
+  if (!Array.isArray(given)) return [...(DEFAULT_ARGS[id] ?? [])];
   return given.map((arg) => (typeof arg === "string" ? arg : String(arg))).filter((arg) => !FIXING.test(arg));
 }
 
@@ -71,6 +86,8 @@ export function preCommitHooks(text: string | undefined): PreCommitHooks {
   for (const match of text.matchAll(/^\s*(?:-\s+)?rev:\s*['"]?([^\s'"#]+)['"]?\s*#\s*frozen:\s*(\S+)\s*$/gm))
     frozen.set(match[1]!, match[2]!);
   const args = new Map<MirroredHookId, readonly string[]>();
+  const filters = new Map<MirroredHookId, HookFilters>();
+  const top = { files: patternOf(config["files"]), exclude: patternOf(config["exclude"]) };
   const pinned = new Map<string, string>();
   const additional: string[] = [];
   for (const repo of config["repos"] as unknown[]) {
@@ -83,7 +100,13 @@ export function preCommitHooks(text: string | undefined): PreCommitHooks {
       const pkg = PACKAGE_OF[hook["id"]];
       if (pkg === undefined) continue;
       const id = hook["id"] === "ruff-check" ? "ruff" : (hook["id"] as MirroredHookId);
-      if (!args.has(id)) args.set(id, argsOf(id, hook));
+      if (!args.has(id)) {
+        args.set(id, argsOf(id, hook));
+        filters.set(id, {
+          files: [...top.files, ...patternOf(hook["files"])],
+          exclude: [...top.exclude, ...patternOf(hook["exclude"])],
+        });
+      }
       const requirement = version === undefined ? pkg : `${pkg}==${version}`;
       if (!pinned.has(pkg) || version !== undefined) pinned.set(pkg, requirement);
       const extra = hook["additional_dependencies"];
@@ -92,5 +115,5 @@ export function preCommitHooks(text: string | undefined): PreCommitHooks {
       }
     }
   }
-  return { args, requirements: [...new Set([...pinned.values(), ...additional])] };
+  return { args, filters, requirements: [...new Set([...pinned.values(), ...additional])] };
 }

@@ -9,6 +9,7 @@
  * type-check-script.ts); one that is not installed, or fails on the untouched code (mypy told no files to check,
  * stubs the environment lacks), fails before any change and is left out (unenforced-checks.ts).
  */
+import { onHookFiles } from "./hook-files.js";
 import { PRE_COMMIT_CONFIG, preCommitHooks, type MirroredHookId } from "./pre-commit-hooks.js";
 import { WORKFLOW_PATH } from "./ci-env.js";
 import { shellWord } from "./shell-quote.js";
@@ -65,9 +66,7 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
       section("setup.cfg", /^\[mypy\]/m) ||
       section("pyproject.toml", /^\[tool\.mypy\]/m),
   };
-  const hooks: ReadonlyMap<MirroredHookId, readonly string[]> = has(PRE_COMMIT_CONFIG)
-    ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).args
-    : new Map();
+  const hooks = has(PRE_COMMIT_CONFIG) ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)) : undefined;
   const workflows = new Map<string, string>();
   for (const path of facts.paths.filter((p) => WORKFLOW_PATH.test(p))) {
     const text = facts.read(path);
@@ -81,10 +80,16 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
       checks.push(...ci);
       continue;
     }
-    const args = hooks.get(id);
+    const args = hooks?.args.get(id);
+    const filters = hooks?.filters.get(id);
     const { command, target } = COMMANDS[id];
     if (args !== undefined) {
-      const line = [command, ...args.map(shellWord), ...(target === undefined ? [] : [target])].join(" ");
+      // Ruff's hooks pass --force-exclude, so that its configured exclusions hold for the files pre-commit names.
+      const entry = id === "ruff" || id === "ruff-format" ? `${command} --force-exclude` : command;
+      const given = [entry, ...args.map(shellWord)].join(" ");
+      // A hook whose patterns leave files out runs on the files they leave, as pre-commit runs it (hook-files.ts).
+      const filtered = filters === undefined ? given : onHookFiles(given, filters);
+      const line = filtered !== given || target === undefined ? filtered : `${given} ${target}`;
       checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
     } else if (configured[id] === true) {
       const line = target === undefined || id === "mypy" ? command : `${command} ${target}`;

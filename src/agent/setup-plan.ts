@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { committedYarn, nodeManager, readPackageJson, type PackageJson } from "./node-manager.js";
+import { HOOK_FILES_COMMAND, HOOK_FILES_SHIM } from "./hook-files.js";
 import { PRE_COMMIT_CONFIG, preCommitHooks } from "./pre-commit-hooks.js";
 import { shellQuote } from "./shell-quote.js";
 import { detectsNpmTest, hasPytestConfig, type ProjectFacts } from "./test-command.js";
@@ -209,7 +210,10 @@ const HOOK_TOOLS_MISSING = "patchsmith: the pre-commit hooks' checkers were not 
 const hooksCommand = (tools: readonly string[]): string =>
   `${PIP} ${tools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`;
 
-function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[]; venv: string } | undefined {
+function pythonSetup(
+  facts: ProjectFacts,
+  cloneDir: string,
+): { commands: string[]; venv: string; hooks: boolean } | undefined {
   const has = (path: string): boolean => facts.paths.includes(path);
   // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
   // setup.py or a pyproject.toml to install from (setup.cfg alone is read through one of them).
@@ -239,7 +243,11 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   // An environment made for the hooks' checkers alone keeps what the tests found before it (the machine's pytest
   // and packages), as they ran without one, and installs nothing else that could fail.
   if (hooksOnly)
-    return { commands: [`python3 -m venv --system-site-packages ${VENV_DIR}`, hooksCommand(hookTools)], venv };
+    return {
+      commands: [`python3 -m venv --system-site-packages ${VENV_DIR}`, hooksCommand(hookTools)],
+      venv,
+      hooks: true,
+    };
   const commands = [`python3 -m venv ${VENV_DIR}`];
   for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
   if (packaged) {
@@ -249,7 +257,7 @@ function pythonSetup(facts: ProjectFacts, cloneDir: string): { commands: string[
   const rest = [...others, ...pytest];
   if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
   if (hookTools.length > 0) commands.push(hooksCommand(hookTools));
-  return { commands, venv };
+  return { commands, venv, hooks: hookTools.length > 0 };
 }
 
 /**
@@ -274,6 +282,8 @@ export function detectEnvironment(
     commands.push(...python.commands);
     path.push(`${python.venv}/bin`);
     env.VIRTUAL_ENV = python.venv;
+    // The hooks' checks whose patterns leave files out run through it (hook-files.ts).
+    if (python.hooks) shims[HOOK_FILES_SHIM] = HOOK_FILES_COMMAND;
   }
   if (facts.paths.includes("go.mod")) commands.push("go mod download");
   if (facts.paths.includes("Cargo.toml")) commands.push("cargo fetch");

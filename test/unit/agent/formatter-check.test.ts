@@ -56,6 +56,13 @@ describe("a pre-commit hook's options", () => {
     expect(showCommand("ruff", ruff[0]!.paths, ruff[0]!.options)).toBe(
       "ruff format --diff --no-cache --line-length=100 -- 'calc/x.py' 2>/dev/null",
     );
+    // Through the shim that picks a hook's files, the options are the checker's.
+    const shimmed = "patchsmith-hook-files --exclude '^docs/' -- black --check --line-length=100";
+    expect(formatterComplaints("would reformat calc/x.py\n", "/c", shimmed)[0]!.options).toBe("--line-length=100");
+    expect(
+      formatterComplaints("would reformat calc/x.py\n", "/c", "patchsmith-hook-files --files x -- black --check")[0]!
+        .options,
+    ).toBeUndefined();
     // A check without options, or one the project's own script runs, gives none.
     expect(formatterComplaints("would reformat calc/x.py\n", "/c", "black --check .")[0]!.options).toBeUndefined();
     expect(formatterComplaints("would reformat calc/x.py\n", "/c", "make lint")[0]!.options).toBeUndefined();

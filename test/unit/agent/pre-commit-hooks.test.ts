@@ -97,17 +97,54 @@ describe("preCommitHooks", () => {
   it("reads ruff-check as Ruff's check, and nothing from a file that is not a configuration", () => {
     const ruff =
       "repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.9.1\n  hooks:\n  - id: ruff-check\n";
-    expect(preCommitHooks(ruff)).toEqual({ args: new Map([["ruff", []]]), requirements: ["ruff==0.9.1"] });
+    expect(preCommitHooks(ruff).args).toEqual(new Map([["ruff", []]]));
+    expect(preCommitHooks(ruff).requirements).toEqual(["ruff==0.9.1"]);
     for (const text of [undefined, "", "repos: [", "- just\n- a list\n", "repos: none\n"]) {
-      expect(preCommitHooks(text)).toEqual({ args: new Map(), requirements: [] });
+      const none = preCommitHooks(text);
+      expect([none.args.size, none.filters.size, none.requirements.length]).toEqual([0, 0, 0]);
     }
+  });
+
+  it("runs a hook whose files or exclude patterns leave files out on the files they leave, as pre-commit does", () => {
+    const filtered = [
+      "exclude: ^docs/",
+      "repos:",
+      "  - repo: https://github.com/psf/black-pre-commit-mirror",
+      "    rev: 24.2.0",
+      "    hooks:",
+      "      - id: black",
+      "        exclude: ^(legacy|vendor)/",
+      "  - repo: https://github.com/astral-sh/ruff-pre-commit",
+      "    rev: v0.4.1",
+      "    hooks:",
+      "      - id: ruff-format",
+      "        files: ^src/",
+      "  - repo: https://github.com/pycqa/isort",
+      "    rev: 5.13.2",
+      "    hooks:",
+      "      - id: isort",
+      "",
+    ].join("\n");
+    const project = { "src/calc.py": "", "tests/test_calc.py": "", ".pre-commit-config.yaml": filtered };
+    expect(addedOf(detectTestCommand(facts(project)))?.map((c) => c.command)).toEqual([
+      "patchsmith-hook-files --files '^src/' --exclude '^docs/' -- ruff format --check --force-exclude",
+      "patchsmith-hook-files --exclude '^docs/' --exclude '^(legacy|vendor)/' -- black --check",
+      // isort's hook passes --filter-files when it gives no arguments.
+      "patchsmith-hook-files --exclude '^docs/' -- isort --check-only --filter-files",
+    ]);
+    // Without patterns, the checker finds the files itself.
+    const plain = { ...project, ".pre-commit-config.yaml": filtered.replace("exclude: ^docs/\n", "") };
+    expect(addedOf(detectTestCommand(facts(plain)))?.map((c) => c.command)).toContain(
+      "isort --check-only --filter-files .",
+    );
   });
 
   it("runs the hooks' checkers after a Python project's tests, with the hooks' arguments", () => {
     const project = { "pkg/calc.py": "", "tests/test_calc.py": "", ".pre-commit-config.yaml": CONFIG };
     expect(addedOf(detectTestCommand(facts(project)))).toEqual([
-      { command: "ruff check", checks: "lint" },
-      { command: "ruff format --check", checks: "lint" },
+      // Ruff's hooks pass --force-exclude.
+      { command: "ruff check --force-exclude", checks: "lint" },
+      { command: "ruff format --check --force-exclude", checks: "lint" },
       { command: "flake8 --extend-exclude .venv", checks: "lint" },
       { command: "black --check --line-length=100 .", checks: "lint" },
       { command: "isort --check-only --profile black .", checks: "lint" },
