@@ -2,14 +2,14 @@
  * The checkers a Python project runs beside its tests (pure): those it configures, Ruff (`[tool.ruff]` in
  * pyproject.toml, a ruff.toml), flake8 (a .flake8 file, a `[flake8]` section in setup.cfg or tox.ini), black
  * (`[tool.black]`), isort (`[tool.isort]`, an .isort.cfg, an `[isort]` section) and mypy (a mypy.ini, a `[mypy]`
- * section in setup.cfg, `[tool.mypy]` in pyproject.toml), and those its pre-commit hooks run
- * (pre-commit-hooks.ts: Ruff's check and format, flake8, black, isort, mypy, with the hooks' arguments), and
- * those its GitHub workflows run (workflow-checks.ts): a checker's calls there are what CI enforces, so they
- * replace what its configuration or hook would run. Each runs after the tests as a check patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts,
- * type-check-script.ts); one that is not installed, or fails on the untouched code (mypy told no files to check,
- * stubs the environment lacks), fails before any change and is left out (unenforced-checks.ts).
+ * section in setup.cfg, `[tool.mypy]` in pyproject.toml); those its pre-commit hooks run (pre-commit-hooks.ts, with
+ * the hooks' arguments and patterns), which replace the configured call; and those its GitHub workflows run
+ * (workflow-checks.ts), which replace both: they are what CI enforces. Each runs after the tests as a check
+ * patchsmith added, as a JavaScript project's lint and type check do (lint-script.ts, type-check-script.ts); one that
+ * is not installed, or fails on the untouched code (mypy told no files to check, stubs the environment lacks), fails
+ * before any change and is left out (unenforced-checks.ts).
  */
-import { onHookFiles } from "./hook-files.js";
+import { onHookFiles, type HookFilters } from "./hook-files.js";
 import { PRE_COMMIT_CONFIG, preCommitHooks, type MirroredHookId } from "./pre-commit-hooks.js";
 import { WORKFLOW_PATH } from "./ci-env.js";
 import { shellWord } from "./shell-quote.js";
@@ -44,15 +44,13 @@ const COMMANDS: Readonly<Record<MirroredHookId, { readonly command: string; read
 
 const ORDER: readonly MirroredHookId[] = ["ruff", "ruff-format", "flake8", "black", "isort", "mypy"];
 
-/**
- * The commands of the checkers the project's workflows run, hooks or configures: Ruff, its formatter, flake8, black,
- * isort, mypy.
- */
-export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
+/** The checkers the project's configuration files set up. */
+function configuredCheckers(facts: ProjectFacts): ReadonlySet<MirroredHookId> {
   const has = (path: string): boolean => facts.paths.includes(path);
   const section = (path: string, header: RegExp): boolean => header.test(facts.read(path) ?? "");
-  const configured: Partial<Record<MirroredHookId, boolean>> = {
+  const configured: Readonly<Record<MirroredHookId, boolean>> = {
     ruff: has("ruff.toml") || has(".ruff.toml") || section("pyproject.toml", /^\[tool\.ruff[\].]/m),
+    "ruff-format": false,
     flake8: has(".flake8") || section("setup.cfg", /^\[flake8\]/m) || section("tox.ini", /^\[flake8\]/m),
     black: section("pyproject.toml", /^\[tool\.black\]/m),
     isort:
@@ -66,35 +64,49 @@ export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
       section("setup.cfg", /^\[mypy\]/m) ||
       section("pyproject.toml", /^\[tool\.mypy\]/m),
   };
-  const hooks = has(PRE_COMMIT_CONFIG) ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)) : undefined;
+  return new Set(ORDER.filter((id) => configured[id]));
+}
+
+/** A configured checker's call: on the whole tree, mypy on the files its configuration names. */
+function configuredCall(id: MirroredHookId): string {
+  const { command, target } = COMMANDS[id];
+  return target === undefined || id === "mypy" ? command : `${command} ${target}`;
+}
+
+/** A hook's call: its entry and arguments, on the files its patterns leave (hook-files.ts) or on the whole tree. */
+function hookCall(id: MirroredHookId, args: readonly string[], filters: HookFilters | undefined): string {
+  const { command, target } = COMMANDS[id];
+  // Ruff's hooks pass --force-exclude, so that its configured exclusions hold for the files pre-commit names.
+  const entry = id === "ruff" || id === "ruff-format" ? `${command} --force-exclude` : command;
+  const given = [entry, ...args.map(shellWord)].join(" ");
+  const filtered = filters === undefined ? given : onHookFiles(given, filters);
+  return filtered !== given || target === undefined ? filtered : `${given} ${target}`;
+}
+
+/** The project's GitHub workflows, by path. */
+function workflowTexts(facts: ProjectFacts): Map<string, string> {
   const workflows = new Map<string, string>();
   for (const path of facts.paths.filter((p) => WORKFLOW_PATH.test(p))) {
     const text = facts.read(path);
     if (text !== undefined) workflows.set(path, text);
   }
-  const inWorkflows = workflowChecks(workflows);
-  const checks: AddedCheck[] = [];
-  for (const id of ORDER) {
+  return workflows;
+}
+
+/**
+ * The commands of the checkers the project's workflows run, hooks or configures: Ruff, its formatter, flake8, black,
+ * isort, mypy.
+ */
+export function pythonChecks(facts: ProjectFacts): AddedCheck[] {
+  const configured = configuredCheckers(facts);
+  const hooks = facts.paths.includes(PRE_COMMIT_CONFIG) ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)) : undefined;
+  const inWorkflows = workflowChecks(workflowTexts(facts));
+  return ORDER.flatMap((id): AddedCheck[] => {
     const ci = inWorkflows.get(id);
-    if (ci !== undefined) {
-      checks.push(...ci);
-      continue;
-    }
+    if (ci !== undefined) return ci;
+    const checks = id === "mypy" ? "types" : "lint";
     const args = hooks?.args.get(id);
-    const filters = hooks?.filters.get(id);
-    const { command, target } = COMMANDS[id];
-    if (args !== undefined) {
-      // Ruff's hooks pass --force-exclude, so that its configured exclusions hold for the files pre-commit names.
-      const entry = id === "ruff" || id === "ruff-format" ? `${command} --force-exclude` : command;
-      const given = [entry, ...args.map(shellWord)].join(" ");
-      // A hook whose patterns leave files out runs on the files they leave, as pre-commit runs it (hook-files.ts).
-      const filtered = filters === undefined ? given : onHookFiles(given, filters);
-      const line = filtered !== given || target === undefined ? filtered : `${given} ${target}`;
-      checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
-    } else if (configured[id] === true) {
-      const line = target === undefined || id === "mypy" ? command : `${command} ${target}`;
-      checks.push({ command: line, checks: id === "mypy" ? "types" : "lint" });
-    }
-  }
-  return checks;
+    if (args !== undefined) return [{ command: hookCall(id, args, hooks?.filters.get(id)), checks }];
+    return configured.has(id) ? [{ command: configuredCall(id), checks }] : [];
+  });
 }
