@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  cacheEnv,
-  chooseSetup,
-  testCacheEnv,
-  detectEnvironment,
-  pythonExtras,
-  pythonTestGroups,
-} from "../../../src/agent/setup-plan.js";
+import { cacheEnv, chooseSetup, testCacheEnv, detectEnvironment } from "../../../src/agent/setup-plan.js";
+import { pythonExtras, pythonTestGroups } from "../../../src/agent/python-setup.js";
 
 function facts(files: Record<string, string>) {
   return { paths: Object.keys(files), read: (path: string) => files[path] };

@@ -1,0 +1,165 @@
+/**
+ * A Python project's set-up (pure): a virtual environment in the clone, the project installed into it with its test
+ * extras, its development requirement files, its PEP 735 test groups and what tox.ini's test environment names,
+ * pytest where the project configures it, and the checkers its pre-commit hooks run (pre-commit-hooks.ts).
+ */
+import { parse as parseToml } from "smol-toml";
+import { PRE_COMMIT_CONFIG, preCommitHooks } from "./pre-commit-hooks.js";
+import { shellQuote } from "./shell-quote.js";
+import { detectsNpmTest, hasPytestConfig, type ProjectFacts } from "./test-command.js";
+import { toxTestEnv } from "./tox-config.js";
+
+/** Where a detected Python set-up puts its virtual environment, inside the clone. */
+export const VENV_DIR = ".venv";
+
+const TEST_EXTRAS = ["test", "tests", "testing", "dev"] as const;
+
+/** Requirement files of development and tests, installed after the main one. */
+const DEV_REQUIREMENTS = [
+  "requirements-dev.txt",
+  "requirements_dev.txt",
+  "dev-requirements.txt",
+  "requirements-test.txt",
+  "requirements_test.txt",
+  "requirements-tests.txt",
+  "test-requirements.txt",
+  "requirements/dev.txt",
+  "requirements/development.txt",
+  "requirements/test.txt",
+  "requirements/tests.txt",
+  "requirements/testing.txt",
+] as const;
+
+interface PyProject {
+  readonly project?: { readonly "optional-dependencies"?: Record<string, unknown> };
+  readonly "dependency-groups"?: Record<string, unknown>;
+}
+
+const pyprojects = new WeakMap<ProjectFacts, PyProject | undefined>();
+
+/** The project's pyproject.toml, parsed once per set of facts; undefined when there is none or it is broken. */
+function pyprojectOf(facts: ProjectFacts): PyProject | undefined {
+  if (pyprojects.has(facts)) return pyprojects.get(facts);
+  let parsed: PyProject | undefined;
+  try {
+    const text = facts.read("pyproject.toml");
+    parsed = text === undefined ? undefined : parseToml(text);
+  } catch {
+    // A broken pyproject.toml: pip will say so during set-up.
+    parsed = undefined;
+  }
+  pyprojects.set(facts, parsed);
+  return parsed;
+}
+
+/** The test extras a Python project declares (pyproject's optional dependencies, setup.cfg's or setup.py's). */
+export function pythonExtras(facts: ProjectFacts): string[] {
+  const declared = new Set<string>();
+  for (const name of Object.keys(pyprojectOf(facts)?.project?.["optional-dependencies"] ?? {})) declared.add(name);
+  const cfg = facts.read("setup.cfg");
+  const section =
+    cfg === undefined ? undefined : /^\[options\.extras_require\]\s*\n([\s\S]*?)(?=^\[|$(?![\s\S]))/m.exec(cfg);
+  for (const line of section?.[1]?.split("\n") ?? []) {
+    const name = /^([A-Za-z0-9_.-]+)\s*=/.exec(line)?.[1];
+    if (name !== undefined) declared.add(name);
+  }
+  const setupPy = facts.read("setup.py");
+  const extras = setupPy === undefined ? undefined : /extras_require\s*=\s*(?:dict\()?\{?([\s\S]*?)[})]/.exec(setupPy);
+  for (const match of extras?.[1]?.matchAll(/["']([A-Za-z0-9_.-]+)["']\s*:|\b([A-Za-z0-9_]+)\s*=/g) ?? []) {
+    declared.add((match[1] ?? match[2])!);
+  }
+  return TEST_EXTRAS.filter((name) => declared.has(name));
+}
+
+/** The names of test dependency groups, in the order they are taken; `dev` only when none of the others exists. */
+const TEST_GROUPS = ["test", "tests", "testing"] as const;
+
+type GroupEntry = string | { readonly "include-group"?: unknown };
+
+/**
+ * The requirements of a project's test dependency groups (PEP 735 `[dependency-groups]` in pyproject.toml, where
+ * Pallets' and many newer projects keep pytest), with the groups they include. pip reads groups itself only from
+ * 25.1 on (`--group`), and a venv gets the pip its Python came with: the requirements are passed as they are.
+ */
+export function pythonTestGroups(facts: ProjectFacts): string[] {
+  const groups = pyprojectOf(facts)?.["dependency-groups"] ?? {};
+  const named = TEST_GROUPS.filter((name) => Array.isArray(groups[name]));
+  const taken = named.length > 0 ? named : Array.isArray(groups["dev"]) ? ["dev"] : [];
+  const requirements = new Set<string>();
+  const seen = new Set<string>();
+  const add = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const entries = groups[name];
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries as GroupEntry[]) {
+      if (typeof entry === "string") requirements.add(entry.trim());
+      else if (typeof entry["include-group"] === "string") add(entry["include-group"]);
+    }
+  };
+  for (const name of taken) add(name);
+  return [...requirements].filter((r) => r !== "");
+}
+
+/** pip of the virtual environment set-up makes. */
+const PIP = `${VENV_DIR}/bin/python -m pip install --progress-bar off`;
+
+const HOOK_TOOLS_MISSING = "patchsmith: the pre-commit hooks' checkers were not installed at their versions";
+
+/**
+ * The hooks' checkers installed in the virtual environment. A pinned tool pip cannot install here (a release too
+ * old for this Python, no index reachable) must not stop the tests: its check then runs with what is installed,
+ * and is left out if it fails before the change.
+ */
+const hooksCommand = (tools: readonly string[]): string =>
+  `${PIP} ${tools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`;
+
+export function pythonSetup(
+  facts: ProjectFacts,
+  cloneDir: string,
+): { commands: string[]; venv: string; hooks: boolean } | undefined {
+  const has = (path: string): boolean => facts.paths.includes(path);
+  // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
+  // setup.py or a pyproject.toml to install from (setup.cfg alone is read through one of them).
+  const pyprojectPackage =
+    has("pyproject.toml") && /^\[(project|build-system|tool\.poetry)\]/m.test(facts.read("pyproject.toml") ?? "");
+  const packaged = has("setup.py") || pyprojectPackage;
+  const requirements = ["requirements.txt", ...DEV_REQUIREMENTS].filter(has);
+  const tox = toxTestEnv(facts.read("tox.ini"));
+  // tox's requirement files that are not installed already, and its other requirements.
+  const toxArgs = tox.deps.filter((args) => args[0] !== "-r" || !requirements.includes(args[1]!));
+  const grouped = has("pyproject.toml") ? pythonTestGroups(facts) : [];
+  const others = [...grouped.map((r) => [r]), ...toxArgs];
+  // The checkers the pre-commit hooks run (pre-commit-hooks.ts), for a project with Python files whose detected
+  // tests run them (not after `npm test`).
+  const hookTools =
+    has(PRE_COMMIT_CONFIG) && facts.paths.some((p) => p.endsWith(".py")) && !detectsNpmTest(facts)
+      ? preCommitHooks(facts.read(PRE_COMMIT_CONFIG)).requirements
+      : [];
+  const hooksOnly = !packaged && requirements.length === 0 && others.length === 0;
+  if (hooksOnly && hookTools.length === 0) return undefined;
+  // A project that configures pytest runs its tests with it, which the virtual environment holds only when the
+  // project installs it: pip resolves it with the other test requirements, and does nothing when it is there.
+  const namesPytest = others.some((args) => /^pytest(?![\w-])/i.test(args[0]!));
+  const pytest = hasPytestConfig(facts) && !namesPytest ? [["pytest"]] : [];
+  const venv = `${cloneDir}/${VENV_DIR}`;
+  const pip = PIP;
+  // An environment made for the hooks' checkers alone keeps what the tests found before it (the machine's pytest
+  // and packages), as they ran without one, and installs nothing else that could fail.
+  if (hooksOnly)
+    return {
+      commands: [`python3 -m venv --system-site-packages ${VENV_DIR}`, hooksCommand(hookTools)],
+      venv,
+      hooks: true,
+    };
+  const commands = [`python3 -m venv ${VENV_DIR}`];
+  for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
+  if (packaged) {
+    const extras = [...new Set([...pythonExtras(facts), ...tox.extras])];
+    commands.push(`${pip} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`);
+  }
+  const rest = [...others, ...pytest];
+  if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
+  if (hookTools.length > 0) commands.push(hooksCommand(hookTools));
+  return { commands, venv, hooks: hookTools.length > 0 };
+}
