@@ -8,7 +8,7 @@ import type { FixDeps } from "./deps.js";
 import type { SetupPlan } from "./setup-plan.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
 import { failedDependencyScript } from "./setup-failure.js";
-import { REPORT_TAIL_BYTES } from "./test-output.js";
+import { tailOf } from "./test-output.js";
 
 export const DEFAULT_SETUP_TIMEOUT_MS = 15 * 60_000;
 
@@ -115,16 +115,6 @@ const RELAXATIONS: readonly Relaxation[] = [
   },
 ];
 
-const tailOf = (output: string, bytes: number): string => {
-  const buffer = Buffer.from(output, "utf8");
-  return buffer.length <= bytes
-    ? output
-    : buffer
-        .subarray(buffer.length - bytes)
-        .toString("utf8")
-        .replace(/^\uFFFD+/, "");
-};
-
 export async function runSetup(
   deps: FixDeps,
   place: RunPlace,
@@ -193,7 +183,7 @@ export async function runSetup(
         command: failed.command,
         exitCode: failed.exitCode,
         timedOut: failed.timedOut,
-        tail: tailOf(failed.output, REPORT_TAIL_BYTES),
+        tail: tailOf(failed.output),
         ...(failed.limit === undefined ? {} : { limit: failed.limit.message }),
       },
     };

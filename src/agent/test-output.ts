@@ -50,7 +50,7 @@ function notRunOf(parsed: ParsedFailures): NotRun | undefined {
 }
 
 /** The last REPORT_TAIL_BYTES of an output, cut at a character boundary. */
-function tailOf(output: string): string {
+export function tailOf(output: string): string {
   const tail = new TailBuffer(REPORT_TAIL_BYTES);
   tail.push(Buffer.from(output, "utf8"));
   return tail.text();
