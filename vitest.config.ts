@@ -8,5 +8,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Set-up in the sandbox follows the host's pip settings (src/adapters/sandbox/pip-settings.ts): the tests' own
+    // indexes must not meet this machine's mirrors. A test that is about those settings sets its own.
+    env: {
+      PIP_CONFIG_FILE: "/dev/null",
+      PIP_INDEX_URL: "",
+      PIP_EXTRA_INDEX_URL: "",
+      PIP_FIND_LINKS: "",
+      PIP_TRUSTED_HOST: "",
+      PIP_CONSTRAINT: "",
+      PIP_NO_INDEX: "",
+    },
   },
 });

@@ -7,6 +7,7 @@
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
+import { readPipSettings } from "./pip-settings.js";
 
 /** Folders mounted read-only as they are (or re-created as the same symlink, on merged-/usr systems). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
@@ -72,6 +73,8 @@ export interface HostView {
   readonly path: readonly string[];
   /** Toolchain variables that still make sense inside (PYENV_ROOT, RUSTUP_HOME, JAVA_HOME, GOROOT...). */
   readonly env: Readonly<Record<string, string>>;
+  /** Where the host's pip gets packages from, as `PIP_*` variables (pip-settings.ts): with or without a sandbox. */
+  readonly packageSettings: Readonly<Record<string, string>>;
 }
 
 export interface HostViewInput {
@@ -232,6 +235,20 @@ async function findCertificates(
   return { mounts, env };
 }
 
+/** Read-only mounts of the host paths that exist and no other mount shows, outermost first, none inside another. */
+async function localMounts(paths: readonly string[], shown: (real: string) => boolean): Promise<ReadOnlyMount[]> {
+  const reals: string[] = [];
+  for (const path of paths) {
+    const real = await realOrUndefined(path);
+    if (real !== undefined && real !== "/" && !shown(real)) reals.push(real);
+  }
+  const outer = reals.filter((p, i) => !reals.some((q, j) => j !== i && under(p, q) && (p !== q || j < i)));
+  const mounts: ReadOnlyMount[] = [];
+  for (const path of outer.sort())
+    mounts.push({ path, masks: (await isDirectory(path)) ? await credentialMasks(path) : [] });
+  return mounts;
+}
+
 export async function readHostView(input: HostViewInput): Promise<HostView> {
   const system = await systemDirs();
   const { toolchains, env, path } = await findToolchains(input, system);
@@ -239,12 +256,15 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
   const shown = (p: string): boolean =>
     inSystem(p, system) || etc.some((e) => under(p, e)) || toolchains.some((t) => under(p, t.path));
   const certificates = await findCertificates(input, shown);
+  const pip = await readPipSettings(input.env, input.home);
+  const pipMounts = await localMounts(pip.paths, (p) => shown(p) || certificates.mounts.some((m) => under(p, m.path)));
   return {
     systemDirs: system,
     etc,
-    toolchains: [...toolchains, ...certificates.mounts],
+    toolchains: [...toolchains, ...certificates.mounts, ...pipMounts],
     path,
     env: { ...env, ...certificates.env },
+    packageSettings: pip.env,
   };
 }
 

@@ -175,6 +175,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       const env = sandboxEnv({
         host: process.env,
         toolchainEnv: sandboxed ? ctx.view.env : {},
+        packageSettings: ctx.view.packageSettings,
         path: [
           inside(runDir.binName),
           ...(request.path ?? []),

@@ -16,6 +16,8 @@ export interface SandboxEnvInput {
   readonly host: Readonly<Record<string, string | undefined>>;
   /** Toolchain variables that stay meaningful inside (host-view.ts). */
   readonly toolchainEnv: Readonly<Record<string, string>>;
+  /** Where the host's pip gets packages from (pip-settings.ts); the network mode and the request's env come after. */
+  readonly packageSettings?: Readonly<Record<string, string>>;
   /** PATH, in order: the shims, the request's folders, then the host's visible entries. */
   readonly path: readonly string[];
   readonly home: string;
@@ -65,6 +67,7 @@ export function sandboxEnv(input: SandboxEnvInput): Record<string, string> {
   const env: Record<string, string> = {
     ...base,
     ...input.toolchainEnv,
+    ...input.packageSettings,
     LANG: input.host.LANG ?? "C.UTF-8",
     CI: "true",
     HOME: input.home,
