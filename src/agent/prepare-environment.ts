@@ -56,7 +56,7 @@ export async function prepareEnvironment(
   const workflows = new Map(workflowPaths.flatMap((p) => (small.has(p) ? [[p, small.get(p)!] as const] : [])));
   const { ci, env } = underOwn(ciTestEnvironment(workflows), { ...detected.environment.env, ...(request.env ?? {}) });
   const environment = { ...detected.environment, env };
-  const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands);
+  const plan = chooseSetup(request.setup, request.configuredSetup, detected.commands, detected.pythonFallback);
   // Set-up fills the cache; without one, the tests still read what an earlier job's set-up left there.
   const key = request.cacheKey ?? cacheKeyOf(request.repo);
   const cacheDir = plan !== undefined ? await deps.caches?.folderFor(key) : await deps.caches?.find(key);

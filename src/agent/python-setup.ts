@@ -114,10 +114,48 @@ const HOOK_TOOLS_MISSING = "patchsmith: the pre-commit hooks' checkers were not 
 const hooksCommand = (tools: readonly string[]): string =>
   `${PIP} ${tools.map(shellQuote).join(" ")} || echo ${shellQuote(HOOK_TOOLS_MISSING)}`;
 
-export function pythonSetup(
-  facts: ProjectFacts,
-  cloneDir: string,
-): { commands: string[]; venv: string; hooks: boolean } | undefined {
+/**
+ * What replaces a Python set-up when pip cannot get a package (no index reachable, or none that has the version):
+ * the virtual environment over this machine's Python packages (`--system-site-packages`), the project from the clone
+ * without its dependencies, and each install of the plan tried again without stopping the set-up. The project is
+ * installed without build isolation (its build backend must then be on the machine); where that fails, a `.pth`
+ * file puts the clone's code on the path, `src/` for a src layout, as an editable install does.
+ */
+function machinePackagesPlan(commands: readonly string[], packaged: boolean, layoutRoot: string): string[] {
+  const onPath = `${VENV_DIR}/bin/python -c ${shellQuote(CLONE_ON_PATH)} ${shellQuote(layoutRoot)}`;
+  const project = `${PIP} --no-build-isolation --no-deps -e . || ${onPath}`;
+  const retried = commands
+    .slice(1)
+    .filter((command) => !command.startsWith(`${PIP} -e `) && !command.includes(" || "))
+    .map((command) => `${command} || echo ${shellQuote(NOT_ALL_INSTALLED)}`);
+  return [
+    `python3 -m venv --clear --system-site-packages ${VENV_DIR}`,
+    packaged ? project : onPath,
+    ...retried,
+    ...commands.filter((command) => command.includes(" || ")),
+  ];
+}
+
+/** Writes a `.pth` file naming its argument into the virtual environment's site-packages. */
+const CLONE_ON_PATH =
+  'import site, sys; open(site.getsitepackages()[0] + "/_patchsmith_clone.pth", "w").write(sys.argv[1] + "\\n")';
+
+const NOT_ALL_INSTALLED = "patchsmith: pip could not install all of these; the machine's packages stand in";
+
+/** The requirement pip found no distribution for (`flit_core<4,>=3.11`), when that is why it failed. */
+export function missingDistribution(output: string): string | undefined {
+  return /^\s*ERROR: No matching distribution found for (.+)$/m.exec(output)?.[1]?.trim();
+}
+
+export interface PythonSetup {
+  readonly commands: string[];
+  readonly venv: string;
+  readonly hooks: boolean;
+  /** The set-up over the machine's packages, for when pip cannot get one (undefined when nothing can fail so). */
+  readonly fallback?: readonly string[];
+}
+
+export function pythonSetup(facts: ProjectFacts, cloneDir: string): PythonSetup | undefined {
   const has = (path: string): boolean => facts.paths.includes(path);
   // A pyproject.toml that only configures tools (black, ruff) is not a package pip can install; pip needs a
   // setup.py or a pyproject.toml to install from (setup.cfg alone is read through one of them).
@@ -161,5 +199,8 @@ export function pythonSetup(
   const rest = [...others, ...pytest];
   if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
   if (hookTools.length > 0) commands.push(hooksCommand(hookTools));
-  return { commands, venv, hooks: hookTools.length > 0 };
+  const srcLayout = facts.paths.some((p) => /^src\/[^/]+(?:\/__init__)?\.py$/.test(p));
+  const layoutRoot = srcLayout ? `${cloneDir}/src` : cloneDir;
+  const fallback = machinePackagesPlan(commands, packaged, layoutRoot);
+  return { commands, venv, hooks: hookTools.length > 0, fallback };
 }

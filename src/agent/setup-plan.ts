@@ -14,6 +14,14 @@ export type SetupSource = "request" | "repo-config" | "detected";
 export interface SetupPlan {
   readonly commands: readonly string[];
   readonly source: SetupSource;
+  /** A detected Python set-up's stand-in, run when pip cannot get a package (python-setup.ts). */
+  readonly pythonFallback?: PythonFallback;
+}
+
+/** Commands that take the place of `replaces` (the Python ones) from the first of them that pip fails. */
+export interface PythonFallback {
+  readonly replaces: readonly string[];
+  readonly commands: readonly string[];
 }
 
 /** How set-up and test runs see the project: the same for both, so what set-up installed is what the tests find. */
@@ -110,7 +118,11 @@ function nodeInstall(
 export function detectEnvironment(
   facts: ProjectFacts,
   cloneDir: string,
-): { readonly commands: readonly string[]; readonly environment: RunEnvironment } {
+): {
+  readonly commands: readonly string[];
+  readonly environment: RunEnvironment;
+  readonly pythonFallback?: PythonFallback;
+} {
   const commands: string[] = [];
   const shims: Record<string, string> = {};
   const path: string[] = [];
@@ -130,7 +142,9 @@ export function detectEnvironment(
   }
   if (facts.paths.includes("go.mod")) commands.push("go mod download");
   if (facts.paths.includes("Cargo.toml")) commands.push("cargo fetch");
-  return { commands, environment: { shims, path, env } };
+  const pythonFallback =
+    python?.fallback === undefined ? undefined : { replaces: python.commands, commands: python.fallback };
+  return { commands, environment: { shims, path, env }, ...(pythonFallback === undefined ? {} : { pythonFallback }) };
 }
 
 /**
@@ -141,6 +155,7 @@ export function chooseSetup(
   requested: readonly string[] | false | undefined,
   configured: readonly string[] | undefined,
   detected: readonly string[],
+  pythonFallback?: PythonFallback,
 ): SetupPlan | undefined {
   if (requested === false) return undefined;
   const clean = (list: readonly string[]): string[] => list.map((c) => c.trim()).filter((c) => c !== "");
@@ -149,7 +164,8 @@ export function chooseSetup(
     const commands = clean(configured);
     return commands.length > 0 ? { commands, source: "repo-config" } : undefined;
   }
-  return detected.length > 0 ? { commands: [...detected], source: "detected" } : undefined;
+  if (detected.length === 0) return undefined;
+  return { commands: [...detected], source: "detected", ...(pythonFallback === undefined ? {} : { pythonFallback }) };
 }
 
 /** Where each package manager keeps its downloads, under the repository's cache as the command sees it. */

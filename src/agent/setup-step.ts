@@ -7,6 +7,7 @@ import type { RunSummary } from "../ports/sandbox-runner.js";
 import type { FixDeps } from "./deps.js";
 import type { SetupPlan } from "./setup-plan.js";
 import { cacheMount, runRequest, type RunPlace } from "./run-place.js";
+import { missingDistribution } from "./python-setup.js";
 import { failedDependencyScript } from "./setup-failure.js";
 import { tailOf } from "./test-output.js";
 
@@ -47,6 +48,11 @@ export interface SetupReport {
    * installed without install scripts: which one, and its command.
    */
   readonly ignoredScripts?: string;
+  /**
+   * pip could not get this requirement (no index reachable, or none with that version), and the Python set-up went
+   * on over the machine's packages (python-setup.ts).
+   */
+  readonly machinePackages?: string;
 }
 
 /**
@@ -154,11 +160,30 @@ export async function runSetup(
     }
     return undefined;
   };
-  for (const command of plan.commands) {
+  /** The commands run, in order: the plan's, with the Python fallback's in place of the Python ones it replaced. */
+  const ran: string[] = [];
+  const runAnswered = async (command: string): Promise<RunSummary> => {
+    ran.push(command);
     let run = await runOnce(command);
     for (let next = answer(run); !run.passed && next !== undefined; next = answer(run)) {
       answered.set(next.relaxation, next.said);
       run = await runOnce(command);
+    }
+    return run;
+  };
+  /** The requirement pip could not get, when the Python set-up went on over the machine's packages. */
+  let machinePackages: string | undefined;
+  const fallback = plan.pythonFallback;
+  for (const command of plan.commands) {
+    if (machinePackages !== undefined && fallback!.replaces.includes(command)) continue;
+    let run = await runAnswered(command);
+    const missing = run.passed || fallback === undefined ? undefined : missingDistribution(run.output);
+    if (missing !== undefined && machinePackages === undefined && fallback!.replaces.includes(command)) {
+      machinePackages = missing;
+      for (const standIn of fallback!.commands) {
+        run = await runAnswered(standIn);
+        if (!run.passed) break;
+      }
     }
     if (!run.passed) {
       failed = run;
@@ -167,13 +192,14 @@ export async function runSetup(
   }
   const durationMs = deps.clock.now() - started;
   const base = {
-    commands: plan.commands,
+    commands: machinePackages === undefined ? plan.commands : ran,
     source: plan.source,
     durationMs,
     cache,
     ...(refused.size > 0 ? { refusedHosts: [...refused] } : {}),
     ...(unreachable.size > 0 ? { unreachableHosts: [...unreachable] } : {}),
     ...Object.fromEntries([...answered].map(([relaxation, said]) => [relaxation.name, said])),
+    ...(machinePackages === undefined ? {} : { machinePackages }),
   } as const;
   if (failed !== undefined) {
     return {
@@ -222,6 +248,14 @@ export function setupNotes(setup: SetupReport): string[] {
       `The install script of the dependency ${setup.ignoredScripts} failed, so set-up installed without install ` +
         "scripts (`--ignore-scripts`), the project's own included: tests that need what they make fail here before " +
         "any change too. `setup:` in .github/patchsmith.yml can name the commands that make it.",
+    );
+  }
+  if (setup.machinePackages !== undefined) {
+    notes.push(
+      `pip could not get \`${setup.machinePackages}\` (no package index it could reach has it), so set-up made the ` +
+        "virtual environment over this machine's Python packages and put the clone's code on its path: a test that " +
+        "needs a package this machine lacks fails before any change too. An index that has what the project " +
+        "declares (`PIP_INDEX_URL` in the service's environment, or in `env:` of .github/patchsmith.yml) installs it.",
     );
   }
   if (setup.restored !== undefined) {

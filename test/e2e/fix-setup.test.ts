@@ -4,7 +4,8 @@
  * on the same repository starts from a warm cache.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runFix } from "../../src/agent/run-fix.js";
@@ -23,7 +24,7 @@ import {
 } from "../fakes/npm-registry.js";
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
-import { PINNED_BLACK, startFakeIndex, TINYCHECK, type FakeIndex } from "../fakes/pypi-index.js";
+import { PINNED_BLACK, startFakeIndex, TINYCHECK, writeWheel, type FakeIndex } from "../fakes/pypi-index.js";
 import { CALC_BUGGY, CALC_FIXED, makeFlagcalcRepo } from "../fakes/python-repo.js";
 import { block, realDeps } from "./fix-helpers.js";
 
@@ -187,6 +188,84 @@ describe("set-up before the tests", () => {
       });
       expect(report.tests.before?.passed).toBe(false);
       expect(report.status).toBe("success");
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("installs from where the host's pip settings say: a find-links folder of its disk, with no index", async () => {
+    const base = mkdtempSync(join(tmpdir(), "patchsmith-host-pip-"));
+    kept.push(base);
+    const wheels = join(base, "wheels");
+    mkdirSync(wheels);
+    await writeWheel(TINYCHECK, wheels);
+    const conf = join(base, "pip.conf");
+    // As a host set up for wheels on its disk writes it: the folder on a continuation line.
+    writeFileSync(conf, `[global]\nno-index = true\n[install]\nfind-links =\n    ${wheels}\n`);
+    const saved = process.env.PIP_CONFIG_FILE;
+    process.env.PIP_CONFIG_FILE = conf;
+    try {
+      const repo = makeFlagcalcRepo(undefined, "extra");
+      repos.push(repo);
+      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+      servers.push(server);
+      const report = await runFix(realDeps(server.url), {
+        repo: repo.dir,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(report.setup).toMatchObject({
+        status: "ok",
+        commands: ["python3 -m venv .venv", ".venv/bin/python -m pip install --progress-bar off -e '.[test]'"],
+      });
+      expect(report.setup?.machinePackages).toBeUndefined();
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.status).toBe("success");
+    } finally {
+      if (saved === undefined) delete process.env.PIP_CONFIG_FILE;
+      else process.env.PIP_CONFIG_FILE = saved;
+    }
+  });
+
+  it("goes on over the machine's packages when no index has what pip needs, with the clone's code on the path", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    try {
+      const repo = makeRepoFrom("patchsmith-nobackend-", {
+        ".gitignore": "__pycache__/\n.venv/\n",
+        ".github/patchsmith.yml": `env:\n  PIP_INDEX_URL: ${index.url}\n  PIP_TRUSTED_HOST: 127.0.0.1\n`,
+        // A build backend no index here has (a mirror without the version a project pins behaves so).
+        "pyproject.toml":
+          '[build-system]\nrequires = ["patchsmith-absent-backend>=3"]\nbuild-backend = "patchsmith_absent_backend"\n\n[project]\nname = "srccalc"\nversion = "1.0.0"\n',
+        "src/srccalc/__init__.py": `def to_fahrenheit(value):\n${CALC_BUGGY}\n`,
+        "tests/__init__.py": "",
+        "tests/test_calc.py": [
+          "import unittest",
+          "from srccalc import to_fahrenheit",
+          "",
+          "class CalcTest(unittest.TestCase):",
+          "    def test_boiling(self):",
+          "        self.assertEqual(to_fahrenheit(100), 212)",
+          "",
+        ].join("\n"),
+      });
+      repos.push(repo);
+      const server = await startFakeOpenAI([block("src/srccalc/__init__.py", CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+      servers.push(server);
+      const hosts = parseEgressRules(index.host).rules;
+      const report = await runFix(realDeps(server.url, { PATCHSMITH_SETUP_HOSTS: hosts }), {
+        repo: repo.dir,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(index.requests).toContain("GET /simple/patchsmith-absent-backend/");
+      expect(report.setup).toMatchObject({ status: "ok", machinePackages: "patchsmith-absent-backend>=3" });
+      expect(report.setup?.commands.slice(2, 4)).toEqual([
+        "python3 -m venv --clear --system-site-packages .venv",
+        expect.stringMatching(/ --no-build-isolation --no-deps -e \. \|\| .*_patchsmith_clone\.pth/),
+      ]);
+      // The tests found the clone's package (not nothing): they failed before the change and pass after it.
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.tests.before?.failing.some((t) => t.includes("test_boiling"))).toBe(true);
+      expect(report.status).toBe("success");
+      expect(report.changedFiles.map((f) => f.path)).toEqual(["src/srccalc/__init__.py"]);
     } finally {
       await index.close();
     }

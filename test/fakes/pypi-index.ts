@@ -52,12 +52,23 @@ with zipfile.ZipFile(sys.argv[2], "w") as z:
 
 const normalize = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, "-");
 
+/** Writes the wheel into `dir` (a find-links folder), returning its file name. */
+export async function writeWheel(wheel: FakeWheel, dir: string): Promise<string> {
+  const file = `${wheel.name.replace(/-/g, "_")}-${wheel.version}-py3-none-any.whl`;
+  const spec = join(dir, `${file}.json`);
+  writeFileSync(spec, JSON.stringify(wheel));
+  try {
+    await run("python3", ["-c", BUILD_WHEEL, spec, join(dir, file)]);
+  } finally {
+    rmSync(spec, { force: true });
+  }
+  return file;
+}
+
 async function buildWheel(wheel: FakeWheel): Promise<{ file: string; data: Buffer }> {
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-wheel-"));
   try {
-    const file = `${wheel.name.replace(/-/g, "_")}-${wheel.version}-py3-none-any.whl`;
-    writeFileSync(join(dir, "spec.json"), JSON.stringify(wheel));
-    await run("python3", ["-c", BUILD_WHEEL, join(dir, "spec.json"), join(dir, file)]);
+    const file = await writeWheel(wheel, dir);
     return { file, data: readFileSync(join(dir, file)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -71,14 +71,25 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 `;
 
 /**
- * `declared`: where the test dependency is named: pyproject.toml's optional-dependencies extra (`test`) or PEP 735
+ * `index`: the index the repository's own settings name (none: the host's pip settings decide). `declared`: where
+ * the test dependency is named: pyproject.toml's optional-dependencies extra (`test`) or PEP 735
  * dependency group (`tests`), or tox.ini's test environment (beside a docs line naming a package no index has).
  */
-export function makeFlagcalcRepo(index: FakeIndex, declared: "extra" | "group" | "tox" = "extra"): TempRepo {
+export function makeFlagcalcRepo(
+  index: FakeIndex | undefined,
+  declared: "extra" | "group" | "tox" = "extra",
+): TempRepo {
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-pyproj-"));
   writeFiles(dir, {
     ".gitignore": "__pycache__/\n*.egg-info/\n.venv/\n",
-    ".github/patchsmith.yml": ["env:", `  PIP_INDEX_URL: ${index.url}`, "  PIP_TRUSTED_HOST: 127.0.0.1", ""].join("\n"),
+    // Without an index of its own the project installs from wherever the host's pip settings say.
+    ...(index === undefined
+      ? {}
+      : {
+          ".github/patchsmith.yml": ["env:", `  PIP_INDEX_URL: ${index.url}`, "  PIP_TRUSTED_HOST: 127.0.0.1", ""].join(
+            "\n",
+          ),
+        }),
     "pyproject.toml": [
       "[build-system]",
       "requires = []",

@@ -88,6 +88,10 @@ describe("detectEnvironment: Node", () => {
   });
 });
 
+/** The one-liner that writes the `.pth` file naming the clone's code. */
+const PTH_WRITER =
+  'import site, sys; open(site.getsitepackages()[0] + "/_patchsmith_clone.pth", "w").write(sys.argv[1] + "\\n")';
+
 describe("detectEnvironment: Python, Go, Rust", () => {
   it("makes a virtual environment in the clone, installs the requirements, then the package with its test extras", () => {
     const pyproject = '[project]\nname = "x"\n[project.optional-dependencies]\ntest = ["pytest"]\ndocs = ["mkdocs"]\n';
@@ -169,6 +173,44 @@ describe("detectEnvironment: Python, Go, Rust", () => {
     expect(pythonExtras(facts({ "setup.cfg": cfg }))).toEqual(["testing"]);
     const py = "setup(name='x', extras_require={'tests': ['pytest'], 'dev': ['black']})";
     expect(pythonExtras(facts({ "setup.py": py }))).toEqual(["tests", "dev"]);
+  });
+
+  it("plans a stand-in over the machine's packages, for when pip cannot get one", () => {
+    const pyproject =
+      '[build-system]\nrequires = ["flit_core<4"]\n[project]\nname = "x"\n[dependency-groups]\ntests = ["pytest"]\n';
+    const hooks =
+      "repos:\n  - repo: https://github.com/psf/black-pre-commit-mirror\n    rev: 24.2.0\n    hooks:\n      - id: black\n";
+    const files = {
+      "pyproject.toml": pyproject,
+      "requirements.txt": "attrs\n",
+      "src/x/__init__.py": "",
+      ".pre-commit-config.yaml": hooks,
+    };
+    const detected = detectEnvironment(facts(files), "/clone");
+    const pip = ".venv/bin/python -m pip install --progress-bar off";
+    expect(detected.pythonFallback?.replaces).toEqual(detected.commands);
+    const onPath = `.venv/bin/python -c '${PTH_WRITER}' '/clone/src'`;
+    expect(detected.pythonFallback?.commands).toEqual([
+      "python3 -m venv --clear --system-site-packages .venv",
+      `${pip} --no-build-isolation --no-deps -e . || ${onPath}`,
+      `${pip} -r 'requirements.txt' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
+      `${pip} 'pytest' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
+      detected.commands.at(-1),
+    ]);
+    expect(detected.commands.at(-1)).toMatch(/'black==24\.2\.0' \|\| echo /);
+    // A flat layout puts the clone itself on the path; requirements alone, with no package, only that.
+    const flat = detectEnvironment(facts({ "requirements.txt": "attrs\n", "x/__init__.py": "" }), "/clone");
+    expect(flat.pythonFallback?.commands.slice(0, 2)).toEqual([
+      "python3 -m venv --clear --system-site-packages .venv",
+      `.venv/bin/python -c '${PTH_WRITER}' '/clone'`,
+    ]);
+    // Only for what set-up detected itself.
+    expect(
+      chooseSetup(undefined, ["make deps"], detected.commands, detected.pythonFallback)?.pythonFallback,
+    ).toBeUndefined();
+    expect(chooseSetup(undefined, undefined, detected.commands, detected.pythonFallback)?.pythonFallback).toBe(
+      detected.pythonFallback,
+    );
   });
 
   it("downloads Go modules and Cargo crates, after the other ecosystems", () => {

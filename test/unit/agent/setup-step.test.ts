@@ -211,3 +211,60 @@ describe("setupNotes", () => {
     expect(notes[4]).toBe("Set-up changed tracked files, which were put back before the tests: package.json.");
   });
 });
+
+describe("runSetup when pip cannot get a package", () => {
+  const PIP_MISSING =
+    "Looking in indexes: https://pypi.org/simple\n      ERROR: Could not find a version that satisfies the requirement flit_core<4,>=3.11 (from versions: 4.1.0)\n      ERROR: No matching distribution found for flit_core<4,>=3.11\n";
+  const python = ["python3 -m venv .venv", "pip -e .", "pip -r requirements.txt"];
+  const fallback = { replaces: python, commands: ["venv --system-site-packages", "pip -e . || pth"] };
+
+  function fallbackSetup(fail: (command: string) => string | undefined) {
+    const { requests, runner } = scriptedRunner((r) => fail(r.command));
+    const deps = { runner, clock: { now: () => 0 } } as unknown as FixDeps;
+    const place = {
+      sandbox: { dir: "/clone", keepSetupOutput: () => Promise.resolve({ kept: [], restored: [] }) },
+      environment: { shims: {}, path: [], env: {} },
+      cacheDir: undefined,
+    } as unknown as RunPlace;
+    const plan = {
+      commands: ["npm ci", ...python, "cargo fetch"],
+      source: "detected",
+      pythonFallback: fallback,
+    } as const;
+    return { requests, run: () => runSetup(deps, place, plan, 60_000) };
+  }
+
+  it("goes on over the machine's packages from the failed command, skips the Python commands left, and says so", async () => {
+    const { requests, run } = fallbackSetup((command) => (command === "pip -e ." ? PIP_MISSING : undefined));
+    const report = await run();
+    const ran = [
+      "npm ci",
+      "python3 -m venv .venv",
+      "pip -e .",
+      "venv --system-site-packages",
+      "pip -e . || pth",
+      "cargo fetch",
+    ];
+    expect(requests.map((r) => r.command)).toEqual(ran);
+    expect(report).toMatchObject({ status: "ok", machinePackages: "flit_core<4,>=3.11", commands: ran });
+    expect(setupNotes(report).join("\n")).toContain(
+      "pip could not get `flit_core<4,>=3.11` (no package index it could reach has it), so set-up made the virtual environment over this machine's Python packages",
+    );
+  });
+
+  it("fails as before when the stand-in fails too, or when pip failed for another reason, or a command not Python's did", async () => {
+    const both = fallbackSetup((command) =>
+      command === "pip -e ." ? PIP_MISSING : command === "pip -e . || pth" ? "no python" : undefined,
+    );
+    expect(await both.run()).toMatchObject({ status: "failed", failure: { command: "pip -e . || pth" } });
+    const other = fallbackSetup((command) =>
+      command === "pip -e ." ? "error: invalid command 'bdist_wheel'" : undefined,
+    );
+    const report = await other.run();
+    expect(report).toMatchObject({ status: "failed", failure: { command: "pip -e ." } });
+    expect(report.machinePackages).toBeUndefined();
+    const npm = fallbackSetup((command) => (command === "npm ci" ? PIP_MISSING : undefined));
+    expect(await npm.run()).toMatchObject({ status: "failed", failure: { command: "npm ci" } });
+    expect(npm.requests).toHaveLength(1);
+  });
+});
