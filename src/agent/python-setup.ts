@@ -127,7 +127,8 @@ function machinePackagesPlan(commands: readonly string[], packaged: boolean, lay
   const retried = commands
     .slice(1)
     .filter((command) => !command.startsWith(`${PIP} -e `) && !command.includes(" || "))
-    .map((command) => `${command} || echo ${shellQuote(NOT_ALL_INSTALLED)}`);
+    // Best effort, with what pip reached the first time: an index it could not reach is not waited for again.
+    .map((command) => `${command.replace(PIP, `${PIP} --retries 0`)} || echo ${shellQuote(NOT_ALL_INSTALLED)}`);
   return [
     `python3 -m venv --clear --system-site-packages ${VENV_DIR}`,
     packaged ? project : onPath,

@@ -193,8 +193,8 @@ describe("detectEnvironment: Python, Go, Rust", () => {
     expect(detected.pythonFallback?.commands).toEqual([
       "python3 -m venv --clear --system-site-packages .venv",
       `${pip} --no-build-isolation --no-deps -e . || ${onPath}`,
-      `${pip} -r 'requirements.txt' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
-      `${pip} 'pytest' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
+      `${pip} --retries 0 -r 'requirements.txt' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
+      `${pip} --retries 0 'pytest' || echo 'patchsmith: pip could not install all of these; the machine'\\''s packages stand in'`,
       detected.commands.at(-1),
     ]);
     expect(detected.commands.at(-1)).toMatch(/'black==24\.2\.0' \|\| echo /);
