@@ -7,7 +7,7 @@
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
-import { readPipSettings } from "./pip-settings.js";
+import { readPipSettings, type PipSettings } from "./pip-settings.js";
 
 /** Folders mounted read-only as they are (or re-created as the same symlink, on merged-/usr systems). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
@@ -73,8 +73,8 @@ export interface HostView {
   readonly path: readonly string[];
   /** Toolchain variables that still make sense inside (PYENV_ROOT, RUSTUP_HOME, JAVA_HOME, GOROOT...). */
   readonly env: Readonly<Record<string, string>>;
-  /** Where the host's pip gets packages from, as `PIP_*` variables (pip-settings.ts): with or without a sandbox. */
-  readonly packageSettings: Readonly<Record<string, string>>;
+  /** Where the host's pip gets packages from (pip-settings.ts): its `PIP_*` variables apply with or without a sandbox. */
+  readonly pip: PipSettings;
 }
 
 export interface HostViewInput {
@@ -264,7 +264,7 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
     toolchains: [...toolchains, ...certificates.mounts, ...pipMounts],
     path,
     env: { ...env, ...certificates.env },
-    packageSettings: pip.env,
+    pip,
   };
 }
 

@@ -86,9 +86,12 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
     await findProgram("prlimit", process.env.PATH),
     options.enforcer ?? "auto",
   );
+  // An operator whose private index never reaches set-up learns why where the sandbox is described.
+  const withheld =
+    view.pip.withheld.length === 0 ? "" : ` · pip's ${view.pip.withheld.join(", ")} left out (credentials)`;
   const limitText =
     `limits ${formatBytes(limits.memoryBytes)}, ${String(limits.processes)} tasks, ` +
-    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)`;
+    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)${withheld}`;
   const who = user.privileged ? `sandbox user ${String(user.uid)}:${String(user.gid)}` : `own user ${String(user.uid)}`;
   if (options.mode !== "none") {
     const probe = await probeSandbox(programs, view, user);
@@ -175,7 +178,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       const env = sandboxEnv({
         host: process.env,
         toolchainEnv: sandboxed ? ctx.view.env : {},
-        packageSettings: ctx.view.packageSettings,
+        packageSettings: ctx.view.pip.env,
         path: [
           inside(runDir.binName),
           ...(request.path ?? []),

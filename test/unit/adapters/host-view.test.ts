@@ -2,7 +2,7 @@
  * What of the host the sandbox shows, read from a real file system: the certificate authorities the host trusts
  * reach set-up (an enterprise CA, a TLS-inspecting proxy), and nothing more of the folder holding them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,6 +61,38 @@ describe("the host's certificate authorities", () => {
     } finally {
       if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
       else process.env.NODE_EXTRA_CA_CERTS = saved;
+    }
+  });
+});
+
+describe("the host's pip settings", () => {
+  it("reach set-up with the folder they name shown, and a URL with credentials is left out and said so", async () => {
+    const { dir } = caFolder();
+    // As a wheel folder for every user of the host is (the sandbox's user is not the service's).
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, "wheel-list.txt"), "a wheel folder's file\n");
+    const saved = { ...process.env };
+    process.env.PIP_FIND_LINKS = dir;
+    process.env.PIP_INDEX_URL = "https://ci:s3cret@artifacts.example/simple";
+    try {
+      const runner = createSandboxRunner({ mode: "bwrap" });
+      expect((await runner.describe()).detail).toContain("pip's index-url left out (credentials)");
+      const repo = makeNodeRepo();
+      made.push(repo.dir);
+      const run = await runner.run({
+        command: `echo "links=$PIP_FIND_LINKS index=\${PIP_INDEX_URL:-none}"; cat "$PIP_FIND_LINKS/wheel-list.txt"`,
+        cwd: repo.dir,
+        timeoutMs: 30_000,
+        network: true,
+      });
+      expect(run.output).toContain(`links=${dir} index=none`);
+      expect(run.output).toContain("a wheel folder's file");
+      expect(run.output).not.toContain("s3cret");
+    } finally {
+      for (const name of ["PIP_FIND_LINKS", "PIP_INDEX_URL"]) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
     }
   });
 });
