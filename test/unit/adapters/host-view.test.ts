@@ -71,7 +71,7 @@ describe("the host's pip settings", () => {
     // As a wheel folder for every user of the host is (the sandbox's user is not the service's).
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, "wheel-list.txt"), "a wheel folder's file\n");
-    const saved = { ...process.env };
+    const saved = { links: process.env.PIP_FIND_LINKS, index: process.env.PIP_INDEX_URL };
     process.env.PIP_FIND_LINKS = dir;
     process.env.PIP_INDEX_URL = "https://ci:s3cret@artifacts.example/simple";
     try {
@@ -89,10 +89,8 @@ describe("the host's pip settings", () => {
       expect(run.output).toContain("a wheel folder's file");
       expect(run.output).not.toContain("s3cret");
     } finally {
-      for (const name of ["PIP_FIND_LINKS", "PIP_INDEX_URL"]) {
-        if (saved[name] === undefined) delete process.env[name];
-        else process.env[name] = saved[name];
-      }
+      process.env.PIP_FIND_LINKS = saved.links ?? "";
+      process.env.PIP_INDEX_URL = saved.index ?? "";
     }
   });
 });
