@@ -28,6 +28,7 @@ const SECTIONS: readonly { readonly name: string; readonly load: () => Promise<S
   { name: "peers", load: async () => (await import("./peers.js")).peersSection },
   { name: "drifted", load: async () => (await import("./drifted.js")).driftedSection },
   { name: "replay", load: async () => (await import("./replay.js")).replaySection },
+  { name: "real-fixes", load: async () => (await import("./real-fixes.js")).realFixesSection },
 ];
 
 function renderTargets(targets: readonly TargetCheck[]): string {

@@ -1,0 +1,22 @@
+/**
+ * Real bug-fix commits of real projects, replayed end to end by the real-fixes section: facts only (a repository
+ * and a commit), the code is read from a local mirror at run time and never committed. Each commit changes the
+ * project's code and its tests; the tests it changed fail before its code change and pass after it.
+ */
+export interface RealFixCase {
+  /** `owner/name`, as the mirror folder `/work/.mirror/<owner>+<name>/repo` is named. */
+  readonly repo: string;
+  /** The fix commit (a prefix git resolves). */
+  readonly commit: string;
+  /** What kind of project it is, for the table. */
+  readonly kind: string;
+}
+
+export const REAL_FIX_CASES: readonly RealFixCase[] = [
+  { repo: "minimistjs/minimist", commit: "de53490", kind: "Node, tape, nyc, eslint pretest" },
+  { repo: "sindresorhus/camelcase", commit: "e7dccc9", kind: "Node ESM, xo && ava && tsd" },
+  { repo: "psf/requests", commit: "f0198e6d", kind: "Python src layout, pytest, tests needing the network" },
+  { repo: "pallets/flask", commit: "e82db2ca", kind: "Python src layout, flit_core, dependency groups" },
+  { repo: "pallets/click", commit: "762c97ee", kind: "Python src layout, flit_core, pre-commit Ruff" },
+  { repo: "more-itertools/more-itertools", commit: "f51a53b", kind: "Python flat layout, unittest, requirements/" },
+];
