@@ -19,4 +19,8 @@ export const REAL_FIX_CASES: readonly RealFixCase[] = [
   { repo: "pallets/flask", commit: "e82db2ca", kind: "Python src layout, flit_core, dependency groups" },
   { repo: "pallets/click", commit: "762c97ee", kind: "Python src layout, flit_core, pre-commit Ruff" },
   { repo: "more-itertools/more-itertools", commit: "f51a53b", kind: "Python flat layout, unittest, requirements/" },
+  { repo: "tj/commander.js", commit: "2e96cd38", kind: "Node, Jest, ESLint, TypeScript typings" },
+  { repo: "expressjs/express", commit: "18e5985b", kind: "Node, Mocha, supertest" },
+  { repo: "python-attrs/attrs", commit: "97f8d175", kind: "Python src layout, hatchling and hatch-vcs, pytest" },
+  { repo: "tkem/cachetools", commit: "57d2e48", kind: "Python src layout, setuptools, pytest" },
 ];
