@@ -8,8 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Set-up in the sandbox follows the host's pip settings (src/adapters/sandbox/pip-settings.ts): the tests' own
-    // indexes must not meet this machine's mirrors. A test that is about those settings sets its own.
+    // Set-up in the sandbox follows the host's pip and npm settings (src/adapters/sandbox/pip-settings.ts,
+    // npm-settings.ts): the tests' own indexes must not meet this machine's mirrors. A test about them sets its own.
     env: {
       PIP_CONFIG_FILE: "/dev/null",
       PIP_INDEX_URL: "",
@@ -18,6 +18,8 @@ export default defineConfig({
       PIP_TRUSTED_HOST: "",
       PIP_CONSTRAINT: "",
       PIP_NO_INDEX: "",
+      npm_config_userconfig: "/dev/null",
+      npm_config_registry: "",
     },
   },
 });

@@ -7,7 +7,8 @@
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
-import { readPipSettings, type PipSettings } from "./pip-settings.js";
+import { readNpmSettings } from "./npm-settings.js";
+import { readPipSettings } from "./pip-settings.js";
 
 /** Folders mounted read-only as they are (or re-created as the same symlink, on merged-/usr systems). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
@@ -73,8 +74,11 @@ export interface HostView {
   readonly path: readonly string[];
   /** Toolchain variables that still make sense inside (PYENV_ROOT, RUSTUP_HOME, JAVA_HOME, GOROOT...). */
   readonly env: Readonly<Record<string, string>>;
-  /** Where the host's pip gets packages from (pip-settings.ts): its `PIP_*` variables apply with or without a sandbox. */
-  readonly pip: PipSettings;
+  /**
+   * Where the host's pip and npm get packages from (pip-settings.ts, npm-settings.ts): variables that apply with or
+   * without a sandbox, and the settings left out for their credentials (`pip's index-url`, `npm's registry`).
+   */
+  readonly packageSettings: { readonly env: Readonly<Record<string, string>>; readonly withheld: readonly string[] };
 }
 
 export interface HostViewInput {
@@ -257,6 +261,7 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
     inSystem(p, system) || etc.some((e) => under(p, e)) || toolchains.some((t) => under(p, t.path));
   const certificates = await findCertificates(input, shown);
   const pip = await readPipSettings(input.env, input.home);
+  const npm = await readNpmSettings(input.env, input.home);
   const pipMounts = await localMounts(pip.paths, (p) => shown(p) || certificates.mounts.some((m) => under(p, m.path)));
   return {
     systemDirs: system,
@@ -264,7 +269,10 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
     toolchains: [...toolchains, ...certificates.mounts, ...pipMounts],
     path,
     env: { ...env, ...certificates.env },
-    pip,
+    packageSettings: {
+      env: { ...pip.env, ...npm.env },
+      withheld: [...pip.withheld.map((key) => `pip's ${key}`), ...npm.withheld.map((key) => `npm's ${key}`)],
+    },
   };
 }
 

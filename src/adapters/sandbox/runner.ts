@@ -88,7 +88,9 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
   );
   // An operator whose private index never reaches set-up learns why where the sandbox is described.
   const withheld =
-    view.pip.withheld.length === 0 ? "" : ` · pip's ${view.pip.withheld.join(", ")} left out (credentials)`;
+    view.packageSettings.withheld.length === 0
+      ? ""
+      : ` · ${view.packageSettings.withheld.join(", ")} left out (credentials)`;
   const limitText =
     `limits ${formatBytes(limits.memoryBytes)}, ${String(limits.processes)} tasks, ` +
     `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)${withheld}`;
@@ -178,7 +180,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       const env = sandboxEnv({
         host: process.env,
         toolchainEnv: sandboxed ? ctx.view.env : {},
-        packageSettings: ctx.view.pip.env,
+        packageSettings: ctx.view.packageSettings.env,
         path: [
           inside(runDir.binName),
           ...(request.path ?? []),

@@ -16,7 +16,7 @@ export interface SandboxEnvInput {
   readonly host: Readonly<Record<string, string | undefined>>;
   /** Toolchain variables that stay meaningful inside (host-view.ts). */
   readonly toolchainEnv: Readonly<Record<string, string>>;
-  /** Where the host's pip gets packages from (pip-settings.ts); the network mode and the request's env come after. */
+  /** Where the host's pip and npm get packages from (host-view.ts); the network mode and the request's env come after. */
   readonly packageSettings?: Readonly<Record<string, string>>;
   /** PATH, in order: the shims, the request's folders, then the host's visible entries. */
   readonly path: readonly string[];

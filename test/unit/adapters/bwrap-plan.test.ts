@@ -17,7 +17,7 @@ const view: HostView = {
   ],
   path: ["/root/.pyenv/shims", "/usr/bin"],
   env: { PYENV_ROOT: "/root/.pyenv" },
-  pip: { env: {}, paths: [], withheld: [] },
+  packageSettings: { env: {}, withheld: [] },
 };
 const run = { cwd: "/tmp/app/patchsmith-abc", hasGitDir: true, runDir: "/tmp/patchsmith-run-1", tmpBytes: 1024 };
 const root: SandboxUser = { uid: 64500, gid: 64500, privileged: true };
