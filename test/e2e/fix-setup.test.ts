@@ -226,6 +226,35 @@ describe("set-up before the tests", () => {
     }
   });
 
+  it("reaches the index the host's pip settings name, with no allow-list entry for it", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    const base = mkdtempSync(join(tmpdir(), "patchsmith-host-pip-"));
+    kept.push(base);
+    const conf = join(base, "pip.conf");
+    writeFileSync(conf, `[global]\nindex-url = ${index.url}\ntrusted-host = 127.0.0.1\n`);
+    const saved = process.env.PIP_CONFIG_FILE;
+    process.env.PIP_CONFIG_FILE = conf;
+    try {
+      const repo = makeFlagcalcRepo(undefined, "extra");
+      repos.push(repo);
+      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
+      servers.push(server);
+      // No PATCHSMITH_SETUP_HOSTS: a loopback index is admitted only because the host's settings name it exactly.
+      const report = await runFix(realDeps(server.url), {
+        repo: repo.dir,
+        instruction: "Convert to Fahrenheit correctly",
+      });
+      expect(index.requests.some((r) => r.startsWith("GET /files/tinycheck"))).toBe(true);
+      expect(report.setup).toMatchObject({ status: "ok" });
+      expect(report.setup?.machinePackages).toBeUndefined();
+      expect(report.status).toBe("success");
+    } finally {
+      if (saved === undefined) delete process.env.PIP_CONFIG_FILE;
+      else process.env.PIP_CONFIG_FILE = saved;
+      await index.close();
+    }
+  });
+
   it("goes on over the machine's packages when no index has what pip needs, with the clone's code on the path", async () => {
     const index = await startFakeIndex([TINYCHECK]);
     try {

@@ -53,6 +53,27 @@ export function parseEgressRules(text: string): { readonly rules: EgressRule[]; 
   return { rules, errors };
 }
 
+/**
+ * The hosts of the http(s) URLs in `values` (whitespace-separated lists allowed), as exact rules on their ports: the
+ * registries the host's own package settings name, which set-up is sent to and so may reach.
+ */
+export function urlHosts(values: readonly string[]): EgressRule[] {
+  const rules = new Map<string, EgressRule>();
+  for (const item of values.flatMap((value) => value.split(/\s+/))) {
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+    rules.set(`${host}:${String(port)}`, { host, port });
+  }
+  return [...rules.values()];
+}
+
 export type EgressDecision =
   /** Allowed; `exact` when a rule names this host itself (then even a private address is fine). */
   { readonly allowed: true; readonly exact: boolean } | { readonly allowed: false };

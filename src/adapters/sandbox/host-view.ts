@@ -7,6 +7,7 @@
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
+import { urlHosts, type EgressRule } from "./egress-rules.js";
 import { readNpmSettings } from "./npm-settings.js";
 import { readPipSettings } from "./pip-settings.js";
 
@@ -78,7 +79,12 @@ export interface HostView {
    * Where the host's pip and npm get packages from (pip-settings.ts, npm-settings.ts): variables that apply with or
    * without a sandbox, and the settings left out for their credentials (`pip's index-url`, `npm's registry`).
    */
-  readonly packageSettings: { readonly env: Readonly<Record<string, string>>; readonly withheld: readonly string[] };
+  readonly packageSettings: {
+    readonly env: Readonly<Record<string, string>>;
+    readonly withheld: readonly string[];
+    /** The registries those settings name, which set-up may reach as the public ones (egress-rules.ts). */
+    readonly hosts: readonly EgressRule[];
+  };
 }
 
 export interface HostViewInput {
@@ -262,6 +268,7 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
   const certificates = await findCertificates(input, shown);
   const pip = await readPipSettings(input.env, input.home);
   const npm = await readNpmSettings(input.env, input.home);
+  const packageEnv = { ...pip.env, ...npm.env };
   const pipMounts = await localMounts(pip.paths, (p) => shown(p) || certificates.mounts.some((m) => under(p, m.path)));
   return {
     systemDirs: system,
@@ -270,7 +277,8 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
     path,
     env: { ...env, ...certificates.env },
     packageSettings: {
-      env: { ...pip.env, ...npm.env },
+      env: packageEnv,
+      hosts: urlHosts(Object.values(packageEnv)),
       withheld: [...pip.withheld.map((key) => `pip's ${key}`), ...npm.withheld.map((key) => `npm's ${key}`)],
     },
   };

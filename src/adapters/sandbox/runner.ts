@@ -172,7 +172,9 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
       } else if (request.cache !== undefined) await mkdir(request.cache.dir, { recursive: true, mode: 0o700 });
       const inside = (name: string): string => (sandboxed ? join(RUN_DIR_INSIDE, name) : join(runDir.dir, name));
       if (network === "proxy") {
-        proxy = await startEgressProxy(join(runDir.dir, runDir.socketName), setupHosts);
+        // The registries the host's own package settings name are reachable as the public ones are.
+        const hosts = [...setupHosts, ...ctx.view.packageSettings.hosts];
+        proxy = await startEgressProxy(join(runDir.dir, runDir.socketName), hosts);
       }
       if (!sandboxed) plainHome = await mkdtemp(join(tmpdir(), "patchsmith-home-"));
       const home = sandboxed ? HOME_INSIDE : plainHome!;

@@ -17,7 +17,7 @@ const view: HostView = {
   ],
   path: ["/root/.pyenv/shims", "/usr/bin"],
   env: { PYENV_ROOT: "/root/.pyenv" },
-  packageSettings: { env: {}, withheld: [] },
+  packageSettings: { env: {}, withheld: [], hosts: [] },
 };
 const run = { cwd: "/tmp/app/patchsmith-abc", hasGitDir: true, runDir: "/tmp/patchsmith-run-1", tmpBytes: 1024 };
 const root: SandboxUser = { uid: 64500, gid: 64500, privileged: true };

@@ -4,6 +4,7 @@ import {
   decideEgress,
   isInternalAddress,
   parseEgressRules,
+  urlHosts,
 } from "../../../src/adapters/sandbox/egress-rules.js";
 
 describe("parseEgressRules", () => {
@@ -17,6 +18,25 @@ describe("parseEgressRules", () => {
       { host: "*" },
     ]);
     expect(parsed.errors).toEqual(["bad:port:x", "a*b"]);
+  });
+});
+
+describe("urlHosts", () => {
+  it("takes the host and port of each http(s) URL, lists included, and nothing else", () => {
+    expect(
+      urlHosts([
+        "https://Mirror.Example/simple file:///opt/pypi/simple",
+        "http://127.0.0.1:8080/simple",
+        "https://mirror.example/other",
+        "mirror.example",
+        "/opt/wheels",
+        "https://[::1]:4873/",
+      ]),
+    ).toEqual([
+      { host: "mirror.example", port: 443 },
+      { host: "127.0.0.1", port: 8080 },
+      { host: "::1", port: 4873 },
+    ]);
   });
 });
 
