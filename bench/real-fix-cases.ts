@@ -23,4 +23,5 @@ export const REAL_FIX_CASES: readonly RealFixCase[] = [
   { repo: "expressjs/express", commit: "18e5985b", kind: "Node, Mocha, supertest" },
   { repo: "python-attrs/attrs", commit: "97f8d175", kind: "Python src layout, hatchling and hatch-vcs, pytest" },
   { repo: "tkem/cachetools", commit: "57d2e48", kind: "Python src layout, setuptools, pytest" },
+  { repo: "unjs/defu", commit: "11ba022", kind: "Node ESM, pnpm through corepack, oxlint, tsgo, Vitest" },
 ];

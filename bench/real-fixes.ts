@@ -146,9 +146,12 @@ export const realFixesSection: Section = {
   name: "real-fixes",
   async run({ log }) {
     const mirrors = new Map(mirrorsFrom(process.env).map((m) => [mirrorName(m), m]));
+    // PATCHSMITH_BENCH_REAL_FIXES=owner/name,… runs those cases only.
+    const only = process.env.PATCHSMITH_BENCH_REAL_FIXES?.split(",").filter((r) => r !== "");
     const outcomes: Outcome[] = [];
     const skipped: string[] = [];
     for (const fixCase of REAL_FIX_CASES) {
+      if (only !== undefined && only.length > 0 && !only.includes(fixCase.repo)) continue;
       const mirror = mirrors.get(fixCase.repo);
       if (mirror === undefined) {
         skipped.push(fixCase.repo);
