@@ -38,6 +38,8 @@ interface Outcome {
   readonly after: string;
   readonly seconds: number;
   readonly right: boolean;
+  /** The fix's source files (not its docs or changelog) the first prompt showed, of how many. */
+  readonly shown: string;
 }
 
 const git = async (cwd: string, args: readonly string[]): Promise<string> =>
@@ -56,7 +58,15 @@ const describeTests = (side: TestSide | null | undefined): string =>
       : `${String(side.failing?.length ?? 0)} failing`;
 
 /** The clone at the fix's parent with the fix's test changes committed, and the rest of the fix as a diff. */
-async function prepare(mirror: string, commit: string, dir: string): Promise<string | undefined> {
+/** A source file, as opposed to a changelog or documentation the commit also touched. */
+const isSource = (path: string): boolean =>
+  /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|php|cs|c|h|cc|cpp|swift)$/.test(path);
+
+async function prepare(
+  mirror: string,
+  commit: string,
+  dir: string,
+): Promise<{ diff: string; sources: string[] } | undefined> {
   await git(tmpdir(), ["clone", "--quiet", mirror, dir]);
   await git(dir, ["checkout", "--quiet", "-b", "work", `${commit}^`]);
   const changed = (await git(dir, ["diff", "--name-only", `${commit}^`, commit])).split("\n").filter((p) => p !== "");
@@ -74,7 +84,7 @@ async function prepare(mirror: string, commit: string, dir: string): Promise<str
     "-m",
     "tests",
   ]);
-  return git(dir, ["diff", `${commit}^`, commit, "--", ...code]);
+  return { diff: await git(dir, ["diff", `${commit}^`, commit, "--", ...code]), sources: code.filter(isSource) };
 }
 
 async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
@@ -88,11 +98,13 @@ async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
     after: "",
     seconds: (performance.now() - started) / 1000,
     right: false,
+    shown: "",
   });
   try {
     const dir = join(base, "repo");
-    const diff = await prepare(mirror, fixCase.commit, dir);
-    if (diff === undefined) return failed("no test and code change in the commit");
+    const prepared = await prepare(mirror, fixCase.commit, dir);
+    if (prepared === undefined) return failed("no test and code change in the commit");
+    const { diff, sources } = prepared;
     const subject = (await git(dir, ["log", "-1", "--format=%s", fixCase.commit])).trim();
     const server = await startFakeOpenAI([asReply(diff), "DONE", "DONE", "DONE"]);
     try {
@@ -108,7 +120,9 @@ async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
         setup?: { status: string; machinePackages?: string };
         tests?: { before: TestSide | null; after: TestSide | null };
         commits?: readonly unknown[];
+        context?: { files: readonly { path: string }[] };
       };
+      const shownPaths = new Set(report.context?.files.map((f) => f.path) ?? []);
       const setup =
         report.setup === undefined
           ? "none"
@@ -131,6 +145,7 @@ async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
         after: describeTests(after),
         seconds: (performance.now() - started) / 1000,
         right,
+        shown: `${String(sources.filter((p) => shownPaths.has(p)).length)} of ${String(sources.length)}`,
       };
     } finally {
       await server.close();
@@ -168,6 +183,7 @@ export const realFixesSection: Section = {
       o.after,
       o.status,
       o.right ? "right" : "wrong",
+      o.shown,
       `${o.seconds.toFixed(0)} s`,
     ]);
     const right = outcomes.filter((o) => o.right).length;
@@ -175,11 +191,15 @@ export const realFixesSection: Section = {
       "## Real fixes",
       "",
       "Real bug-fix commits through `patchsmith fix` (the built CLI), the model answering with the commit's own " +
-        "change; right = committed, and every test failing after it failed before it.",
+        "change; right = committed, and every test failing after it failed before it. Fix's files shown: the source " +
+        "files the commit changed that the first prompt showed the model (whole or in part).",
       "",
       outcomes.length === 0
         ? "No mirror of any case (fetch them to `/work/.mirror`, or set PATCHSMITH_BENCH_MIRRORS): nothing measured."
-        : markdownTable(["commit", "project", "set-up", "tests before", "after", "status", "result", "time"], rows),
+        : markdownTable(
+            ["commit", "project", "set-up", "tests before", "after", "status", "result", "fix's files shown", "time"],
+            rows,
+          ),
       ...(skipped.length > 0 ? ["", `Skipped (no mirror): ${skipped.join(", ")}.`] : []),
       "",
     ].join("\n");
