@@ -193,15 +193,10 @@ describe("set-up before the tests", () => {
     }
   });
 
-  it("installs from where the host's pip settings say: a find-links folder of its disk, with no index", async () => {
-    const base = mkdtempSync(join(tmpdir(), "patchsmith-host-pip-"));
-    kept.push(base);
-    const wheels = join(base, "wheels");
-    mkdirSync(wheels);
-    await writeWheel(TINYCHECK, wheels);
+  /** The flagcalc project (no index of its own) fixed on a host whose pip configuration is `pipConf`. */
+  async function fixWithHostPip(base: string, pipConf: string): Promise<FixReport> {
     const conf = join(base, "pip.conf");
-    // As a host set up for wheels on its disk writes it: the folder on a continuation line.
-    writeFileSync(conf, `[global]\nno-index = true\n[install]\nfind-links =\n    ${wheels}\n`);
+    writeFileSync(conf, pipConf);
     const saved = process.env.PIP_CONFIG_FILE;
     process.env.PIP_CONFIG_FILE = conf;
     try {
@@ -209,48 +204,48 @@ describe("set-up before the tests", () => {
       repos.push(repo);
       const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
       servers.push(server);
-      const report = await runFix(realDeps(server.url), {
-        repo: repo.dir,
-        instruction: "Convert to Fahrenheit correctly",
-      });
-      expect(report.setup).toMatchObject({
-        status: "ok",
-        commands: ["python3 -m venv .venv", ".venv/bin/python -m pip install --progress-bar off -e '.[test]'"],
-      });
-      expect(report.setup?.machinePackages).toBeUndefined();
-      expect(report.tests.before?.passed).toBe(false);
-      expect(report.status).toBe("success");
+      // No PATCHSMITH_SETUP_HOSTS: only the host's settings say where packages come from.
+      return await runFix(realDeps(server.url), { repo: repo.dir, instruction: "Convert to Fahrenheit correctly" });
     } finally {
-      if (saved === undefined) delete process.env.PIP_CONFIG_FILE;
-      else process.env.PIP_CONFIG_FILE = saved;
+      process.env.PIP_CONFIG_FILE = saved ?? "";
     }
+  }
+
+  const hostPipFolder = (): string => {
+    const base = mkdtempSync(join(tmpdir(), "patchsmith-host-pip-"));
+    kept.push(base);
+    return base;
+  };
+
+  it("installs from where the host's pip settings say: a find-links folder of its disk, with no index", async () => {
+    const base = hostPipFolder();
+    const wheels = join(base, "wheels");
+    mkdirSync(wheels);
+    await writeWheel(TINYCHECK, wheels);
+    // As a host set up for wheels on its disk writes it: the folder on a continuation line.
+    const report = await fixWithHostPip(base, `[global]\nno-index = true\n[install]\nfind-links =\n    ${wheels}\n`);
+    expect(report.setup).toMatchObject({
+      status: "ok",
+      commands: ["python3 -m venv .venv", ".venv/bin/python -m pip install --progress-bar off -e '.[test]'"],
+    });
+    expect(report.setup?.machinePackages).toBeUndefined();
+    expect(report.tests.before?.passed).toBe(false);
+    expect(report.status).toBe("success");
   });
 
   it("reaches the index the host's pip settings name, with no allow-list entry for it", async () => {
     const index = await startFakeIndex([TINYCHECK]);
-    const base = mkdtempSync(join(tmpdir(), "patchsmith-host-pip-"));
-    kept.push(base);
-    const conf = join(base, "pip.conf");
-    writeFileSync(conf, `[global]\nindex-url = ${index.url}\ntrusted-host = 127.0.0.1\n`);
-    const saved = process.env.PIP_CONFIG_FILE;
-    process.env.PIP_CONFIG_FILE = conf;
     try {
-      const repo = makeFlagcalcRepo(undefined, "extra");
-      repos.push(repo);
-      const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
-      servers.push(server);
-      // No PATCHSMITH_SETUP_HOSTS: a loopback index is admitted only because the host's settings name it exactly.
-      const report = await runFix(realDeps(server.url), {
-        repo: repo.dir,
-        instruction: "Convert to Fahrenheit correctly",
-      });
+      // A loopback index is admitted only because the host's settings name it exactly.
+      const report = await fixWithHostPip(
+        hostPipFolder(),
+        `[global]\nindex-url = ${index.url}\ntrusted-host = 127.0.0.1\n`,
+      );
       expect(index.requests.some((r) => r.startsWith("GET /files/tinycheck"))).toBe(true);
       expect(report.setup).toMatchObject({ status: "ok" });
       expect(report.setup?.machinePackages).toBeUndefined();
       expect(report.status).toBe("success");
     } finally {
-      if (saved === undefined) delete process.env.PIP_CONFIG_FILE;
-      else process.env.PIP_CONFIG_FILE = saved;
       await index.close();
     }
   });
