@@ -25,7 +25,7 @@ import {
 import { makeRepoFrom } from "../fakes/git-repos.js";
 import { startFakeOpenAI, type FakeOpenAIServer, type ScriptStep } from "../fakes/openai-server.js";
 import { PINNED_BLACK, startFakeIndex, TINYCHECK, writeWheel, type FakeIndex } from "../fakes/pypi-index.js";
-import { CALC_BUGGY, CALC_FIXED, makeFlagcalcRepo } from "../fakes/python-repo.js";
+import { CALC_BUGGY, CALC_FIXED, calcUnittest, makeFlagcalcRepo } from "../fakes/python-repo.js";
 import { block, realDeps } from "./fix-helpers.js";
 
 const FIX = block("index.js", FLAGS_BUGGY, FLAGS_FIXED, "fix: parse --flag=false as false");
@@ -261,15 +261,7 @@ describe("set-up before the tests", () => {
           '[build-system]\nrequires = ["patchsmith-absent-backend>=3"]\nbuild-backend = "patchsmith_absent_backend"\n\n[project]\nname = "srccalc"\nversion = "1.0.0"\n',
         "src/srccalc/__init__.py": `def to_fahrenheit(value):\n${CALC_BUGGY}\n`,
         "tests/__init__.py": "",
-        "tests/test_calc.py": [
-          "import unittest",
-          "from srccalc import to_fahrenheit",
-          "",
-          "class CalcTest(unittest.TestCase):",
-          "    def test_boiling(self):",
-          "        self.assertEqual(to_fahrenheit(100), 212)",
-          "",
-        ].join("\n"),
+        "tests/test_calc.py": calcUnittest("srccalc"),
       });
       repos.push(repo);
       const server = await startFakeOpenAI([block("src/srccalc/__init__.py", CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
@@ -376,15 +368,7 @@ describe("set-up before the tests", () => {
         // Another copy of the package, as one installed on the host would be.
         "installed/flagcalc/__init__.py": `def to_fahrenheit(value):\n${CALC_BUGGY}\n`,
         "tests/__init__.py": "",
-        "tests/test_calc.py": [
-          "import unittest",
-          "from flagcalc import to_fahrenheit",
-          "",
-          "class CalcTest(unittest.TestCase):",
-          "    def test_boiling(self):",
-          "        self.assertEqual(to_fahrenheit(100), 212)",
-          "",
-        ].join("\n"),
+        "tests/test_calc.py": calcUnittest("flagcalc"),
       });
 
     it("stops before the model when the tests would import another copy of it", async () => {

@@ -12,6 +12,18 @@ import type { FakeIndex } from "./pypi-index.js";
 export const CALC_BUGGY = "    return value * 9 / 5 - 32";
 export const CALC_FIXED = "    return value * 9 / 5 + 32";
 
+/** A unittest module that checks `to_fahrenheit` of the package `module`. */
+export const calcUnittest = (module: string): string =>
+  [
+    "import unittest",
+    `from ${module} import to_fahrenheit`,
+    "",
+    "class CalcTest(unittest.TestCase):",
+    "    def test_boiling(self):",
+    "        self.assertEqual(to_fahrenheit(100), 212)",
+    "",
+  ].join("\n");
+
 const BACKEND = `"""An in-tree PEP 517/660 backend: enough to build this project's wheel and editable wheel."""
 import base64, hashlib, os, zipfile
 
