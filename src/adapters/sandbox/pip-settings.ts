@@ -104,7 +104,10 @@ export function pipSettings(files: readonly string[], env: Readonly<Record<strin
   const paths = new Set<string>();
   const withheld: string[] = [];
   for (const [key, value] of values) {
-    const items = value.split(/\s+/).filter((item) => item !== "");
+    // A relative path means the host's working folder, which the sandbox does not have: it is dropped.
+    const items = value
+      .split(/\s+/)
+      .filter((item) => item !== "" && (!LOCATIONS.has(key) || /^(?:[a-z][a-z0-9+.-]*:|\/)/i.test(item)));
     const kept = items.filter((item) => !CREDENTIAL_URL.test(item));
     if (kept.length < items.length) withheld.push(key);
     if (kept.length === 0) continue;

@@ -71,6 +71,10 @@ describe("pipSettings", () => {
     );
     expect(settings.paths).toEqual(["/opt/pypi", "/opt/wheels", "/etc/xdg/pip/constraints.txt"]);
     expect(settings.env.PIP_EXTRA_INDEX_URL).toBe("file:///opt/pypi/simple/ https://mirror.example/simple");
+    // A relative folder is the host's working folder's, which the sandbox has not.
+    expect(pipSettings(["[global]\nfind-links = wheels /srv/wheels\n"], {}).env).toEqual({
+      PIP_FIND_LINKS: "/srv/wheels",
+    });
     // Only where packages come from: not timeouts or other habits of the host.
     expect(Object.keys(settings.env)).not.toContain("PIP_TIMEOUT");
   });
