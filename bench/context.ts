@@ -40,7 +40,8 @@ import type { Section, SectionReport } from "./section.js";
 import { markdownTable, percent } from "./table.js";
 
 const run = promisify(execFile);
-const git = async (dir: string, args: readonly string[]): Promise<string> =>
+/** `git -C dir args…`, its output. */
+export const git = async (dir: string, args: readonly string[]): Promise<string> =>
   (await run("git", ["-C", dir, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 const CASES_PER_REPO = 6;

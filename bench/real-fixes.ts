@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { BUILT_CLI } from "../test/global-build.js";
 import { startFakeOpenAI } from "../test/fakes/openai-server.js";
-import { mirrorName, mirrorsFrom } from "./context.js";
+import { git, mirrorName, mirrorsFrom } from "./context.js";
 import { REAL_FIX_CASES, type RealFixCase } from "./real-fix-cases.js";
 import type { Section } from "./section.js";
 import { markdownTable } from "./table.js";
@@ -41,9 +41,6 @@ interface Outcome {
   /** The fix's source files (not its docs or changelog) the first prompt showed, of how many. */
   readonly shown: string;
 }
-
-const git = async (cwd: string, args: readonly string[]): Promise<string> =>
-  (await exec("git", [...args], { cwd, ...BUFFER })).stdout;
 
 interface TestSide {
   readonly passed: boolean;

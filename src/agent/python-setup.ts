@@ -117,23 +117,17 @@ const hooksCommand = (tools: readonly string[]): string =>
 /**
  * What replaces a Python set-up when pip cannot get a package (no index reachable, or none that has the version):
  * the virtual environment over this machine's Python packages (`--system-site-packages`), the project from the clone
- * without its dependencies, and each install of the plan tried again without stopping the set-up. The project is
+ * without its dependencies, and each of the plan's `installs` (pip's arguments) tried again without stopping the
+ * set-up, with `--retries 0`: an index pip could not reach the first time is not waited for again. The project is
  * installed without build isolation (its build backend must then be on the machine); where that fails, a `.pth`
  * file puts the clone's code on the path, `src/` for a src layout, as an editable install does.
  */
-function machinePackagesPlan(commands: readonly string[], packaged: boolean, layoutRoot: string): string[] {
+function machinePackagesPlan(installs: readonly string[], packaged: boolean, layoutRoot: string): string[] {
   const onPath = `${VENV_DIR}/bin/python -c ${shellQuote(CLONE_ON_PATH)} ${shellQuote(layoutRoot)}`;
-  const project = `${PIP} --no-build-isolation --no-deps -e . || ${onPath}`;
-  const retried = commands
-    .slice(1)
-    .filter((command) => !command.startsWith(`${PIP} -e `) && !command.includes(" || "))
-    // Best effort, with what pip reached the first time: an index it could not reach is not waited for again.
-    .map((command) => `${command.replace(PIP, `${PIP} --retries 0`)} || echo ${shellQuote(NOT_ALL_INSTALLED)}`);
   return [
     `python3 -m venv --clear --system-site-packages ${VENV_DIR}`,
-    packaged ? project : onPath,
-    ...retried,
-    ...commands.filter((command) => command.includes(" || ")),
+    packaged ? `${PIP} --no-build-isolation --no-deps -e . || ${onPath}` : onPath,
+    ...installs.map((args) => `${PIP} --retries 0 ${args} || echo ${shellQuote(NOT_ALL_INSTALLED)}`),
   ];
 }
 
@@ -182,7 +176,6 @@ export function pythonSetup(facts: ProjectFacts, cloneDir: string): PythonSetup 
   const namesPytest = others.some((args) => /^pytest(?![\w-])/i.test(args[0]!));
   const pytest = hasPytestConfig(facts) && !namesPytest ? [["pytest"]] : [];
   const venv = `${cloneDir}/${VENV_DIR}`;
-  const pip = PIP;
   // An environment made for the hooks' checkers alone keeps what the tests found before it (the machine's pytest
   // and packages), as they ran without one, and installs nothing else that could fail.
   if (hooksOnly)
@@ -191,17 +184,22 @@ export function pythonSetup(facts: ProjectFacts, cloneDir: string): PythonSetup 
       venv,
       hooks: true,
     };
-  const commands = [`python3 -m venv ${VENV_DIR}`];
-  for (const file of requirements) commands.push(`${pip} -r ${shellQuote(file)}`);
-  if (packaged) {
-    const extras = [...new Set([...pythonExtras(facts), ...tox.extras])];
-    commands.push(`${pip} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`);
-  }
+  // pip's arguments for the requirement files and for the rest; the project itself is installed between them.
   const rest = [...others, ...pytest];
-  if (rest.length > 0) commands.push(`${pip} ${rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")}`);
-  if (hookTools.length > 0) commands.push(hooksCommand(hookTools));
+  const installs = requirements.map((file) => `-r ${shellQuote(file)}`);
+  const restInstall = rest.length > 0 ? [rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")] : [];
+  const extras = [...new Set([...pythonExtras(facts), ...tox.extras])];
+  const project = packaged ? [`${PIP} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`] : [];
+  const hooks = hookTools.length > 0 ? [hooksCommand(hookTools)] : [];
+  const commands = [
+    `python3 -m venv ${VENV_DIR}`,
+    ...installs.map((args) => `${PIP} ${args}`),
+    ...project,
+    ...restInstall.map((args) => `${PIP} ${args}`),
+    ...hooks,
+  ];
   const srcLayout = facts.paths.some((p) => /^src\/[^/]+(?:\/__init__)?\.py$/.test(p));
   const layoutRoot = srcLayout ? `${cloneDir}/src` : cloneDir;
-  const fallback = machinePackagesPlan(commands, packaged, layoutRoot);
+  const fallback = [...machinePackagesPlan([...installs, ...restInstall], packaged, layoutRoot), ...hooks];
   return { commands, venv, hooks: hookTools.length > 0, fallback };
 }

@@ -175,10 +175,12 @@ export async function runSetup(
   let machinePackages: string | undefined;
   const fallback = plan.pythonFallback;
   for (const command of plan.commands) {
-    if (machinePackages !== undefined && fallback!.replaces.includes(command)) continue;
+    const replaceable = fallback?.replaces.includes(command) === true;
+    // Once the stand-in ran, the Python commands it replaced are not run.
+    if (replaceable && machinePackages !== undefined) continue;
     let run = await runAnswered(command);
-    const missing = run.passed || fallback === undefined ? undefined : missingDistribution(run.output);
-    if (missing !== undefined && machinePackages === undefined && fallback!.replaces.includes(command)) {
+    const missing = run.passed || !replaceable ? undefined : missingDistribution(run.output);
+    if (missing !== undefined) {
       machinePackages = missing;
       for (const standIn of fallback!.commands) {
         run = await runAnswered(standIn);

@@ -27,6 +27,13 @@ const SECRET_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, REDACTED],
 ];
 
+/**
+ * Whether a URL names a user before its host, with or without a password (`https://u:p@host`, `https://token@host`):
+ * the shape a package index or registry setting carries its credentials in. Such a setting is not handed to code
+ * patchsmith runs (the sandbox's package settings).
+ */
+export const carriesUrlCredentials = (value: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i.test(value);
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -7,9 +7,7 @@
 import { access, constants, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import { CREDENTIAL_NAMES } from "../../core/credential-files.js";
-import { urlHosts, type EgressRule } from "./egress-rules.js";
-import { readNpmSettings } from "./npm-settings.js";
-import { readPipSettings } from "./pip-settings.js";
+import { readPackageSettings, type PackageSettings } from "./package-settings.js";
 
 /** Folders mounted read-only as they are (or re-created as the same symlink, on merged-/usr systems). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const;
@@ -75,16 +73,8 @@ export interface HostView {
   readonly path: readonly string[];
   /** Toolchain variables that still make sense inside (PYENV_ROOT, RUSTUP_HOME, JAVA_HOME, GOROOT...). */
   readonly env: Readonly<Record<string, string>>;
-  /**
-   * Where the host's pip and npm get packages from (pip-settings.ts, npm-settings.ts): variables that apply with or
-   * without a sandbox, and the settings left out for their credentials (`pip's index-url`, `npm's registry`).
-   */
-  readonly packageSettings: {
-    readonly env: Readonly<Record<string, string>>;
-    readonly withheld: readonly string[];
-    /** The registries those settings name, which set-up may reach as the public ones (egress-rules.ts). */
-    readonly hosts: readonly EgressRule[];
-  };
+  /** Where the host's pip and npm get packages from (package-settings.ts). */
+  readonly packageSettings: PackageSettings;
 }
 
 export interface HostViewInput {
@@ -266,21 +256,18 @@ export async function readHostView(input: HostViewInput): Promise<HostView> {
   const shown = (p: string): boolean =>
     inSystem(p, system) || etc.some((e) => under(p, e)) || toolchains.some((t) => under(p, t.path));
   const certificates = await findCertificates(input, shown);
-  const pip = await readPipSettings(input.env, input.home);
-  const npm = await readNpmSettings(input.env, input.home);
-  const packageEnv = { ...pip.env, ...npm.env };
-  const pipMounts = await localMounts(pip.paths, (p) => shown(p) || certificates.mounts.some((m) => under(p, m.path)));
+  const packageSettings = await readPackageSettings(input.env, input.home);
+  const packageMounts = await localMounts(
+    packageSettings.paths,
+    (p) => shown(p) || certificates.mounts.some((m) => under(p, m.path)),
+  );
   return {
     systemDirs: system,
     etc,
-    toolchains: [...toolchains, ...certificates.mounts, ...pipMounts],
+    toolchains: [...toolchains, ...certificates.mounts, ...packageMounts],
     path,
     env: { ...env, ...certificates.env },
-    packageSettings: {
-      env: packageEnv,
-      hosts: urlHosts(Object.values(packageEnv)),
-      withheld: [...pip.withheld.map((key) => `pip's ${key}`), ...npm.withheld.map((key) => `npm's ${key}`)],
-    },
+    packageSettings,
   };
 }
 

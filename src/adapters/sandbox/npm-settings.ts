@@ -6,6 +6,7 @@
  * set-up runs the repository's install scripts. A committed `.npmrc` in the repository is read as it is.
  */
 import { readFile } from "node:fs/promises";
+import { carriesUrlCredentials } from "../../core/redact.js";
 import { join } from "node:path";
 
 export interface NpmSettings {
@@ -13,8 +14,6 @@ export interface NpmSettings {
   /** Settings left out because they carry credentials. */
   readonly withheld: readonly string[];
 }
-
-const CREDENTIAL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i;
 
 /** The registry settings of an npmrc text: `registry` and `@scope:registry`, quotes taken off (pure). */
 export function npmrcRegistries(text: string): Map<string, string> {
@@ -39,7 +38,7 @@ export function npmSettings(
   const withheld: string[] = [];
   for (const [key, value] of registries) {
     if (value === "" || value.includes("${")) continue;
-    if (CREDENTIAL_URL.test(value)) {
+    if (carriesUrlCredentials(value)) {
       withheld.push(key);
       continue;
     }

@@ -11,6 +11,7 @@
  * out: set-up runs the repository's install scripts, which could read them.
  */
 import { readFile } from "node:fs/promises";
+import { carriesUrlCredentials } from "../../core/redact.js";
 import { dirname, join } from "node:path";
 
 /** pip's options about where packages come from, by the names its files and variables use. */
@@ -62,9 +63,6 @@ export function parsePipConfig(text: string): Map<string, Map<string, string>> {
   return sections;
 }
 
-/** A URL with a user or password in it. */
-const CREDENTIAL_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i;
-
 /** The host folder or file a value points at, if it is local: an absolute path or a file: URL. */
 function localPath(value: string): string | undefined {
   if (value.startsWith("/")) return value;
@@ -108,7 +106,7 @@ export function pipSettings(files: readonly string[], env: Readonly<Record<strin
     const items = value
       .split(/\s+/)
       .filter((item) => item !== "" && (!LOCATIONS.has(key) || /^(?:[a-z][a-z0-9+.-]*:|\/)/i.test(item)));
-    const kept = items.filter((item) => !CREDENTIAL_URL.test(item));
+    const kept = items.filter((item) => !carriesUrlCredentials(item));
     if (kept.length < items.length) withheld.push(key);
     if (kept.length === 0) continue;
     out[variableOf(key)] = kept.join(" ");

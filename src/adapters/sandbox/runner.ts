@@ -86,19 +86,18 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
     await findProgram("prlimit", process.env.PATH),
     options.enforcer ?? "auto",
   );
-  // An operator whose private index never reaches set-up learns why where the sandbox is described.
-  const withheld =
-    view.packageSettings.withheld.length === 0
-      ? ""
-      : ` · ${view.packageSettings.withheld.join(", ")} left out (credentials)`;
   const limitText =
     `limits ${formatBytes(limits.memoryBytes)}, ${String(limits.processes)} tasks, ` +
-    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)${withheld}`;
+    `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)`;
+  // An operator whose private index never reaches set-up learns why where the sandbox is described.
+  const { withheld } = view.packageSettings;
+  const settingsText = withheld.length === 0 ? "" : ` · ${withheld.join(", ")} left out (credentials)`;
+  const terms = `${limitText}${settingsText}`;
   const who = user.privileged ? `sandbox user ${String(user.uid)}:${String(user.gid)}` : `own user ${String(user.uid)}`;
   if (options.mode !== "none") {
     const probe = await probeSandbox(programs, view, user);
     if (probe.ok && programs.bwrap !== undefined) {
-      const detail = `${probe.detail} · ${who} · ${limitText}`;
+      const detail = `${probe.detail} · ${who} · ${terms}`;
       const found = { bwrap: programs.bwrap, setpriv: programs.setpriv ?? "setpriv" };
       return { mode: "bwrap", ...found, user, view, enforcer, description: { sandbox: "bwrap", detail } };
     }
@@ -110,7 +109,7 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
       );
     }
     const warning = `${UNSANDBOXED_WARNING} (${probe.detail})`;
-    const description = { sandbox: "none", warning, detail: `no sandbox · ${limitText}` } as const;
+    const description = { sandbox: "none", warning, detail: `no sandbox · ${terms}` } as const;
     return { mode: "none", bwrap: "bwrap", setpriv: "setpriv", user, view, enforcer, description };
   }
   return {
@@ -120,7 +119,7 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
     user,
     view,
     enforcer,
-    description: { sandbox: "none", warning: UNSANDBOXED_WARNING, detail: `sandbox disabled · ${limitText}` },
+    description: { sandbox: "none", warning: UNSANDBOXED_WARNING, detail: `sandbox disabled · ${terms}` },
   };
 }
 

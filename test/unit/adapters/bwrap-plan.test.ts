@@ -7,6 +7,7 @@ import {
   type SandboxUser,
 } from "../../../src/adapters/sandbox/bwrap-plan.js";
 import type { HostView } from "../../../src/adapters/sandbox/host-view.js";
+import { NO_PACKAGE_SETTINGS } from "../../../src/adapters/sandbox/package-settings.js";
 
 const view: HostView = {
   systemDirs: [{ path: "/usr" }, { path: "/bin", symlink: "usr/bin" }, { path: "/lib", symlink: "usr/lib" }],
@@ -17,7 +18,7 @@ const view: HostView = {
   ],
   path: ["/root/.pyenv/shims", "/usr/bin"],
   env: { PYENV_ROOT: "/root/.pyenv" },
-  packageSettings: { env: {}, withheld: [], hosts: [] },
+  packageSettings: NO_PACKAGE_SETTINGS,
 };
 const run = { cwd: "/tmp/app/patchsmith-abc", hasGitDir: true, runDir: "/tmp/patchsmith-run-1", tmpBytes: 1024 };
 const root: SandboxUser = { uid: 64500, gid: 64500, privileged: true };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FixDeps } from "../../../src/agent/deps.js";
 import type { RunPlace } from "../../../src/agent/run-place.js";
+import type { SetupPlan } from "../../../src/agent/setup-plan.js";
 import { runSetup, setupNotes } from "../../../src/agent/setup-step.js";
 import type { RunSummary, SandboxRunRequest } from "../../../src/ports/sandbox-runner.js";
 
@@ -26,10 +27,8 @@ function scriptedRunner(fail: (request: SandboxRunRequest) => string | undefined
   return { requests, runner: { run, describe: () => Promise.resolve({ sandbox: "none" }) } };
 }
 
-function setupWith(
-  fail: (request: SandboxRunRequest) => string | undefined,
-  source: "detected" | "repo-config" = "detected",
-) {
+/** `plan` run by runSetup on the scripted runner, in a clone whose environment sets FOO. */
+function setupOf(fail: (request: SandboxRunRequest) => string | undefined, plan: SetupPlan) {
   const { requests, runner } = scriptedRunner(fail);
   const deps = { runner, clock: { now: () => 0 } } as unknown as FixDeps;
   const place = {
@@ -37,8 +36,14 @@ function setupWith(
     environment: { shims: { pnpm: "corepack pnpm" }, path: [], env: { FOO: "1" } },
     cacheDir: undefined,
   } as unknown as RunPlace;
-  const plan = { commands: ["corepack pnpm install", "corepack pnpm exec tap build"], source } as const;
   return { requests, run: () => runSetup(deps, place, plan, 60_000) };
+}
+
+function setupWith(
+  fail: (request: SandboxRunRequest) => string | undefined,
+  source: "detected" | "repo-config" = "detected",
+) {
+  return setupOf(fail, { commands: ["corepack pnpm install", "corepack pnpm exec tap build"], source });
 }
 
 const checked = (request: SandboxRunRequest): boolean => request.env?.["COREPACK_INTEGRITY_KEYS"] !== "0";
@@ -218,21 +223,12 @@ describe("runSetup when pip cannot get a package", () => {
   const python = ["python3 -m venv .venv", "pip -e .", "pip -r requirements.txt"];
   const fallback = { replaces: python, commands: ["venv --system-site-packages", "pip -e . || pth"] };
 
-  function fallbackSetup(fail: (command: string) => string | undefined) {
-    const { requests, runner } = scriptedRunner((r) => fail(r.command));
-    const deps = { runner, clock: { now: () => 0 } } as unknown as FixDeps;
-    const place = {
-      sandbox: { dir: "/clone", keepSetupOutput: () => Promise.resolve({ kept: [], restored: [] }) },
-      environment: { shims: {}, path: [], env: {} },
-      cacheDir: undefined,
-    } as unknown as RunPlace;
-    const plan = {
+  const fallbackSetup = (fail: (command: string) => string | undefined) =>
+    setupOf((r) => fail(r.command), {
       commands: ["npm ci", ...python, "cargo fetch"],
       source: "detected",
       pythonFallback: fallback,
-    } as const;
-    return { requests, run: () => runSetup(deps, place, plan, 60_000) };
-  }
+    });
 
   it("goes on over the machine's packages from the failed command, skips the Python commands left, and says so", async () => {
     const { requests, run } = fallbackSetup((command) => (command === "pip -e ." ? PIP_MISSING : undefined));
