@@ -7,7 +7,7 @@
  * Cases whose mirror is absent are listed as skipped; nothing third-party is committed.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -54,11 +54,11 @@ const describeTests = (side: TestSide | null | undefined): string =>
       ? "pass"
       : `${String(side.failing?.length ?? 0)} failing`;
 
-/** The clone at the fix's parent with the fix's test changes committed, and the rest of the fix as a diff. */
 /** A source file, as opposed to a changelog or documentation the commit also touched. */
 const isSource = (path: string): boolean =>
   /\.(?:[cm]?[jt]sx?|py|go|rs|rb|java|kt|php|cs|c|h|cc|cpp|swift)$/.test(path);
 
+/** The clone at the fix's parent with the fix's test changes committed, and the rest of the fix as a diff. */
 async function prepare(
   mirror: string,
   commit: string,
@@ -70,7 +70,10 @@ async function prepare(
   const tests = changed.filter(isTestPath);
   const code = changed.filter((p) => !isTestPath(p));
   if (tests.length === 0 || code.length === 0) return undefined;
-  await git(dir, ["checkout", "--quiet", commit, "--", ...tests]);
+  // Applied as a diff, not checked out: a commit that deletes or renames a test file has no copy of it to check out.
+  const testChange = join(dir, "..", "tests.diff");
+  writeFileSync(testChange, await git(dir, ["diff", "--binary", `${commit}^`, commit, "--", ...tests]));
+  await git(dir, ["apply", "--index", "--whitespace=nowarn", testChange]);
   await git(dir, [
     "-c",
     "user.name=bench",
@@ -111,7 +114,12 @@ async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
       const result = await exec(process.execPath, args, { env, timeout: CASE_TIMEOUT_MS, ...BUFFER }).catch(
         (error: unknown) => ({ stdout: (error as { stdout?: string }).stdout ?? "" }),
       );
-      writeFileSync(join(base, "report.json"), result.stdout);
+      // PATCHSMITH_BENCH_REPORTS=folder keeps each case's report there, to read why a case went wrong.
+      const reports = process.env.PATCHSMITH_BENCH_REPORTS;
+      if (reports !== undefined && reports !== "") {
+        mkdirSync(reports, { recursive: true });
+        writeFileSync(join(reports, `${fixCase.repo.replace("/", "+")}-${fixCase.commit}.json`), result.stdout);
+      }
       const report = JSON.parse(result.stdout || "{}") as {
         status?: string;
         setup?: { status: string; machinePackages?: string };
