@@ -12,6 +12,7 @@ import { chooseSetup, detectEnvironment, SETUP_FILES } from "./setup-plan.js";
 import { describeSetupFailure } from "./setup-failure.js";
 import { DEFAULT_SETUP_TIMEOUT_MS, runSetup, type SetupReport } from "./setup-step.js";
 import { DETECTION_FILES, type TestCommand } from "./test-command.js";
+import { isRequirementsFile } from "./requirements-file.js";
 import { resolveTestCommand } from "./test-runs.js";
 import type { FixRequest } from "./types.js";
 
@@ -48,7 +49,10 @@ export async function prepareEnvironment(
   configuredTest: string | undefined,
   timeLeftMs: () => number,
 ): Promise<Prepared> {
-  const wanted = [...new Set([...SETUP_FILES, ...DETECTION_FILES])].filter((f) => paths.includes(f));
+  const wanted = [
+    ...[...new Set([...SETUP_FILES, ...DETECTION_FILES])].filter((f) => paths.includes(f)),
+    ...paths.filter(isRequirementsFile),
+  ];
   const workflowPaths = paths.filter((p) => WORKFLOW_PATH.test(p));
   const small = await readMany(tree, [...wanted, ...workflowPaths]);
   const facts = { paths, read: (path: string) => small.get(path) };

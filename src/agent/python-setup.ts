@@ -5,7 +5,8 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { PRE_COMMIT_CONFIG, preCommitHooks } from "./pre-commit-hooks.js";
-import { shellQuote } from "./shell-quote.js";
+import { splitRequirements } from "./requirements-file.js";
+import { shellQuote, shellWord } from "./shell-quote.js";
 import { detectsNpmTest, hasPytestConfig, type ProjectFacts } from "./test-command.js";
 import { toxTestEnv } from "./tox-config.js";
 
@@ -117,25 +118,45 @@ const hooksCommand = (tools: readonly string[]): string =>
 /**
  * What replaces a Python set-up when pip cannot get a package (no index reachable, or none that has the version):
  * the virtual environment over this machine's Python packages (`--system-site-packages`), the project from the clone
- * without its dependencies, and each of the plan's `installs` (pip's arguments) tried again without stopping the
- * set-up, with `--retries 0`: an index pip could not reach the first time is not waited for again. The project is
+ * without its dependencies, and each of the plan's `installs` tried again without stopping the set-up, with
+ * `--retries 0` (an index pip could not reach the first time is not waited for again), and where pip installs none
+ * of a set because one of it failed, each of its requirements alone. The project is
  * installed without build isolation (its build backend must then be on the machine); where that fails, a `.pth`
  * file puts the clone's code on the path, `src/` for a src layout, as an editable install does.
  */
-function machinePackagesPlan(installs: readonly string[], packaged: boolean, layoutRoot: string): string[] {
+function machinePackagesPlan(installs: readonly PipInstall[], packaged: boolean, layoutRoot: string): string[] {
   const onPath = `${VENV_DIR}/bin/python -c ${shellQuote(CLONE_ON_PATH)} ${shellQuote(layoutRoot)}`;
+  const bestEffort = (args: string, what: string): string =>
+    `${PIP} --retries 0 ${args} || echo ${shellQuote(`patchsmith: pip could not install ${what}; the machine's packages stand in`)}`;
+  const alone = (args: readonly string[]): string => `${bestEffort(args.map(shellWord).join(" "), args.join(" "))};`;
   return [
     `python3 -m venv --clear --system-site-packages ${VENV_DIR}`,
     packaged ? `${PIP} --no-build-isolation --no-deps -e . || ${onPath}` : onPath,
-    ...installs.map((args) => `${PIP} --retries 0 ${args} || echo ${shellQuote(NOT_ALL_INSTALLED)}`),
+    // pip installs none of a set when one of it has no distribution: each is then tried alone.
+    ...installs.map(({ args, each }) =>
+      each === undefined || each.length < 2
+        ? bestEffort(args, "all of these")
+        : `${PIP} --retries 0 ${args} || { ${each.map(alone).join(" ")} }`,
+    ),
   ];
+}
+
+/** pip's arguments for one install (quoted), and for each of its requirements alone when they can be told apart. */
+interface PipInstall {
+  readonly args: string;
+  readonly each?: readonly (readonly string[])[];
+}
+
+/** A requirements file's install, with each requirement's (and the file's options) when it can be split. */
+function requirementsInstall(file: string, read: (path: string) => string | undefined): PipInstall {
+  const split = splitRequirements(file, read);
+  const each = split?.requirements.map((args) => [...split.options, ...args]);
+  return { args: `-r ${shellQuote(file)}`, ...(each === undefined ? {} : { each }) };
 }
 
 /** Writes a `.pth` file naming its argument into the virtual environment's site-packages. */
 const CLONE_ON_PATH =
   'import site, sys; open(site.getsitepackages()[0] + "/_patchsmith_clone.pth", "w").write(sys.argv[1] + "\\n")';
-
-const NOT_ALL_INSTALLED = "patchsmith: pip could not install all of these; the machine's packages stand in";
 
 /** The requirement pip found no distribution for (`flit_core<4,>=3.11`), when that is why it failed. */
 export function missingDistribution(output: string): string | undefined {
@@ -186,16 +207,17 @@ export function pythonSetup(facts: ProjectFacts, cloneDir: string): PythonSetup 
     };
   // pip's arguments for the requirement files and for the rest; the project itself is installed between them.
   const rest = [...others, ...pytest];
-  const installs = requirements.map((file) => `-r ${shellQuote(file)}`);
-  const restInstall = rest.length > 0 ? [rest.map((arg) => arg.map(shellQuote).join(" ")).join(" ")] : [];
+  const installs = requirements.map((file) => requirementsInstall(file, facts.read));
+  const restInstall =
+    rest.length > 0 ? [{ args: rest.map((arg) => arg.map(shellQuote).join(" ")).join(" "), each: rest }] : [];
   const extras = [...new Set([...pythonExtras(facts), ...tox.extras])];
   const project = packaged ? [`${PIP} -e ${shellQuote(extras.length > 0 ? `.[${extras.join(",")}]` : ".")}`] : [];
   const hooks = hookTools.length > 0 ? [hooksCommand(hookTools)] : [];
   const commands = [
     `python3 -m venv ${VENV_DIR}`,
-    ...installs.map((args) => `${PIP} ${args}`),
+    ...installs.map(({ args }) => `${PIP} ${args}`),
     ...project,
-    ...restInstall.map((args) => `${PIP} ${args}`),
+    ...restInstall.map(({ args }) => `${PIP} ${args}`),
     ...hooks,
   ];
   const srcLayout = facts.paths.some((p) => /^src\/[^/]+(?:\/__init__)?\.py$/.test(p));

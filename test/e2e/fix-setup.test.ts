@@ -52,7 +52,7 @@ afterEach(async () => {
 });
 
 /** The Python project of python-repo.ts fixed by its real fix, set-up allowed to reach `index` only. */
-async function fixFlagcalc(index: FakeIndex, declared: "extra" | "group" | "tox"): Promise<FixReport> {
+async function fixFlagcalc(index: FakeIndex, declared: "extra" | "group" | "tox" | "requirements"): Promise<FixReport> {
   const repo = makeFlagcalcRepo(index, declared);
   repos.push(repo);
   const server = await startFakeOpenAI([block(repo.bug!.path, CALC_BUGGY, CALC_FIXED, "fix: add 32")]);
@@ -282,6 +282,23 @@ describe("set-up before the tests", () => {
       expect(report.tests.before?.failing.some((t) => t.includes("test_boiling"))).toBe(true);
       expect(report.status).toBe("success");
       expect(report.changedFiles.map((f) => f.path)).toEqual(["src/srccalc/__init__.py"]);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("over the machine's packages, installs each requirement of a file alone when pip can get only some of them", async () => {
+    const index = await startFakeIndex([TINYCHECK]);
+    try {
+      const report = await fixFlagcalc(index, "requirements");
+      expect(report.setup).toMatchObject({ status: "ok", machinePackages: "patchsmith-absent-tool>=1" });
+      expect(report.setup?.commands.at(-1)).toMatch(
+        /-r 'requirements-dev\.txt' \|\| \{ .* --retries 0 tinycheck \|\| echo /,
+      );
+      // tinycheck arrived although the file as a whole could not be installed: the tests ran, failing before.
+      expect(report.tests.before?.passed).toBe(false);
+      expect(report.tests.before?.failing.some((t) => t.includes("test_boiling"))).toBe(true);
+      expect(report.status).toBe("success");
     } finally {
       await index.close();
     }

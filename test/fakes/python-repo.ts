@@ -89,7 +89,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
  */
 export function makeFlagcalcRepo(
   index: FakeIndex | undefined,
-  declared: "extra" | "group" | "tox" = "extra",
+  declared: "extra" | "group" | "tox" | "requirements" = "extra",
 ): TempRepo {
   const dir = mkdtempSync(join(tmpdir(), "patchsmith-pyproj-"));
   writeFiles(dir, {
@@ -125,6 +125,8 @@ export function makeFlagcalcRepo(
             "[tox]\nenvlist = unit, docs\n\n[testenv]\ndeps =\n    unit: tinycheck\n    docs: no-such-doc-tool\n",
         }
       : {}),
+    // Beside tinycheck, a requirement no index has: pip then installs neither.
+    ...(declared === "requirements" ? { "requirements-dev.txt": "tinycheck\npatchsmith-absent-tool>=1\n" } : {}),
     "_build/backend.py": BACKEND,
     "flagcalc/__init__.py": ['"""Temperatures."""', "", "", "def to_fahrenheit(value):", CALC_BUGGY, ""].join("\n"),
     "tests/__init__.py": "",

@@ -175,6 +175,25 @@ describe("detectEnvironment: Python, Go, Rust", () => {
     expect(pythonExtras(facts({ "setup.py": py }))).toEqual(["tests", "dev"]);
   });
 
+  it("in the stand-in, tries each requirement of a set alone when the set cannot be installed whole", () => {
+    const files = {
+      "requirements-dev.txt": "-c constraints.txt\npytest\nno-such-tool>=1\n",
+      "requirements.txt": "attrs==23.1.0 --hash=sha256:0123\nsix\n",
+      "pyproject.toml": '[dependency-groups]\ntests = ["hypothesis", "coverage"]\n',
+    };
+    const commands = detectEnvironment(facts(files), "/clone").pythonFallback?.commands ?? [];
+    const pip = ".venv/bin/python -m pip install --progress-bar off --retries 0";
+    const standIn = "; the machine'\\''s packages stand in'";
+    const alone = (args: string): string =>
+      `${pip} ${args.replace("no-such-tool>=1", "'no-such-tool>=1'")} || echo 'patchsmith: pip could not install ${args}${standIn};`;
+    expect(commands.slice(2)).toEqual([
+      // Pinned by hash: pip checks hashes only for the whole file, which is then not split.
+      `${pip} -r 'requirements.txt' || echo 'patchsmith: pip could not install all of these${standIn}`,
+      `${pip} -r 'requirements-dev.txt' || { ${alone("-c constraints.txt pytest")} ${alone("-c constraints.txt no-such-tool>=1")} }`,
+      `${pip} 'hypothesis' 'coverage' || { ${alone("hypothesis")} ${alone("coverage")} }`,
+    ]);
+  });
+
   it("plans a stand-in over the machine's packages, for when pip cannot get one", () => {
     const pyproject =
       '[build-system]\nrequires = ["flit_core<4"]\n[project]\nname = "x"\n[dependency-groups]\ntests = ["pytest"]\n';
