@@ -26,6 +26,7 @@ import { makeRunDir } from "./run-dir.js";
 import { skippedDownloads } from "./download-skips.js";
 import { sandboxEnv, type NetworkMode } from "./sandbox-env.js";
 import { resolveSandboxUser } from "./sandbox-user.js";
+import { unreadableBy } from "./readable-by.js";
 import { probeSandbox } from "./probe.js";
 
 export type SandboxMode = "bwrap" | "none" | "auto";
@@ -90,9 +91,16 @@ async function prepareContext(options: SandboxRunnerOptions, limits: LimitSettin
     `limits ${formatBytes(limits.memoryBytes)}, ${String(limits.processes)} tasks, ` +
     `${String(limits.cpuSeconds)} s CPU (${enforcer.kind}), ${formatBytes(limits.diskBytes)} of disk (watched)`;
   // An operator whose private index never reaches set-up learns why where the sandbox is described.
-  const { withheld } = view.packageSettings;
+  const { withheld, paths } = view.packageSettings;
   const settingsText = withheld.length === 0 ? "" : ` · ${withheld.join(", ")} left out (credentials)`;
-  const terms = `${limitText}${settingsText}`;
+  // Shown read-only, but a folder only the service's user may enter stays empty to the sandbox's user.
+  const unreadable = user.privileged ? await unreadableBy(paths, user) : [];
+  const unreadableText =
+    unreadable.length === 0
+      ? ""
+      : ` · ${unreadable.join(", ")} (named by the host's package settings) unreadable by the sandbox user: ` +
+        "make them readable by every user";
+  const terms = `${limitText}${settingsText}${unreadableText}`;
   const who = user.privileged ? `sandbox user ${String(user.uid)}:${String(user.gid)}` : `own user ${String(user.uid)}`;
   if (options.mode !== "none") {
     const probe = await probeSandbox(programs, view, user);

@@ -93,4 +93,22 @@ describe("the host's pip settings", () => {
       process.env.PIP_INDEX_URL = saved.index ?? "";
     }
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "name, where the sandbox is described, a folder the sandbox's user cannot read",
+    async () => {
+      const { dir } = caFolder();
+      // mkdtemp makes it 0700: only the service's user may enter it.
+      const saved = process.env.PIP_FIND_LINKS;
+      process.env.PIP_FIND_LINKS = dir;
+      try {
+        const detail = (await createSandboxRunner({ mode: "bwrap" }).describe()).detail;
+        expect(detail).toContain(`${dir} (named by the host's package settings) unreadable by the sandbox user`);
+        chmodSync(dir, 0o755);
+        expect((await createSandboxRunner({ mode: "bwrap" }).describe()).detail).not.toContain("unreadable");
+      } finally {
+        process.env.PIP_FIND_LINKS = saved ?? "";
+      }
+    },
+  );
 });
