@@ -114,11 +114,15 @@ async function runCase(fixCase: RealFixCase, mirror: string): Promise<Outcome> {
       const result = await exec(process.execPath, args, { env, timeout: CASE_TIMEOUT_MS, ...BUFFER }).catch(
         (error: unknown) => ({ stdout: (error as { stdout?: string }).stdout ?? "" }),
       );
-      // PATCHSMITH_BENCH_REPORTS=folder keeps each case's report there, to read why a case went wrong.
+      // PATCHSMITH_BENCH_REPORTS=folder keeps each case's report and first prompt there, to read what happened.
       const reports = process.env.PATCHSMITH_BENCH_REPORTS;
       if (reports !== undefined && reports !== "") {
         mkdirSync(reports, { recursive: true });
-        writeFileSync(join(reports, `${fixCase.repo.replace("/", "+")}-${fixCase.commit}.json`), result.stdout);
+        const name = join(reports, `${fixCase.repo.replace("/", "+")}-${fixCase.commit}`);
+        writeFileSync(`${name}.json`, result.stdout);
+        // And what the model was first asked, as it read it.
+        const first = server.chatRequests[0]?.messages.map((m) => `## ${m.role}\n\n${m.content}`).join("\n\n");
+        if (first !== undefined) writeFileSync(`${name}.prompt.md`, first);
       }
       const report = JSON.parse(result.stdout || "{}") as {
         status?: string;
