@@ -26,7 +26,7 @@ export const REAL_FIX_CASES: readonly RealFixCase[] = [
   { repo: "unjs/defu", commit: "11ba022", kind: "Node ESM, pnpm through corepack, oxlint, tsgo, Vitest" },
   { repo: "npm/node-semver", commit: "9c8692a", kind: "Node, tap" },
   { repo: "yargs/yargs-parser", commit: "60f2db5", kind: "TypeScript compiled before Mocha" },
-  { repo: "pytest-dev/pluggy", commit: "0b7790e", kind: "Python src layout, setuptools-scm, pytest" },
+  { repo: "pytest-dev/pluggy", commit: "20d8143", kind: "Python src layout, setuptools-scm, pytest" },
   { repo: "hukkin/tomli", commit: "9e56735", kind: "Python src layout, flit, unittest" },
   { repo: "iamkun/dayjs", commit: "dad46e6f", kind: "Node, Jest with Babel" },
 ];
