@@ -28,5 +28,8 @@ export const REAL_FIX_CASES: readonly RealFixCase[] = [
   { repo: "yargs/yargs-parser", commit: "60f2db5", kind: "TypeScript compiled before Mocha" },
   { repo: "pytest-dev/pluggy", commit: "20d8143", kind: "Python src layout, setuptools-scm, pytest" },
   { repo: "hukkin/tomli", commit: "9e56735", kind: "Python src layout, flit, unittest" },
+  { repo: "jshttp/cookie", commit: "71798d7", kind: "Node, TypeScript, Vitest" },
+  { repo: "python-jsonschema/jsonschema", commit: "8cff13d0", kind: "Python, hatch-vcs, Rust-built dependencies" },
+  { repo: "remarkjs/remark", commit: "81b24ecd", kind: "Node, 2019, lerna monorepo" },
   { repo: "iamkun/dayjs", commit: "dad46e6f", kind: "Node, Jest with Babel" },
 ];
