@@ -61,7 +61,9 @@ export function splitRequirements(
     const text = read(file);
     if (text === undefined) return false;
     const folder = posix.dirname(file);
-    const relative = (value: string): string => posix.normalize(posix.join(folder, value));
+    // A relative path is the naming file's; an absolute one or a URL stands as it is.
+    const relative = (value: string): string =>
+      /^(?:\/|[a-z][a-z0-9+.-]*:)/i.test(value) ? value : posix.normalize(posix.join(folder, value));
     for (const line of logicalLines(text)) {
       const words = line.split(/\s+/);
       const first = words[0]!;

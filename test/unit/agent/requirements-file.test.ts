@@ -40,6 +40,16 @@ describe("splitRequirements", () => {
     });
   });
 
+  it("keeps a constraint given as an absolute path or a URL as it is", () => {
+    const text = "-c /etc/pip/constraints.txt\n--constraint=https://example.invalid/c.txt\nattrs\n";
+    expect(splitRequirements("requirements/dev.txt", reader({ "requirements/dev.txt": text }))?.options).toEqual([
+      "-c",
+      "/etc/pip/constraints.txt",
+      "--constraint",
+      "https://example.invalid/c.txt",
+    ]);
+  });
+
   it("does not split a file pinned by hash, with an option it does not know, or an include it cannot read", () => {
     const split = (text: string): unknown => splitRequirements("r.txt", reader({ "r.txt": text }));
     expect(split("attrs==23.1.0 --hash=sha256:0123\n")).toBeUndefined();
